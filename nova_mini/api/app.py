@@ -1,0 +1,48 @@
+"""The WSGI application of nova-mini-api: every API root behind the
+shared middleware (proxy headers, request ids, body size, auth)."""
+
+from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import request_id
+
+from nova_mini.api import api_root
+from nova_mini.api.compute import root as compute_root
+from nova_mini.api.compute import versions as compute_versions
+from nova_mini.api import auth
+from nova_mini.api import faults
+from nova_mini import conf
+from nova_mini.db import api as db_api
+
+CONF = conf.CONF
+
+# Paths answered without a token: the version documents of each root.
+PUBLIC_PATHS = ('/compute', '/compute/')
+
+
+class PathDispatcher(object):
+    """Send each request to the API root its path starts with."""
+
+    def __init__(self, roots):
+        self.roots = roots
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '')
+        for prefix, app in self.roots.items():
+            if path == prefix or path.startswith(prefix + '/'):
+                environ['SCRIPT_NAME'] = environ.get('SCRIPT_NAME', '') + prefix
+                environ['PATH_INFO'] = path[len(prefix):]
+                return app(environ, start_response)
+        response = faults.nova_fault(404, 'The resource could not be found.')
+        return response(environ, start_response)
+
+
+def build_app(conf=CONF):
+    db_api.configure(conf)
+    roots = PathDispatcher({
+        '/compute': api_root.APIRoot(compute_root.ComputeRootController(),
+                                     compute_versions.COMPUTE_API,
+                                     faults.nova_fault),
+    })
+    app = auth.wrap(roots, conf, PUBLIC_PATHS)
+    app = request_id.RequestId(app)
+    app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
+    return app

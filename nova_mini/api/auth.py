@@ -1,0 +1,94 @@
+"""Authentication middleware and the request context built from it.
+
+With ``[api] auth_strategy = keystone`` keystonemiddleware's auth_token
+validates tokens and sets the X-User-Id/X-Project-Id/X-Roles headers; with
+``noauth2`` (development only) ``NoAuth2`` sets the same headers from an
+``X-Auth-Token: user:project`` header. Either way the context is built
+from those headers in one place, ``context_from_environ``.
+"""
+
+from keystonemiddleware import auth_token
+from oslo_log import log as logging
+import webob
+
+from nova_mini.api import wsgi
+from nova_mini import context as nm_context
+from nova_mini import policy
+
+LOG = logging.getLogger(__name__)
+
+_IDENTITY_HEADERS = ('HTTP_X_USER_ID', 'HTTP_X_USER_NAME', 'HTTP_X_USER',
+                     'HTTP_X_PROJECT_ID', 'HTTP_X_PROJECT_NAME',
+                     'HTTP_X_TENANT_ID', 'HTTP_X_TENANT', 'HTTP_X_ROLES',
+                     'HTTP_X_ROLE', 'HTTP_X_IDENTITY_STATUS',
+                     'HTTP_X_SERVICE_ROLES', 'HTTP_X_IS_ADMIN_PROJECT',
+                     'HTTP_X_SYSTEM_SCOPE', 'HTTP_X_DOMAIN_ID',
+                     'HTTP_X_USER_DOMAIN_ID', 'HTTP_X_PROJECT_DOMAIN_ID')
+
+
+def context_from_environ(environ):
+    """Build (once) the RequestContext of an authenticated request."""
+    context = environ.get(wsgi.CONTEXT_KEY)
+    if context is None:
+        context = nm_context.RequestContext.from_environ(environ)
+        context.is_admin = policy.check_is_admin(context)
+        environ[wsgi.CONTEXT_KEY] = context
+    return context
+
+
+class NoAuth2(object):
+    """Trust ``X-Auth-Token: user:project``; user ``admin`` is an admin.
+
+    A request without a token gets 204 and a token to use, as Nova's
+    noauth2 did. For development and tests only.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        for name in _IDENTITY_HEADERS:
+            environ.pop(name, None)
+        token = environ.get('HTTP_X_AUTH_TOKEN')
+        if not token:
+            req = webob.Request(environ)
+            user = req.headers.get('X-Auth-User', 'admin')
+            project = req.headers.get('X-Auth-Project-Id', 'admin')
+            response = webob.Response(status=204, content_type='text/plain')
+            response.headers['X-Auth-Token'] = '%s:%s' % (user, project)
+            response.headers['X-Server-Management-Url'] = (
+                req.url.rstrip('/') + '/' + project)
+            return response(environ, start_response)
+        user, _sep, project = token.partition(':')
+        project = project or user
+        roles = 'admin,member,reader' if user == 'admin' else 'member,reader'
+        environ.update({
+            'HTTP_X_USER_ID': user, 'HTTP_X_USER_NAME': user,
+            'HTTP_X_PROJECT_ID': project, 'HTTP_X_PROJECT_NAME': project,
+            'HTTP_X_ROLES': roles, 'HTTP_X_IDENTITY_STATUS': 'Confirmed',
+        })
+        return self.app(environ, start_response)
+
+
+class PublicPaths(object):
+    """Send public paths (version documents) around authentication."""
+
+    def __init__(self, public_app, protected_app, public_paths):
+        self.public_app = public_app
+        self.protected_app = protected_app
+        self.public_paths = frozenset(public_paths)
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '') or '/'
+        if path in self.public_paths:
+            return self.public_app(environ, start_response)
+        return self.protected_app(environ, start_response)
+
+
+def wrap(app, conf, public_paths):
+    """``app`` behind the configured authentication, but for public paths."""
+    if conf.api.auth_strategy == 'noauth2':
+        protected = NoAuth2(app)
+    else:
+        protected = auth_token.AuthProtocol(app, {'oslo_config_config': conf})
+    return PublicPaths(app, protected, public_paths)

@@ -1,0 +1,76 @@
+"""Access to private flavors: /flavors/{id}/os-flavor-access and the
+addTenantAccess / removeTenantAccess actions."""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.compute.schemas import flavor_access as schema
+from nova_mini.api.compute import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini.policies import flavor_access as policies
+
+_PUBLIC_CONFLICT = microversion.APIVersion(
+    versions.PUBLIC_FLAVOR_ACCESS_CONFLICT)
+
+
+def _access_list(flavor):
+    return {'flavor_access': [{'flavor_id': flavor.flavorid,
+                               'tenant_id': project_id}
+                              for project_id in flavor.projects]}
+
+
+class FlavorAccessController(rest.RestController):
+
+    def __init__(self, flavor_id):
+        self.flavor_id = flavor_id
+
+    @wsgi.expose()
+    def get_all(self):
+        context = pecan.request.ctxt
+        context.can(policies.LIST)
+        flavor = objects.Flavor.get_by_flavor_id(context, self.flavor_id)
+        if flavor.is_public:
+            raise exception.NotFound(
+                'Access list not available for public flavors.')
+        return _access_list(flavor)
+
+
+class FlavorActionController(rest.RestController):
+    """POST /flavors/{id}/action: the body's only key names the action."""
+
+    _ACTIONS = {'addTenantAccess': '_add', 'removeTenantAccess': '_remove'}
+
+    def __init__(self, flavor_id):
+        self.flavor_id = flavor_id
+
+    @wsgi.expose()
+    def post(self):
+        body = pecan.request.json
+        names = [name for name in (body or {}) if name in self._ACTIONS]
+        if len(names) != 1:
+            raise exception.MalformedRequestBody(
+                reason='there is no such action: %s' % ', '.join(
+                    sorted(body or {})) if body else 'no action given')
+        return getattr(self, self._ACTIONS[names[0]])()
+
+    @validation.body(schema.add_tenant_access)
+    def _add(self):
+        req = pecan.request
+        req.ctxt.can(policies.ADD)
+        flavor = objects.Flavor.get_by_flavor_id(req.ctxt, self.flavor_id)
+        # Before 2.7 a public flavor took access entries without complaint.
+        flavor.add_access(req.json['addTenantAccess']['tenant'],
+                          allow_public=req.api_version < _PUBLIC_CONFLICT)
+        return _access_list(flavor)
+
+    @validation.body(schema.remove_tenant_access)
+    def _remove(self):
+        req = pecan.request
+        req.ctxt.can(policies.REMOVE)
+        flavor = objects.Flavor.get_by_flavor_id(req.ctxt, self.flavor_id)
+        flavor.remove_access(req.json['removeTenantAccess']['tenant'])
+        return _access_list(flavor)

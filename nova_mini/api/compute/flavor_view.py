@@ -1,0 +1,83 @@
+"""How a flavor looks in compute API responses, by microversion."""
+
+from urllib import parse
+
+from nova_mini.api.compute import versions
+from nova_mini.api import microversion
+from nova_mini.policies import flavor_extra_specs as specs_policies
+
+_DESCRIPTION = microversion.APIVersion(versions.FLAVOR_DESCRIPTION)
+_EXTRA_SPECS = microversion.APIVersion(versions.FLAVOR_EXTRA_SPECS_IN_BODY)
+_INTEGER_SWAP = microversion.APIVersion(versions.STRICT_VALIDATION)
+
+
+class FlavorView(object):
+    """Renders flavors for one request (its version, URLs and policy)."""
+
+    def __init__(self, req):
+        self.version = req.api_version
+        # application_url is the API root (…/compute); links add v2.1.
+        self.root_url = req.application_url.rstrip('/')
+        self._req = req
+        self._show_specs = None
+
+    def _links(self, flavor):
+        return [
+            {'rel': 'self',
+             'href': '%s/v2.1/flavors/%s' % (self.root_url, flavor.flavorid)},
+            {'rel': 'bookmark',
+             'href': '%s/flavors/%s' % (self.root_url, flavor.flavorid)},
+        ]
+
+    def _may_show_specs(self):
+        if self._show_specs is None:
+            self._show_specs = self._req.ctxt.can(specs_policies.INDEX,
+                                                     fatal=False)
+        return self._show_specs
+
+    def basic(self, flavor):
+        body = {'id': flavor.flavorid, 'name': flavor.name,
+                'links': self._links(flavor)}
+        if self.version >= _DESCRIPTION:
+            body['description'] = flavor.description
+        return body
+
+    def detail(self, flavor):
+        body = {
+            'id': flavor.flavorid,
+            'name': flavor.name,
+            'ram': flavor.memory_mb,
+            'disk': flavor.root_gb,
+            # Until 2.75 a zero swap was shown as an empty string.
+            'swap': flavor.swap if (flavor.swap or
+                                    self.version >= _INTEGER_SWAP) else '',
+            'OS-FLV-EXT-DATA:ephemeral': flavor.ephemeral_gb,
+            'OS-FLV-DISABLED:disabled': flavor.disabled,
+            'vcpus': flavor.vcpus,
+            'os-flavor-access:is_public': flavor.is_public,
+            'rxtx_factor': flavor.rxtx_factor,
+            'links': self._links(flavor),
+        }
+        if self.version >= _DESCRIPTION:
+            body['description'] = flavor.description
+        if self.version >= _EXTRA_SPECS and self._may_show_specs():
+            body['extra_specs'] = flavor.extra_specs
+        return body
+
+    def show(self, flavor):
+        return {'flavor': self.detail(flavor)}
+
+    def index(self, flavors, detail, next_marker_wanted):
+        render = self.detail if detail else self.basic
+        body = {'flavors': [render(f) for f in flavors]}
+        if next_marker_wanted and flavors:
+            path = 'flavors/detail' if detail else 'flavors'
+            params = dict(self._req.params)
+            params['marker'] = flavors[-1].flavorid
+            body['flavors_links'] = [{
+                'rel': 'next',
+                'href': '%s/v2.1/%s?%s' % (
+                    self.root_url, path,
+                    parse.urlencode(sorted(params.items()))),
+            }]
+        return body

@@ -1,0 +1,168 @@
+"""The flavors resource: /flavors, /flavors/detail, /flavors/{id}.
+
+Sub-resources (os-extra_specs, os-flavor-access, action) live in their own
+modules and are reached through ``_lookup``.
+"""
+
+import uuid
+
+from oslo_utils import strutils
+import pecan
+from pecan import rest
+
+from nova_mini.api.compute import flavor_access
+from nova_mini.api.compute import flavor_extra_specs
+from nova_mini.api.compute import flavor_view
+from nova_mini.api.compute.schemas import flavors as schema
+from nova_mini.api.compute import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import conf
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini.policies import flavors as policies
+
+CONF = conf.CONF
+
+_SUB_RESOURCES = {
+    'os-extra_specs': flavor_extra_specs.FlavorExtraSpecsController,
+    'os-flavor-access': flavor_access.FlavorAccessController,
+    'action': flavor_access.FlavorActionController,
+}
+
+
+def _int_filter(req, name):
+    value = req.GET.get(name)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise exception.Invalid('Invalid %s filter [%s]' % (name, value))
+
+
+def _is_public_filter(req, context):
+    if not context.is_admin:
+        return True
+    value = req.GET.get('is_public')
+    if value is None:
+        return True
+    if value.lower() == 'none':
+        return None
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise exception.Invalid('Invalid is_public filter [%s]' % value)
+
+
+def _limit(req):
+    limit = req.GET.get('limit')
+    if limit is None:
+        return CONF.api.max_limit
+    try:
+        limit = int(limit)
+    except ValueError:
+        raise exception.Invalid('limit param must be an integer')
+    if limit < 0:
+        raise exception.Invalid('limit param must be positive')
+    return min(limit, CONF.api.max_limit)
+
+
+class FlavorsController(rest.RestController):
+    _custom_actions = {'detail': ['GET']}
+
+    def _list(self, detail):
+        req = pecan.request
+        context = req.ctxt
+        context.can(policies.LIST)
+        filters = {'is_public': _is_public_filter(req, context)}
+        if not context.is_admin:
+            filters['disabled'] = False
+        filters['min_memory_mb'] = _int_filter(req, 'minRam')
+        filters['min_root_gb'] = _int_filter(req, 'minDisk')
+        limit = _limit(req)
+        flavors = objects.FlavorList.get_all(
+            context, filters=filters,
+            sort_key=req.GET.get('sort_key') or 'flavorid',
+            sort_dir=req.GET.get('sort_dir') or 'asc',
+            limit=limit, marker=req.GET.get('marker'))
+        return flavor_view.FlavorView(req).index(
+            flavors.objects, detail,
+            next_marker_wanted=len(flavors) == limit)
+
+    @wsgi.expose()
+    @validation.query(schema.index_query,
+                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
+    @validation.query(schema.index_query_v275,
+                      min_version=versions.STRICT_VALIDATION)
+    def get_all(self):
+        return self._list(detail=False)
+
+    @wsgi.expose()
+    @validation.query(schema.index_query,
+                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
+    @validation.query(schema.index_query_v275,
+                      min_version=versions.STRICT_VALIDATION)
+    def detail(self):
+        return self._list(detail=True)
+
+    @wsgi.expose()
+    def get_one(self, flavor_id):
+        req = pecan.request
+        req.ctxt.can(policies.SHOW)
+        flavor = objects.Flavor.get_by_flavor_id(req.ctxt, flavor_id)
+        return flavor_view.FlavorView(req).show(flavor)
+
+    @wsgi.expose()
+    @validation.body(schema.create,
+                     max_version=versions.FLAVOR_DESCRIPTION_PREVIOUS)
+    @validation.body(schema.create_v255,
+                     min_version=versions.FLAVOR_DESCRIPTION)
+    def post(self):
+        req = pecan.request
+        context = req.ctxt
+        context.can(policies.CREATE)
+        body = req.json['flavor']
+        # A missing, null or otherwise false id (0) gets a generated one.
+        flavor_id = body.get('id') or str(uuid.uuid4())
+        flavor = objects.Flavor(context)
+        flavor.flavorid = str(flavor_id)
+        flavor.name = body['name']
+        flavor.memory_mb = int(body['ram'])
+        flavor.vcpus = int(body['vcpus'])
+        flavor.root_gb = int(body['disk'])
+        flavor.ephemeral_gb = int(body.get('OS-FLV-EXT-DATA:ephemeral', 0))
+        flavor.swap = int(body.get('swap', 0))
+        flavor.rxtx_factor = float(body.get('rxtx_factor', 1.0))
+        flavor.is_public = strutils.bool_from_string(
+            body.get('os-flavor-access:is_public', True), strict=True)
+        flavor.disabled = False
+        flavor.description = body.get('description')
+        flavor.extra_specs = {}
+        flavor.create()
+        return flavor_view.FlavorView(req).show(flavor)
+
+    @wsgi.expose()
+    @microversion.versioned(min_version=versions.FLAVOR_DESCRIPTION)
+    @validation.body(schema.update_v255)
+    def put(self, flavor_id):
+        req = pecan.request
+        context = req.ctxt
+        context.can(policies.UPDATE)
+        flavor = objects.Flavor.get_by_flavor_id(context, flavor_id)
+        flavor.description = req.json['flavor']['description']
+        flavor.save()
+        return flavor_view.FlavorView(req).show(flavor)
+
+    @wsgi.expose(status=202)
+    def delete(self, flavor_id):
+        context = pecan.request.ctxt
+        context.can(policies.DELETE)
+        objects.Flavor.get_by_flavor_id(context, flavor_id).destroy()
+
+    @pecan.expose()
+    def _lookup(self, flavor_id, *remainder):
+        if remainder and remainder[0] in _SUB_RESOURCES:
+            return _SUB_RESOURCES[remainder[0]](flavor_id), remainder[1:]
+        return None

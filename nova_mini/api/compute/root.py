@@ -1,0 +1,51 @@
+"""The /compute API root: version documents and the v2.1 tree."""
+
+import pecan
+
+from nova_mini.api.compute import flavors
+from nova_mini.api.compute import versions
+from nova_mini.api import wsgi
+
+_UPDATED = '2013-07-23T11:33:21Z'
+
+
+def _version_document(root_url, links):
+    api = versions.COMPUTE_API
+    return {
+        'id': 'v2.1',
+        'status': 'CURRENT',
+        'version': str(api.max_version),
+        'min_version': str(api.min_version),
+        'updated': _UPDATED,
+        'links': links,
+    }
+
+
+class V21Controller(object):
+    flavors = flavors.FlavorsController()
+
+    @wsgi.expose()
+    def index(self):
+        root_url = pecan.request.application_url.rstrip('/')
+        doc = _version_document(root_url, [
+            {'rel': 'self', 'href': root_url + '/v2.1/'},
+            {'rel': 'describedby', 'type': 'text/html',
+             'href': 'http://docs.openstack.org/'},
+        ])
+        doc['media-types'] = [{
+            'base': 'application/json',
+            'type': 'application/vnd.openstack.compute+json;version=2.1',
+        }]
+        return {'version': doc}
+
+
+class ComputeRootController(object):
+
+    @wsgi.expose()
+    def index(self):
+        root_url = pecan.request.application_url.rstrip('/')
+        return {'versions': [_version_document(
+            root_url, [{'rel': 'self', 'href': root_url + '/v2.1/'}])]}
+
+
+pecan.route(ComputeRootController, 'v2.1', V21Controller())

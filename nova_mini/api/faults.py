@@ -1,0 +1,63 @@
+"""Errors as each API root shows them: status codes and body formats.
+
+Domain exceptions (nova_mini.exception) carry no HTTP; this module is the
+one place that maps them to a status and renders the anchor API's format.
+"""
+
+import webob
+
+from nova_mini.api import wsgi
+from nova_mini import exception
+
+# Most specific first: the first class an exception is an instance of wins.
+_STATUS = (
+    (exception.APIVersionNotSupported, 406),
+    (exception.MethodNotAllowed, 405),
+    (exception.PayloadTooLarge, 413),
+    (exception.UnsupportedMediaType, 415),
+    (exception.Invalid, 400),
+    (exception.Forbidden, 403),
+    (exception.NotFound, 404),
+    (exception.Conflict, 409),
+)
+
+# Nova's names for the fault in the body, by status.
+_NOVA_FAULT_NAMES = {
+    400: 'badRequest',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'itemNotFound',
+    405: 'badMethod',
+    409: 'conflictingRequest',
+    413: 'overLimit',
+    415: 'badMediaType',
+    429: 'overLimit',
+    501: 'notImplemented',
+    503: 'serviceUnavailable',
+}
+
+UNEXPECTED_ERROR = ('Unexpected API Error. Please report this at the '
+                    'nova_mini issue tracker and attach the nova_mini API '
+                    'log if possible.')
+
+
+def status_of(exc):
+    for cls, status in _STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def default_message(status):
+    return webob.exc.status_map.get(status, webob.exc.HTTPServerError)\
+        .explanation
+
+
+def nova_fault(status, message):
+    """A response in Nova's fault format."""
+    name = _NOVA_FAULT_NAMES.get(status, 'computeFault')
+    response = wsgi.json_response(
+        {name: {'code': status, 'message': message}}, status=status)
+    response.content_type = 'application/json'
+    response.charset = 'UTF-8'
+    return response

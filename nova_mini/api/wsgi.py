@@ -1,0 +1,95 @@
+"""How a pecan controller method becomes an API handler.
+
+``expose`` is the only decorator that publishes a method. The method reads
+the request from ``pecan.request`` (with ``api_version`` and ``context``
+set by the middleware), takes exactly its URL arguments, and returns the
+response body (a dict, or None for an empty body).
+"""
+
+import functools
+import inspect
+
+from oslo_serialization import jsonutils
+import pecan
+import webob
+
+from nova_mini import exception
+
+
+def json_response(body, status=200, headers=None):
+    """A JSON response; an empty one (body None) keeps the JSON type too,
+    as Nova's do, except for 204."""
+    response = webob.Response(status=status, headerlist=headers or [])
+    if status != 204:
+        response.content_type = 'application/json'
+        response.charset = None
+    if body is not None:
+        response.body = jsonutils.dump_as_bytes(body)
+    return response
+
+
+class Pecan(pecan.Pecan):
+    """pecan, minus its habit of turning empty 200 answers into 204:
+    handlers choose their status (Nova answers some deletes 200)."""
+
+    def _handle_empty_response_body(self, state):
+        pass
+
+
+def expose(status=200):
+    """Publish a controller method; ``status`` is its success status."""
+    def decorator(func):
+        positional = [
+            p for p in inspect.signature(func).parameters.values()
+            if p.kind == p.POSITIONAL_OR_KEYWORD][1:]   # minus self
+
+        @pecan.expose(content_type='application/json')
+        @functools.wraps(func)
+        def wrapper(self, *args, **_query):
+            # pecan routes extra path segments here too; a handler takes
+            # exactly its URL arguments, anything else is not a resource.
+            if len(args) != len(positional):
+                raise exception.ResourceNotFound()
+            result = func(self, *args)
+            if isinstance(result, webob.Response):
+                return result
+            return json_response(result, status=status)
+        wrapper.exposed_status = status
+        return wrapper
+    return decorator
+
+
+API_VERSION_KEY = 'nova_mini.api_version'
+CONTEXT_KEY = 'nova_mini.context'
+
+
+class APIRequest(pecan.Request):
+    """pecan's request with what the middleware learned about it."""
+
+    @property
+    def api_version(self):
+        return self.environ[API_VERSION_KEY]
+
+    @property
+    def ctxt(self):
+        context = self.environ.get(CONTEXT_KEY)
+        if context is None:
+            from nova_mini.api import auth
+            context = auth.context_from_environ(self.environ)
+        return context
+
+    @property
+    def json(self):
+        """The parsed JSON body (parsed once); 400 if it is not JSON."""
+        cache = self.environ.get('nova_mini.json_body', self)
+        if cache is self:
+            if not self.body:
+                cache = None
+            else:
+                try:
+                    cache = jsonutils.loads(self.body)
+                except ValueError:
+                    raise exception.MalformedRequestBody(
+                        reason='the body is not valid JSON')
+            self.environ['nova_mini.json_body'] = cache
+        return cache

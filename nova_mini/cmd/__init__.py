@@ -1,0 +1,1 @@
+"""Console scripts: thin wrappers that configure and start a service."""

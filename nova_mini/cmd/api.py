@@ -1,0 +1,22 @@
+"""nova-mini-api: the /compute and /baremetal APIs on [api] bind_port."""
+
+import sys
+
+from nova_mini.api import app
+from nova_mini.cmd import common
+from nova_mini import conf
+from nova_mini import config
+from nova_mini import service
+
+CONF = conf.CONF
+
+
+def main(argv=None):
+    config.parse_args(argv or sys.argv)
+    common.require_database(CONF)
+    service.WSGIServer(
+        'nova-mini-api', app.build_app,
+        host=CONF.api.bind_host, port=CONF.api.bind_port,
+        workers=service.worker_count(CONF.api.workers),
+        threads=CONF.api.threads_per_worker,
+        graceful_timeout=CONF.api.graceful_shutdown_timeout).run()

@@ -1,0 +1,86 @@
+"""nova-mini-manage: operator commands.
+
+    nova-mini-manage [--config-file F] db sync [--revision R]
+    nova-mini-manage db version
+    nova-mini-manage scheduler ping [--timeout S]
+"""
+
+import sys
+
+from oslo_config import cfg
+
+from nova_mini import conf
+from nova_mini import config
+from nova_mini import context as nm_context
+from nova_mini.db import api as db_api
+from nova_mini.db import migration
+from nova_mini import rpc
+
+CONF = conf.CONF
+
+
+def _db_sync():
+    db_api.configure(CONF)
+    migration.db_sync(revision=CONF.command.revision)
+    print('Database is at revision %s' % migration.db_version())
+    return 0
+
+
+def _db_version():
+    db_api.configure(CONF)
+    print(migration.db_version() or 'None')
+    return 0
+
+
+def _scheduler_ping():
+    import oslo_messaging as messaging
+    from nova_mini.scheduler import rpcapi
+    try:
+        reply = rpcapi.SchedulerAPI(CONF).ping(
+            nm_context.get_admin_context(), timeout=CONF.command.timeout)
+    except messaging.MessagingTimeout:
+        print('No scheduler answered within %ss' % CONF.command.timeout,
+              file=sys.stderr)
+        return 1
+    finally:
+        rpc.cleanup()
+    print('scheduler on %(host)s answered (version %(version)s, RPC API '
+          '%(rpc_api_version)s)' % reply)
+    return 0
+
+
+_COMMANDS = {
+    ('db', 'sync'): _db_sync,
+    ('db', 'version'): _db_version,
+    ('scheduler', 'ping'): _scheduler_ping,
+}
+
+
+def _add_parsers(subparsers):
+    db = subparsers.add_parser('db', help='Database schema')
+    db_actions = db.add_subparsers(dest='action')
+    db_actions.required = True
+    sync = db_actions.add_parser('sync', help='Upgrade the schema')
+    sync.add_argument('--revision', default='head',
+                      help='Target revision (default: the newest).')
+    db_actions.add_parser('version', help='Show the schema revision')
+
+    scheduler = subparsers.add_parser('scheduler', help='Scheduler service')
+    scheduler_actions = scheduler.add_subparsers(dest='action')
+    scheduler_actions.required = True
+    ping = scheduler_actions.add_parser(
+        'ping', help='Check that a scheduler answers over RPC')
+    ping.add_argument('--timeout', type=int, default=10,
+                      help='Seconds to wait for an answer.')
+
+
+_command_opt = cfg.SubCommandOpt('command', title='Commands',
+                                 handler=_add_parsers)
+
+
+def main(argv=None):
+    if 'command' not in CONF:
+        CONF.register_cli_opt(_command_opt)
+    config.parse_args(argv or sys.argv)
+    handler = _COMMANDS[(CONF.command.name, CONF.command.action)]
+    return handler()

@@ -1,0 +1,52 @@
+"""nova-mini-scheduler: the scheduler RPC server on topic "scheduler"."""
+
+import signal
+import sys
+import threading
+
+import oslo_messaging as messaging
+from oslo_log import log as logging
+
+from nova_mini.cmd import common
+from nova_mini import conf
+from nova_mini import config
+from nova_mini.db import api as db_api
+from nova_mini import rpc
+from nova_mini.scheduler import manager
+from nova_mini.scheduler import rpcapi
+from nova_mini import service
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+def main(argv=None):
+    config.parse_args(argv or sys.argv)
+    common.require_database(CONF)
+    common.require_broker(CONF)
+    db_api.configure(CONF)
+
+    stopping = threading.Event()
+
+    def _stop(signum, _frame):
+        LOG.info('Received signal %d, stopping', signum)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+
+    target = messaging.Target(topic=rpcapi.TOPIC, server=CONF.host)
+    server = rpc.get_server(CONF, target,
+                            [manager.SchedulerManager(CONF.host)])
+    server.start()
+    LOG.info('nova-mini-scheduler consuming topic %s as %s',
+             rpcapi.TOPIC, CONF.host)
+    service.sd_notify('READY=1')
+    while not stopping.wait(1):
+        pass
+    service.sd_notify('STOPPING=1')
+    # stop() ends consumption; wait() lets calls in progress finish.
+    server.stop()
+    server.wait()
+    rpc.cleanup()
+    LOG.info('nova-mini-scheduler stopped')

@@ -1,0 +1,32 @@
+"""Options of the [DEFAULT] group that belong to nova_mini itself.
+
+``transport_url`` and ``rpc_response_timeout`` come from oslo.messaging and
+``debug``/``log_file`` from oslo.log; they are registered by those libraries.
+"""
+
+import os
+import socket
+
+from oslo_config import cfg
+
+default_opts = [
+    cfg.StrOpt('host',
+               sample_default='<current_hostname>',
+               default=socket.gethostname(),
+               help='Name of this host as seen by the other services. It '
+                    'names the RPC server of the scheduler and appears in '
+                    'logs; it must be unique among scheduler hosts.'),
+    cfg.StrOpt('state_path',
+               sample_default='/var/lib/nova_mini',
+               default=os.path.join(os.path.expanduser('~'), '.nova_mini'),
+               help='Directory where nova_mini keeps its state, such as the '
+                    'default SQLite database.'),
+]
+
+
+def register_opts(conf):
+    conf.register_opts(default_opts)
+
+
+def list_opts():
+    return {'DEFAULT': default_opts}

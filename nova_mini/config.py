@@ -1,0 +1,52 @@
+"""Start-up of every console script: options, logging, objects."""
+
+import sys
+
+from oslo_config import cfg
+from oslo_log import log as logging
+
+from nova_mini import conf
+from nova_mini.conf import opts
+from nova_mini import objects
+from nova_mini import version
+
+CONF = conf.CONF
+LOG = logging.getLogger(__name__)
+
+
+def parse_args(argv, default_config_files=None):
+    """Parse the command line and config files and set up logging.
+
+    A bad command line, config file or option value ends the program with
+    one clear message and exit status 1, never a traceback.
+
+    :param argv: the full command line, program name first.
+    """
+    prog = argv[0].rsplit('/', 1)[-1]
+    if not _logging_registered(CONF):
+        logging.register_options(CONF)
+    opts.set_defaults()
+    try:
+        CONF(argv[1:], project='nova_mini', prog=prog,
+             version=version.version_string(),
+             default_config_files=default_config_files)
+        _check_values(CONF)
+    except cfg.Error as exc:
+        sys.stderr.write('%s: configuration error: %s\n' % (prog, exc))
+        sys.exit(1)
+    logging.setup(CONF, 'nova_mini')
+    objects.register_all()
+
+
+def _logging_registered(conf):
+    return 'debug' in conf
+
+
+def _check_values(conf):
+    """Convert every option value now, so that a bad one is reported at
+    start-up rather than on first use."""
+    for name in list(conf):
+        value = conf[name]
+        if isinstance(value, cfg.ConfigOpts.GroupAttr):
+            for opt_name in list(value):
+                value[opt_name]

@@ -1,0 +1,41 @@
+"""The request context every API call and RPC message carries."""
+
+from oslo_context import context
+from oslo_db.sqlalchemy import enginefacade
+
+
+@enginefacade.transaction_context_provider
+class RequestContext(context.RequestContext):
+    """oslo.context's context, able to open database transactions.
+
+    ``is_admin`` is decided once, from policy's ``context_is_admin`` rule,
+    when the API builds the context (nova_mini.api.auth).
+    """
+
+    def can(self, action, target=None, fatal=True):
+        """Whether policy allows ``action``; if ``fatal``, raise
+        PolicyNotAuthorized instead of answering False."""
+        from nova_mini import exception
+        from nova_mini import policy
+        try:
+            return policy.authorize(self, action, target)
+        except exception.PolicyNotAuthorized:
+            if fatal:
+                raise
+            return False
+
+    def to_dict(self):
+        values = super().to_dict()
+        values['is_admin'] = self.is_admin
+        return values
+
+    @classmethod
+    def from_dict(cls, values, **kwargs):
+        kwargs.setdefault('is_admin', values.get('is_admin', False))
+        return super().from_dict(values, **kwargs)
+
+
+def get_admin_context():
+    """A context for internal work (manage commands, the scheduler)."""
+    return RequestContext(user_id=None, project_id=None, is_admin=True,
+                          overwrite=False)

@@ -1,0 +1,66 @@
+"""Schema migrations: alembic, driven by nova-mini-manage db sync."""
+
+import os
+
+from alembic import command as alembic_command
+from alembic import config as alembic_config
+from alembic import migration as alembic_migration
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini import exception
+
+_MIGRATIONS = os.path.join(os.path.dirname(__file__), 'migrations')
+
+
+def _alembic_config(connection):
+    config = alembic_config.Config()
+    config.set_main_option('script_location', _MIGRATIONS)
+    config.attributes['connection'] = connection
+    return config
+
+
+def db_sync(engine=None, revision='head'):
+    """Upgrade the schema to ``revision`` (the newest by default)."""
+    engine = engine or db_api.get_engine()
+    with engine.begin() as connection:
+        alembic_command.upgrade(_alembic_config(connection), revision)
+
+
+def db_version(engine=None):
+    """The revision the database is at, or None for an empty database."""
+    engine = engine or db_api.get_engine()
+    with engine.connect() as connection:
+        return alembic_migration.MigrationContext.configure(
+            connection).get_current_revision()
+
+
+def head_revision():
+    from alembic import script
+    return script.ScriptDirectory.from_config(
+        _alembic_config(None)).get_current_head()
+
+
+def check_ready(url):
+    """Raise DatabaseNotReady unless ``url`` answers and is at head.
+
+    Uses a throwaway engine so a daemon can check before it forks workers
+    without leaving connections to be shared across processes.
+    """
+    engine = sa.create_engine(url)
+    safe_url = engine.url.render_as_string(hide_password=True)
+    try:
+        with engine.connect() as connection:
+            current = alembic_migration.MigrationContext.configure(
+                connection).get_current_revision()
+    except Exception as exc:
+        reason = str(getattr(exc, 'orig', None) or exc).strip().splitlines()
+        raise exception.DatabaseNotReady(url=safe_url, reason=reason[0])
+    finally:
+        engine.dispose()
+    head = head_revision()
+    if current != head:
+        raise exception.DatabaseNotReady(
+            url=safe_url,
+            reason='schema is at %s, code expects %s; run '
+                   '"nova-mini-manage db sync"' % (current, head))

@@ -1,0 +1,126 @@
+"""Domain exceptions of nova_mini.
+
+They know nothing of HTTP: each API root maps them to its own status codes
+and error format in one place (nova_mini.api.faults).
+"""
+
+
+class NovaMiniException(Exception):
+    """Base class; ``msg_fmt`` is formatted with the keyword arguments."""
+
+    msg_fmt = 'An unknown error occurred.'
+
+    def __init__(self, message=None, **kwargs):
+        self.kwargs = kwargs
+        if message is None:
+            message = self.msg_fmt % kwargs
+        self.message = message
+        super().__init__(message)
+
+    def format_message(self):
+        return self.message
+
+
+class Invalid(NovaMiniException):
+    msg_fmt = 'Unacceptable parameters.'
+
+
+class ValidationError(Invalid):
+    msg_fmt = '%(detail)s'
+
+
+class NotFound(NovaMiniException):
+    msg_fmt = 'Resource could not be found.'
+
+
+class Conflict(NovaMiniException):
+    msg_fmt = 'Conflict with the current state of the resource.'
+
+
+class Forbidden(NovaMiniException):
+    msg_fmt = 'Forbidden.'
+
+
+class PolicyNotAuthorized(Forbidden):
+    msg_fmt = "Policy doesn't allow %(action)s to be performed."
+
+
+class FlavorNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class FlavorExtraSpecsNotFound(NotFound):
+    msg_fmt = ('Flavor %(flavor_id)s has no extra specs with key '
+               '%(extra_specs_key)s.')
+
+
+class FlavorAccessNotFound(NotFound):
+    msg_fmt = ('Flavor access not found for %(flavor_id)s / %(project_id)s '
+               'combination.')
+
+
+class FlavorExists(Conflict):
+    msg_fmt = 'Flavor with name %(name)s already exists.'
+
+
+class FlavorIdExists(Conflict):
+    msg_fmt = 'Flavor with ID %(flavor_id)s already exists.'
+
+
+class FlavorAccessExists(Conflict):
+    msg_fmt = ('Flavor access already exists for flavor %(flavor_id)s and '
+               'project %(project_id)s combination.')
+
+
+class MarkerNotFound(Invalid):
+    msg_fmt = 'marker [%(marker)s] not found'
+
+
+class InvalidSortKey(Invalid):
+    msg_fmt = 'Sort key supplied is invalid: %(sort_key)s'
+
+
+class DatabaseNotReady(NovaMiniException):
+    msg_fmt = ('The database at %(url)s is not usable: %(reason)s')
+
+
+class MessagingUnreachable(NovaMiniException):
+    msg_fmt = 'Cannot reach the message broker at %(url)s: %(reason)s'
+
+
+class FlavorAccessPublic(Conflict):
+    msg_fmt = 'Can not add access to a public flavor.'
+
+
+class InvalidAPIVersion(Invalid):
+    msg_fmt = ('API Version String %(version)s is of invalid format. Must '
+               'be of format MajorNum.MinorNum.')
+
+
+class APIVersionNotSupported(NovaMiniException):
+    msg_fmt = ('Version %(version)s is not supported by the API. Minimum is '
+               '%(min_version)s and maximum is %(max_version)s.')
+
+
+class VersionNotFoundForAPIMethod(NotFound):
+    msg_fmt = 'API version %(version)s is not supported on this method.'
+
+
+class ResourceNotFound(NotFound):
+    msg_fmt = 'The resource could not be found.'
+
+
+class MethodNotAllowed(NovaMiniException):
+    msg_fmt = 'The method %(method)s is not allowed for this resource.'
+
+
+class PayloadTooLarge(NovaMiniException):
+    msg_fmt = 'Request is too large.'
+
+
+class MalformedRequestBody(Invalid):
+    msg_fmt = 'Malformed request body: %(reason)s'
+
+
+class UnsupportedMediaType(NovaMiniException):
+    msg_fmt = 'Unsupported Content-Type'

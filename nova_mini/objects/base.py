@@ -1,0 +1,44 @@
+"""Base classes and the registry of nova_mini's versioned objects."""
+
+from oslo_versionedobjects import base as ovo_base
+from oslo_versionedobjects import fields as ovo_fields
+
+
+class NovaMiniObjectRegistry(ovo_base.VersionedObjectRegistry):
+    def registration_hook(self, cls, index):
+        # Make the newest version of each class reachable as
+        # nova_mini.objects.<Name>, as the other daemons expect.
+        import nova_mini.objects
+        current = getattr(nova_mini.objects, cls.obj_name(), None)
+        if current is None or _version(cls) >= _version(current):
+            setattr(nova_mini.objects, cls.obj_name(), cls)
+
+
+def _version(cls):
+    return tuple(int(part) for part in cls.VERSION.split('.'))
+
+
+class NovaMiniObject(ovo_base.VersionedObject):
+    OBJ_SERIAL_NAMESPACE = 'nova_mini_object'
+    OBJ_PROJECT_NAMESPACE = 'nova_mini'
+
+
+class NovaMiniPersistentObject(object):
+    """Mix-in of the timestamp fields every table row has."""
+
+    fields = {
+        'created_at': ovo_fields.DateTimeField(nullable=True),
+        'updated_at': ovo_fields.DateTimeField(nullable=True),
+    }
+
+
+class ObjectListBase(ovo_base.ObjectListBase):
+    pass
+
+
+class NovaMiniObjectSerializer(ovo_base.VersionedObjectSerializer):
+    OBJ_BASE_CLASS = NovaMiniObject
+
+
+def obj_to_primitive(obj):
+    return ovo_base.obj_to_primitive(obj)

@@ -1,0 +1,17 @@
+"""Policy defaults in code, one module per resource."""
+
+import itertools
+
+from nova_mini.policies import base
+from nova_mini.policies import flavor_access
+from nova_mini.policies import flavor_extra_specs
+from nova_mini.policies import flavors
+
+
+def list_rules():
+    return list(itertools.chain(
+        base.list_rules(),
+        flavors.list_rules(),
+        flavor_extra_specs.list_rules(),
+        flavor_access.list_rules(),
+    ))

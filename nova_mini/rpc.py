@@ -1,0 +1,91 @@
+"""oslo.messaging plumbing: transport, serializer, clients and servers.
+
+Contexts travel as dicts and objects as versioned primitives, so every
+daemon speaks the same wire format.
+"""
+
+import kombu
+import oslo_messaging as messaging
+from oslo_messaging.rpc import dispatcher
+
+from nova_mini import context as nm_context
+from nova_mini import exception
+from nova_mini.objects import base as objects_base
+
+_TRANSPORT = None
+
+
+class RequestContextSerializer(messaging.Serializer):
+    """Serialize RequestContexts as dicts and objects as primitives."""
+
+    def __init__(self, base=None):
+        self._base = base or objects_base.NovaMiniObjectSerializer()
+
+    def serialize_entity(self, ctxt, entity):
+        return self._base.serialize_entity(ctxt, entity)
+
+    def deserialize_entity(self, ctxt, entity):
+        return self._base.deserialize_entity(ctxt, entity)
+
+    def serialize_context(self, ctxt):
+        return ctxt.to_dict()
+
+    def deserialize_context(self, ctxt):
+        return nm_context.RequestContext.from_dict(ctxt)
+
+
+def get_transport(conf):
+    global _TRANSPORT
+    if _TRANSPORT is None:
+        _TRANSPORT = messaging.get_rpc_transport(conf)
+    return _TRANSPORT
+
+
+def cleanup():
+    global _TRANSPORT
+    if _TRANSPORT is not None:
+        _TRANSPORT.cleanup()
+        _TRANSPORT = None
+
+
+def get_client(conf, target, version_cap=None):
+    return messaging.get_rpc_client(
+        get_transport(conf), target, version_cap=version_cap,
+        serializer=RequestContextSerializer())
+
+
+def get_server(conf, target, endpoints):
+    return messaging.get_rpc_server(
+        get_transport(conf), target, endpoints, executor='threading',
+        serializer=RequestContextSerializer(),
+        access_policy=dispatcher.DefaultRPCAccessPolicy)
+
+
+def check_broker(conf, timeout=5):
+    """Raise MessagingUnreachable unless a broker of transport_url answers.
+
+    oslo.messaging retries a lost broker forever, which is right for a
+    running daemon but not at start-up, where an operator wants to hear
+    at once that the URL is wrong.
+    """
+    url = messaging.TransportURL.parse(conf, conf.transport_url)
+    if url.transport not in ('rabbit', 'amqp', 'kombu'):
+        return
+    last_error = None
+    for host in url.hosts or [None]:
+        amqp_url = 'amqp://%s:%s@%s:%s/%s' % (
+            (host.username if host else None) or 'guest',
+            (host.password if host else None) or 'guest',
+            (host.hostname if host else None) or 'localhost',
+            (host.port if host else None) or 5672,
+            url.virtual_host or '')
+        try:
+            with kombu.Connection(amqp_url, connect_timeout=timeout) as conn:
+                conn.ensure_connection(max_retries=1, timeout=timeout)
+            return
+        except Exception as exc:
+            last_error = exc
+    safe = messaging.TransportURL(conf, url.transport, url.virtual_host, [
+        messaging.TransportHost(h.hostname, h.port, h.username, '***')
+        for h in url.hosts])
+    raise exception.MessagingUnreachable(url=str(safe), reason=last_error)

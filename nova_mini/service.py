@@ -1,0 +1,88 @@
+"""What every daemon shares: systemd notification, the WSGI server, and
+turning start-up failures into one clear log line."""
+
+import os
+import socket
+import sys
+
+from gunicorn.app import base as gunicorn_base
+from oslo_log import log as logging
+
+LOG = logging.getLogger(__name__)
+
+
+def sd_notify(message):
+    """Send ``message`` (e.g. ``READY=1``) to systemd, if it listens.
+
+    systemd passes the socket in $NOTIFY_SOCKET; a leading '@' names an
+    abstract socket. Without the variable this does nothing.
+    """
+    address = os.environ.get('NOTIFY_SOCKET')
+    if not address:
+        return False
+    if address.startswith('@'):
+        address = '\0' + address[1:]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.connect(address)
+        sock.sendall(message.encode('utf-8'))
+    return True
+
+
+def fail(message, *args):
+    """Log one error line and exit non-zero (no traceback)."""
+    LOG.error(message, *args)
+    sys.exit(1)
+
+
+class WSGIServer(gunicorn_base.BaseApplication):
+    """gunicorn, embedded: a master process and ``workers`` processes of
+    ``threads`` threads each. SIGTERM stops accepting, lets requests in
+    flight finish (up to ``graceful_timeout``) and exits 0.
+
+    :param app_factory: called once in each worker to build the WSGI app,
+        so no database connection is shared across fork.
+    """
+
+    def __init__(self, name, app_factory, host, port, workers, threads,
+                 graceful_timeout):
+        self.name = name
+        self.app_factory = app_factory
+        self.settings = {
+            'bind': ['[%s]:%d' % (host, port) if ':' in host
+                     else '%s:%d' % (host, port)],
+            'workers': workers,
+            'worker_class': 'gthread',
+            'threads': threads,
+            'graceful_timeout': graceful_timeout,
+            'keepalive': 75,
+            'proc_name': name,
+            'accesslog': None,
+            'errorlog': '-',
+            'loglevel': 'warning',
+            'control_socket_disable': True,
+            'when_ready': self._when_ready,
+            'on_exit': self._on_exit,
+        }
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.settings.items():
+            if key in self.cfg.settings:
+                self.cfg.set(key, value)
+
+    def load(self):
+        return self.app_factory()
+
+    def _when_ready(self, arbiter):
+        LOG.info('%s listening on %s with %d workers of %d threads',
+                 self.name, ', '.join(self.settings['bind']),
+                 self.settings['workers'], self.settings['threads'])
+        sd_notify('READY=1')
+
+    def _on_exit(self, arbiter):
+        sd_notify('STOPPING=1')
+        LOG.info('%s stopped', self.name)
+
+
+def worker_count(configured):
+    return configured or os.cpu_count() or 1
