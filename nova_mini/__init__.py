@@ -1,5 +1,12 @@
 """nova_mini: a small OpenStack-style compute control plane."""
 
+import warnings
+
+# NOTE: futurist and oslo.service import eventlet when it is installed (an
+# oslo.service dependency) just to see whether it is there; nova_mini never
+# uses it, so its deprecation banner is noise for operators.
+warnings.filterwarnings('ignore', message=r'\s*Eventlet is deprecated')
+
 # NOTE: oslo.messaging imports oslo.service, whose default backend is
 # eventlet. nova_mini runs on threads only, so choose the threading backend
 # before anything imports oslo.service's services.

@@ -8,6 +8,7 @@ from oslo_log import log as logging
 from nova_mini import conf
 from nova_mini.conf import opts
 from nova_mini import objects
+from nova_mini import rpc
 from nova_mini import version
 
 CONF = conf.CONF
@@ -25,6 +26,7 @@ def parse_args(argv, default_config_files=None):
     prog = argv[0].rsplit('/', 1)[-1]
     if not _logging_registered(CONF):
         logging.register_options(CONF)
+    rpc.register_opts(CONF)
     opts.set_defaults()
     try:
         CONF(argv[1:], project='nova_mini', prog=prog,

@@ -15,6 +15,17 @@ from nova_mini.objects import base as objects_base
 _TRANSPORT = None
 
 
+def register_opts(conf):
+    """Register oslo.messaging's options now (it would only do so when the
+    transport is made), so they are parsed and checked at start-up."""
+    from oslo_messaging import opts as messaging_opts
+    messaging.set_transport_defaults(control_exchange='nova_mini')
+    for group, opts in messaging_opts.list_opts():
+        if group in (None, 'DEFAULT', 'oslo_messaging_rabbit'):
+            conf.register_opts(opts, group=None if group == 'DEFAULT'
+                               else group)
+
+
 class RequestContextSerializer(messaging.Serializer):
     """Serialize RequestContexts as dicts and objects as primitives."""
 

@@ -1,4 +1,9 @@
-"""Start-up checks shared by the console scripts."""
+"""Start-up checks shared by the console scripts.
+
+Each ends the program with one error line when the service it needs is not
+usable; the check happens outside the ``except`` block so that the log line
+carries no traceback.
+"""
 
 from nova_mini.db import migration
 from nova_mini import exception
@@ -7,14 +12,20 @@ from nova_mini import service
 
 
 def require_database(conf):
+    problem = None
     try:
         migration.check_ready(conf.database.connection)
     except exception.DatabaseNotReady as exc:
-        service.fail('%s', exc.format_message())
+        problem = exc.format_message()
+    if problem:
+        service.fail('%s', problem)
 
 
 def require_broker(conf):
+    problem = None
     try:
         rpc.check_broker(conf)
     except exception.MessagingUnreachable as exc:
-        service.fail('%s', exc.format_message())
+        problem = exc.format_message()
+    if problem:
+        service.fail('%s', problem)
