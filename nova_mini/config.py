@@ -46,7 +46,8 @@ def _logging_registered(conf):
 
 def _check_values(conf):
     """Convert every option value now, so that a bad one is reported at
-    start-up rather than on first use."""
+    start-up rather than on first use.
+    """
     for name in list(conf):
         value = conf[name]
         if isinstance(value, cfg.ConfigOpts.GroupAttr):

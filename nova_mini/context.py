@@ -14,7 +14,8 @@ class RequestContext(context.RequestContext):
 
     def can(self, action, target=None, fatal=True):
         """Whether policy allows ``action``; if ``fatal``, raise
-        PolicyNotAuthorized instead of answering False."""
+        PolicyNotAuthorized instead of answering False.
+        """
         from nova_mini import exception
         from nova_mini import policy
         try:

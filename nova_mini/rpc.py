@@ -17,7 +17,8 @@ _TRANSPORT = None
 
 def register_opts(conf):
     """Register oslo.messaging's options now (it would only do so when the
-    transport is made), so they are parsed and checked at start-up."""
+    transport is made), so they are parsed and checked at start-up.
+    """
     from oslo_messaging import opts as messaging_opts
     messaging.set_transport_defaults(control_exchange='nova_mini')
     for group, opts in messaging_opts.list_opts():

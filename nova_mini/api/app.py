@@ -5,9 +5,9 @@ from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
 
 from nova_mini.api import api_root
+from nova_mini.api import auth
 from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
-from nova_mini.api import auth
 from nova_mini.api import faults
 from nova_mini import conf
 from nova_mini.db import api as db_api

@@ -18,7 +18,8 @@ from nova_mini import exception
 
 def json_response(body, status=200, headers=None):
     """A JSON response; an empty one (body None) keeps the JSON type too,
-    as Nova's do, except for 204."""
+    as Nova's do, except for 204.
+    """
     response = webob.Response(status=status, headerlist=headers or [])
     if status != 204:
         response.content_type = 'application/json'
@@ -30,7 +31,8 @@ def json_response(body, status=200, headers=None):
 
 class Pecan(pecan.Pecan):
     """pecan, minus its habit of turning empty 200 answers into 204:
-    handlers choose their status (Nova answers some deletes 200)."""
+    handlers choose their status (Nova answers some deletes 200).
+    """
 
     def _handle_empty_response_body(self, state):
         pass

@@ -8,6 +8,7 @@
 import sys
 
 from oslo_config import cfg
+import oslo_messaging as messaging
 
 from nova_mini import conf
 from nova_mini import config
@@ -33,7 +34,6 @@ def _db_version():
 
 
 def _scheduler_ping():
-    import oslo_messaging as messaging
     from nova_mini.scheduler import rpcapi
     try:
         reply = rpcapi.SchedulerAPI(CONF).ping(

@@ -4,8 +4,8 @@ import signal
 import sys
 import threading
 
-import oslo_messaging as messaging
 from oslo_log import log as logging
+import oslo_messaging as messaging
 
 from nova_mini.cmd import common
 from nova_mini import conf

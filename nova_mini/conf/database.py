@@ -5,6 +5,8 @@ connection (a SQLite file under ``state_path``) and lists them for the
 sample config.
 """
 
+import copy
+
 from oslo_db import options as db_options
 
 _DEFAULT_CONNECTION = 'sqlite:///$state_path/nova_mini.sqlite'
@@ -15,5 +17,10 @@ def register_opts(conf):
 
 
 def list_opts():
-    # oslo.db lists its own options under the 'database' group.
-    return dict(db_options.list_opts())
+    # NOTE: set_defaults() changes the default on a ConfigOpts, not on the
+    # options, so the sample config learns it from copies made here.
+    opts = copy.deepcopy(db_options.database_opts)
+    for opt in opts:
+        if opt.name == 'connection':
+            opt.default = _DEFAULT_CONNECTION
+    return {'database': opts}

@@ -24,7 +24,8 @@ _COLUMNS = ('id', 'flavorid', 'name', 'memory_mb', 'vcpus', 'root_gb',
 
 def _visible_query(context):
     """Flavors the caller may see: all for admins, else public ones and the
-    private ones shared with the caller's project."""
+    private ones shared with the caller's project.
+    """
     query = context.session.query(models.Flavor).options(
         orm.selectinload(models.Flavor.extra_specs))
     if not context.is_admin:
@@ -194,7 +195,8 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     def save(self):
         """Store changed scalar fields (extra specs and access have their
-        own methods, which write at once)."""
+        own methods, which write at once).
+        """
         values = self.obj_get_changes()
         for name in ('extra_specs', 'projects'):
             if values.pop(name, None) is not None:

@@ -1,15 +1,22 @@
-"""Rules the resource policies are built from."""
+"""Rules the resource policies are built from (named as in Nova, so an
+operator's Nova policy overrides read the same here)."""
 
 from oslo_policy import policy
 
 ADMIN = 'rule:context_is_admin'
 ANY = '@'
-# Roles, as Keystone's default roles: admin implies member implies reader.
-PROJECT_READER_OR_ADMIN = 'rule:context_is_admin or role:reader'
+PROJECT_READER_OR_ADMIN = 'rule:project_reader_or_admin'
 
 rules = [
     policy.RuleDefault('context_is_admin', 'role:admin',
                        'Decides who is an administrator.'),
+    policy.RuleDefault('project_reader_api',
+                       'role:reader and project_id:%(project_id)s',
+                       'A reader of the project that owns the target.'),
+    policy.RuleDefault('project_reader_or_admin',
+                       'rule:project_reader_api or rule:context_is_admin',
+                       'A reader of the owning project, or an '
+                       'administrator.'),
 ]
 
 

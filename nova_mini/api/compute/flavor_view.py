@@ -31,8 +31,8 @@ class FlavorView(object):
 
     def _may_show_specs(self):
         if self._show_specs is None:
-            self._show_specs = self._req.ctxt.can(specs_policies.INDEX,
-                                                     fatal=False)
+            self._show_specs = self._req.ctxt.can(
+                specs_policies.INDEX, fatal=False)
         return self._show_specs
 
     def basic(self, flavor):
