@@ -1,4 +1,6 @@
-"""WSGI entry point of the compute and bare-metal APIs."""
+"""WSGI entry point of the compute and bare-metal APIs:
+``nova_mini.wsgi.api:application``.
+"""
 
 from nova_mini.api import app as _app
 from nova_mini import wsgi
@@ -8,15 +10,4 @@ def init_application():
     return wsgi.init(_app.build_app)
 
 
-application = None
-
-
-def __getattr__(name):
-    # Build the application on first access, not at import: WSGI servers
-    # read ``application`` after forking their workers.
-    global application
-    if name == 'application':
-        if application is None:
-            application = init_application()
-        return application
-    raise AttributeError(name)
+__getattr__ = wsgi.lazy_application(_app.build_app)
