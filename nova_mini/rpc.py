@@ -97,7 +97,7 @@ def check_broker(conf, timeout=5):
             return
         except Exception as exc:
             last_error = exc
-    safe = messaging.TransportURL(conf, url.transport, url.virtual_host, [
-        messaging.TransportHost(h.hostname, h.port, h.username, '***')
-        for h in url.hosts])
-    raise exception.MessagingUnreachable(url=str(safe), reason=last_error)
+    safe = '%s://%s/%s' % (url.transport, ','.join(
+        '%s@%s:%s' % (h.username or '', h.hostname, h.port or 5672)
+        for h in url.hosts), url.virtual_host or '')
+    raise exception.MessagingUnreachable(url=safe, reason=last_error)
