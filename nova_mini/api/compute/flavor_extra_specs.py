@@ -1,16 +1,27 @@
-"""A flavor's extra specs: /flavors/{flavor_id}/os-extra_specs[/{key}]."""
+"""A flavor's extra specs: /flavors/{flavor_id}/os-extra_specs[/{key}].
 
+From microversion 2.86 writes are checked against the extra spec registry;
+the ``validation`` query parameter chooses how strictly.
+"""
+
+from oslo_log import log as logging
 import pecan
 from pecan import rest
 
 from nova_mini.api.compute.schemas import flavor_extra_specs as schema
+from nova_mini.api.compute import versions
+from nova_mini.api import microversion
 from nova_mini.api import validation
+from nova_mini.api.validation.extra_specs import registry
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.policies import flavor_extra_specs as policies
 
+LOG = logging.getLogger(__name__)
+
 MAX_VALUE_LENGTH = 255
+_VALIDATION = microversion.APIVersion(versions.EXTRA_SPECS_VALIDATION)
 
 
 def _as_strings(specs):
@@ -24,6 +35,44 @@ def _as_strings(specs):
                 % (len(text), MAX_VALUE_LENGTH))
         stored[key] = text
     return stored
+
+
+def _validation_mode(req):
+    """The mode asked for (the schema has checked its value), or None
+    below 2.86, where nothing is validated.
+    """
+    if req.api_version < _VALIDATION:
+        if 'validation' in req.GET:
+            raise exception.Invalid(
+                "The 'validation' query parameter needs microversion %s or "
+                "later." % versions.EXTRA_SPECS_VALIDATION)
+        return None
+    return req.GET.get('validation', registry.STRICT)
+
+
+def _check(req, flavor_id, specs):
+    """Validate ``specs`` as the request's mode says; 400 for all the
+    problems at once, so that nothing is stored.
+    """
+    mode = _validation_mode(req)
+    if mode is None or mode == registry.DISABLED:
+        return
+    verdict = registry.validate(registry.get_registry(), specs, mode)
+    if verdict.errors:
+        raise exception.ValidationError(detail=' '.join(verdict.errors))
+    if verdict.unknown:
+        LOG.warning('Request %(request_id)s stored extra specs that no '
+                    'definition describes on flavor %(flavor)s (validation='
+                    'permissive): %(keys)s',
+                    {'request_id': req.ctxt.request_id, 'flavor': flavor_id,
+                     'keys': ', '.join(sorted(verdict.unknown))})
+    for key, spec in verdict.deprecated:
+        LOG.warning('Request %(request_id)s set deprecated extra spec '
+                    '%(key)s on flavor %(flavor)s%(instead)s',
+                    {'request_id': req.ctxt.request_id, 'key': key,
+                     'flavor': flavor_id,
+                     'instead': ('; use %s instead' % spec.support.replacement
+                                 if spec.support.replacement else '')})
 
 
 class FlavorExtraSpecsController(rest.RestController):
@@ -51,23 +100,35 @@ class FlavorExtraSpecsController(rest.RestController):
         return {key: flavor.extra_specs[key]}
 
     @wsgi.expose()
-    @validation.body(schema.create)
+    @validation.query(schema.validation_query_v286,
+                      min_version=versions.EXTRA_SPECS_VALIDATION)
+    @validation.body(schema.create,
+                     max_version=versions.EXTRA_SPECS_VALIDATION_PREVIOUS)
+    @validation.body(schema.create_v286,
+                     min_version=versions.EXTRA_SPECS_VALIDATION)
     def post(self):
         req = pecan.request
         req.ctxt.can(policies.CREATE)
         body = req.json['extra_specs']
         specs = _as_strings(body)
+        _check(req, self.flavor_id, specs)
         self._flavor(req.ctxt).update_extra_specs(specs)
         # The answer echoes the request, numbers and all, as Nova's does.
         return {'extra_specs': body}
 
     @wsgi.expose()
-    @validation.body(schema.update)
+    @validation.query(schema.validation_query_v286,
+                      min_version=versions.EXTRA_SPECS_VALIDATION)
+    @validation.body(schema.update,
+                     max_version=versions.EXTRA_SPECS_VALIDATION_PREVIOUS)
+    @validation.body(schema.update_v286,
+                     min_version=versions.EXTRA_SPECS_VALIDATION)
     def put(self, key):
         req = pecan.request
         req.ctxt.can(policies.UPDATE)
         body = req.json
         specs = _as_strings(body)
+        _check(req, self.flavor_id, specs)
         flavor = self._flavor(req.ctxt)
         if key not in specs:
             raise exception.Invalid('Request body and URI mismatch')

@@ -2,12 +2,16 @@
 
 import copy
 
+from nova_mini.api import validation
+from nova_mini.api.validation.extra_specs import registry
+
 # Keys: letters, digits and - _ : . and space, 1 to 255 characters.
 # Values: strings up to 255 characters, or numbers (stored as text).
+_KEY = r'^[a-zA-Z0-9-_:. ]{1,255}$'
 _specs = {
     'type': 'object',
     'patternProperties': {
-        r'^[a-zA-Z0-9-_:. ]{1,255}$': {
+        _KEY: {
             'type': ['string', 'number'], 'maxLength': 255,
         },
     },
@@ -23,3 +27,22 @@ create = {
 
 update = copy.deepcopy(_specs)
 update.update({'minProperties': 1, 'maxProperties': 1})
+
+# From 2.86 string values may not hold control characters either: no extra
+# spec takes them, and they only hide typos in logs and tools.
+create_v286 = copy.deepcopy(create)
+create_v286['properties']['extra_specs']['patternProperties'][_KEY][
+    'pattern'] = r'^[^\x00-\x1f\x7f]*$'
+update_v286 = copy.deepcopy(update)
+update_v286['patternProperties'][_KEY]['pattern'] = r'^[^\x00-\x1f\x7f]*$'
+
+
+# From 2.86: ?validation=strict|permissive|disabled, at most once.
+validation_query_v286 = {
+    'type': 'object',
+    'properties': {
+        'validation': validation.single_param(
+            {'type': 'string', 'enum': list(registry.MODES)}),
+    },
+    'additionalProperties': True,
+}

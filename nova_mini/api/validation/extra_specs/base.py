@@ -1,0 +1,179 @@
+"""Types that describe an extra spec: its name (possibly patterned), its
+parameters, the values it takes, and its support status.
+
+Definitions are documentation as much as validation: the Sphinx extension
+and the Glance metadef generator render them, so descriptions are written
+for operators.
+"""
+
+import dataclasses
+import re
+import typing as ty
+
+from oslo_utils import strutils
+
+SUPPORTED = 'supported'
+EXPERIMENTAL = 'experimental'
+DEPRECATED = 'deprecated'
+
+
+@dataclasses.dataclass(frozen=True)
+class Support(object):
+    """Whether an extra spec is supported; deprecated ones say since which
+    release and what replaces them.
+    """
+
+    status: str = SUPPORTED
+    since: ty.Optional[str] = None
+    replacement: ty.Optional[str] = None
+    note: ty.Optional[str] = None
+
+    def __post_init__(self):
+        if self.status not in (SUPPORTED, EXPERIMENTAL, DEPRECATED):
+            raise ValueError('Unknown support status %r' % self.status)
+
+
+def deprecated(since, replacement=None, note=None):
+    return Support(DEPRECATED, since=since, replacement=replacement,
+                   note=note)
+
+
+@dataclasses.dataclass(frozen=True)
+class Parameter(object):
+    """A variable part of a patterned name, e.g. ``{id}`` in
+    ``hw:numa_cpus.{id}``.
+    """
+
+    name: str
+    pattern: str
+    description: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Value(object):
+    """The values an extra spec takes.
+
+    ``type`` is ``str``, ``int`` or ``bool``. Integers may have ``min`` and
+    ``max``; strings an ``enum`` or a ``pattern`` (matched in full); booleans
+    take every form oslo's strict boolean parsing accepts.
+    """
+
+    type: type
+    description: str = ''
+    min: ty.Optional[int] = None
+    max: ty.Optional[int] = None
+    enum: tuple = ()
+    pattern: ty.Optional[str] = None
+
+    def __post_init__(self):
+        if self.type not in (str, int, bool):
+            raise ValueError('Unsupported value type %r' % self.type)
+        if self.pattern is not None:
+            re.compile(self.pattern)
+
+
+class InvalidValue(ValueError):
+    """A value broke its extra spec's rule; the message says which."""
+
+
+class ExtraSpec(object):
+    """The definition of one extra spec (or of a family of them, when the
+    name has ``{parameter}`` placeholders).
+    """
+
+    __slots__ = ('name', 'description', 'value', 'parameters', 'support',
+                 'drivers', 'requires', 'example', 'source', 'regex',
+                 'prefix', 'namespace', '_value_regex', '_check')
+
+    def __init__(self, name, description, value, parameters=(),
+                 support=Support(), drivers=(), requires=(), example=None,
+                 source='nova_mini'):
+        self.name = name
+        self.description = description
+        self.value = value
+        self.parameters = tuple(parameters)
+        self.support = support
+        self.drivers = tuple(drivers)
+        self.requires = tuple(requires)
+        self.example = example
+        self.source = source
+        self.regex = _name_regex(name, self.parameters)
+        # The literal text before the first placeholder: the index key.
+        self.prefix = name.split('{', 1)[0]
+        self.namespace = _namespace_of(name)
+        self._value_regex = (re.compile(value.pattern)
+                             if value.pattern is not None else None)
+        self._check = {str: self._check_str, int: self._check_int,
+                       bool: self._check_bool}[value.type]
+
+    @property
+    def patterned(self):
+        return self.regex is not None
+
+    def matches(self, key):
+        if self.regex is None:
+            return key == self.name
+        return self.regex.fullmatch(key) is not None
+
+    def check(self, value):
+        """Raise InvalidValue unless ``value`` (a string) is acceptable."""
+        self._check(value)
+
+    def _check_str(self, value):
+        if self._value_regex is not None:
+            if self._value_regex.fullmatch(value) is None:
+                raise InvalidValue("'%s' does not match the format '%s'"
+                                   % (value, self.value.pattern))
+        elif self.value.enum and value not in self.value.enum:
+            raise InvalidValue("'%s' is not one of: %s" % (
+                value, ', '.join(str(v) for v in self.value.enum)))
+
+    def _check_int(self, value):
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise InvalidValue("'%s' is not an integer" % value)
+        if self.value.min is not None and number < self.value.min:
+            raise InvalidValue("'%s' is less than the minimum of %d"
+                               % (value, self.value.min))
+        if self.value.max is not None and number > self.value.max:
+            raise InvalidValue("'%s' is more than the maximum of %d"
+                               % (value, self.value.max))
+
+    def _check_bool(self, value):
+        try:
+            strutils.bool_from_string(value, strict=True)
+        except ValueError:
+            raise InvalidValue("'%s' is not a boolean (true/false, yes/no, "
+                               "on/off, 1/0)" % value)
+
+    def __repr__(self):
+        return '<ExtraSpec %s>' % self.name
+
+
+def _name_regex(name, parameters):
+    if '{' not in name:
+        if parameters:
+            raise ValueError('%s has parameters but no placeholder' % name)
+        return None
+    by_name = {p.name: p for p in parameters}
+    parts = []
+    for literal, placeholder in re.findall(r'([^{]*)(?:\{(\w+)\})?', name):
+        parts.append(re.escape(literal))
+        if placeholder:
+            if placeholder not in by_name:
+                raise ValueError('%s: no parameter named %s'
+                                 % (name, placeholder))
+            parts.append('(?P<%s>%s)' % (placeholder,
+                                         by_name[placeholder].pattern))
+    return re.compile(''.join(parts))
+
+
+def _namespace_of(name):
+    """The namespace a name belongs to, placeholders left out: ``hw`` for
+    ``hw:cpu_policy``, ``resources`` for ``resources{group}:VCPU``; None
+    for names without one.
+    """
+    if ':' not in name:
+        return None
+    return name.split(':', 1)[0].split('{', 1)[0]

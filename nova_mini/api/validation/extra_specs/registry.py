@@ -1,0 +1,226 @@
+"""Lookup and validation of extra specs against their definitions.
+
+Exact names are found in a dict. Patterned names are indexed by their
+literal prefix (``hw:numa_cpus.`` for ``hw:numa_cpus.{id}``): a key is only
+matched against the few patterns whose prefix it starts with, never against
+every pattern.
+"""
+
+import difflib
+import functools
+import importlib
+import re
+
+from oslo_log import log as logging
+from stevedore import extension
+
+LOG = logging.getLogger(__name__)
+
+# In-tree definition modules, each with a DEFINITIONS list.
+IN_TREE_MODULES = (
+    'accel', 'aggregate_instance_extra_specs', 'capabilities', 'hw',
+    'hw_rng', 'hw_video', 'null', 'os', 'pci_passthrough', 'quota',
+    'resources', 'traits', 'vmware',
+)
+PLUGIN_NAMESPACE = 'nova_mini.extra_spec_validators'
+
+STRICT = 'strict'
+PERMISSIVE = 'permissive'
+DISABLED = 'disabled'
+MODES = (STRICT, PERMISSIVE, DISABLED)
+
+
+class Registry(object):
+    """Extra spec definitions, searchable by key."""
+
+    def __init__(self, definitions=()):
+        self._exact = {}
+        self._by_prefix = {}
+        self._prefix_lengths = ()
+        self._namespaces = set()
+        self._namespace_patterns = []
+        for spec in definitions:
+            self.add(spec)
+
+    def add(self, spec):
+        """Register ``spec``; False if its name is taken (first one wins)."""
+        if spec.name in self._exact or any(
+                s.name == spec.name
+                for s in self._by_prefix.get(spec.prefix, ())):
+            return False
+        if spec.patterned:
+            self._by_prefix.setdefault(spec.prefix, []).append(spec)
+            self._prefix_lengths = tuple(sorted(
+                {len(p) for p in self._by_prefix}, reverse=True))
+        else:
+            self._exact[spec.name] = spec
+        if spec.namespace is not None:
+            head = spec.name.split(':', 1)[0]
+            if '{' in head:
+                self._namespace_patterns.append(
+                    re.compile(spec.regex.pattern.split(':', 1)[0]))
+            self._namespaces.add(spec.namespace)
+        self.lookup.cache_clear()
+        return True
+
+    @functools.lru_cache(maxsize=8192)
+    def lookup(self, key):
+        """The definition of ``key``, or None."""
+        spec = self._exact.get(key)
+        if spec is not None:
+            return spec
+        for length in self._prefix_lengths:
+            for candidate in self._by_prefix.get(key[:length], ()):
+                if candidate.regex.fullmatch(key):
+                    return candidate
+        return None
+
+    def namespace_known(self, key):
+        """Whether the namespace of ``key`` (text before ':') is ours."""
+        if ':' not in key:
+            return False
+        head = key.split(':', 1)[0]
+        return head in self._namespaces or any(
+            p.fullmatch(head) for p in self._namespace_patterns)
+
+    def suggest(self, key, count=3):
+        """Registered names that look like ``key`` (typos)."""
+        names = [spec.name for spec in self]
+        if ':' in key:
+            head = key.split(':', 1)[0] + ':'
+            same_namespace = [n for n in names if n.startswith(head)]
+            names = same_namespace or names
+        return difflib.get_close_matches(key, names, n=count, cutoff=0.6)
+
+    def __iter__(self):
+        specs = list(self._exact.values())
+        for bucket in self._by_prefix.values():
+            specs.extend(bucket)
+        return iter(sorted(specs, key=lambda s: s.name))
+
+    def __len__(self):
+        return len(self._exact) + sum(len(b) for b in self._by_prefix.values())
+
+    def namespaces(self):
+        return sorted(self._namespaces)
+
+
+class Verdict(object):
+    """What validation found in a set of extra specs."""
+
+    def __init__(self):
+        self.errors = []      # messages, one per rejected key
+        self.unknown = []     # keys with no definition
+        self.deprecated = []  # (key, ExtraSpec)
+
+    def __bool__(self):
+        return not self.errors
+
+
+def validate(registry, specs, mode=STRICT):
+    """Check every key and value of ``specs`` (a dict of strings).
+
+    Unknown keys are errors in strict mode and only noted in permissive
+    mode; invalid values are errors in both; nothing is checked when
+    disabled. All problems are reported, not just the first.
+    """
+    verdict = Verdict()
+    if mode == DISABLED:
+        return verdict
+    for key, value in specs.items():
+        spec = registry.lookup(key)
+        if spec is None:
+            verdict.unknown.append(key)
+            if mode == STRICT:
+                verdict.errors.append(unknown_key_message(registry, key))
+            continue
+        try:
+            spec.check(value)
+        except ValueError as exc:
+            verdict.errors.append("Extra spec '%s' (%s): %s." % (
+                key, _rule(spec), exc))
+            continue
+        if spec.support.status == 'deprecated':
+            verdict.deprecated.append((key, spec))
+    return verdict
+
+
+def _rule(spec):
+    value = spec.value
+    if value.type is int:
+        bounds = []
+        if value.min is not None:
+            bounds.append('>= %d' % value.min)
+        if value.max is not None:
+            bounds.append('<= %d' % value.max)
+        return 'an integer' + (' ' + ' and '.join(bounds) if bounds else '')
+    if value.type is bool:
+        return 'a boolean'
+    if value.enum:
+        return 'one of a fixed set'
+    if value.pattern:
+        return 'a string of a fixed format'
+    return 'a string'
+
+
+def unknown_key_message(registry, key):
+    message = "Extra spec '%s' is not a known extra spec" % key
+    if registry.namespace_known(key):
+        near = registry.suggest(key)
+        if near:
+            message += '; did you mean %s?' % ' or '.join(
+                "'%s'" % n for n in near)
+        else:
+            message += '.'
+    elif ':' in key:
+        message += " (no extra spec uses the namespace '%s')." % (
+            key.split(':', 1)[0])
+    else:
+        message += '.'
+    return message
+
+
+def _in_tree():
+    for name in IN_TREE_MODULES:
+        module = importlib.import_module(
+            'nova_mini.api.validation.extra_specs.' + name)
+        yield from module.DEFINITIONS
+
+
+def _plugins():
+    def _failed(_manager, entry_point, exc):
+        LOG.warning('Extra spec definitions %s could not be loaded and are '
+                    'ignored: %s', entry_point.name, exc)
+
+    manager = extension.ExtensionManager(
+        PLUGIN_NAMESPACE, invoke_on_load=False,
+        on_load_failure_callback=_failed)
+    for ext in manager:
+        definitions = ext.plugin
+        if callable(definitions):
+            definitions = definitions()
+        try:
+            yield ext.name, list(definitions)
+        except TypeError:
+            LOG.warning('Extra spec definitions %s are not a list and are '
+                        'ignored', ext.name)
+
+
+def build(include_plugins=True):
+    """A registry of the in-tree definitions, then the operators' ones."""
+    registry = Registry(_in_tree())
+    if include_plugins:
+        for source, definitions in _plugins():
+            for spec in definitions:
+                spec.source = source
+                if not registry.add(spec):
+                    LOG.warning('Extra spec %s from %s is already defined in '
+                                'nova_mini; the in-tree definition is kept',
+                                spec.name, source)
+    return registry
+
+
+@functools.lru_cache(maxsize=1)
+def get_registry():
+    """The registry every API worker uses, built once per process."""
+    return build()
