@@ -103,7 +103,9 @@ class APIVersionNotSupported(NovaMiniException):
 
 
 class VersionNotFoundForAPIMethod(NotFound):
-    msg_fmt = 'API version %(version)s is not supported on this method.'
+    # A method hidden by the version is answered as if it did not exist,
+    # in Nova's words; ``version`` stays in kwargs for the logs.
+    msg_fmt = 'The resource could not be found.'
 
 
 class ResourceNotFound(NotFound):
@@ -119,7 +121,8 @@ class PayloadTooLarge(NovaMiniException):
 
 
 class MalformedRequestBody(Invalid):
-    msg_fmt = 'Malformed request body: %(reason)s'
+    # Nova's exact text: clients and tests match on it.
+    msg_fmt = 'Malformed request body'
 
 
 class UnsupportedMediaType(NovaMiniException):

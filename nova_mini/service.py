@@ -22,9 +22,16 @@ def sd_notify(message):
         return False
     if address.startswith('@'):
         address = '\0' + address[1:]
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.connect(address)
-        sock.sendall(message.encode('utf-8'))
+    # NOTE: like systemd's sd_notify(), a notify socket that is gone (its
+    # supervisor exited) must not stop the daemon: warn and go on.
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode('utf-8'))
+    except OSError as exc:
+        LOG.warning('Could not notify %s of %s: %s',
+                    os.environ['NOTIFY_SOCKET'], message, exc)
+        return False
     return True
 
 

@@ -11,6 +11,7 @@ author = 'nova_mini developers'
 extensions = [
     'oslo_config.sphinxext',
     'oslo_policy.sphinxext',
+    'nova_mini.api.validation.extra_specs.sphinxext',
 ]
 
 exclude_patterns = ['_build']

@@ -50,9 +50,10 @@ class APIRoot(object):
                 version = self.versioned_api.negotiate(req.headers)
                 environ[wsgi.API_VERSION_KEY] = version
             response = req.get_response(self.app)
-            if response.status_int >= 400 and (
-                    response.content_type != 'application/json'):
-                # pecan's own answers (no route, wrong method) are HTML.
+            if response.status_int >= 400:
+                # Handlers raise their errors; error *responses* are the
+                # own answers of pecan (no route, wrong method) or of the
+                # size limit (413), HTML or JSON depending on Accept.
                 response = self._error(response.status_int,
                                        faults.default_message(
                                            response.status_int),

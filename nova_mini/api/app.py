@@ -15,7 +15,7 @@ from nova_mini.db import api as db_api
 CONF = conf.CONF
 
 # Paths answered without a token: the version documents of each root.
-PUBLIC_PATHS = ('/compute', '/compute/')
+PUBLIC_PATHS = ('/compute', '/compute/', '/compute/v2.1', '/compute/v2.1/')
 
 
 class PathDispatcher(object):

@@ -96,7 +96,9 @@ def versioned(min_version=None, max_version=None):
     upper = APIVersion(max_version) if max_version else None
 
     def decorator(func):
-        @functools.wraps(func)
+        # updated=(): the range is this layer's own, not inherited from
+        # the (validation) decorator it wraps.
+        @functools.wraps(func, updated=())
         def wrapper(self, *args):
             version = pecan.request.api_version
             if (lower and version < lower) or (upper and version > upper):

@@ -66,11 +66,17 @@ pecan.util._getargspec = _cached_getargspec
 
 class Pecan(pecan.Pecan):
     """pecan, minus its habit of turning empty 200 answers into 204:
-    handlers choose their status (Nova answers some deletes 200).
+    handlers choose their status (Nova answers some deletes 200), and
+    minus content negotiation: every answer is JSON whatever the Accept
+    header says (pecan would answer 406 to ``Accept: application/xml``).
     """
 
     def _handle_empty_response_body(self, state):
         pass
+
+    def find_controller(self, state):
+        state.request.pecan['content_type'] = 'application/json'
+        return super().find_controller(state)
 
 
 def expose(status=200):
@@ -126,7 +132,6 @@ class APIRequest(pecan.Request):
                 try:
                     cache = jsonutils.loads(self.body)
                 except ValueError:
-                    raise exception.MalformedRequestBody(
-                        reason='the body is not valid JSON')
+                    raise exception.MalformedRequestBody()
             self.environ['nova_mini.json_body'] = cache
         return cache

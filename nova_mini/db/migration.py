@@ -47,17 +47,24 @@ def check_ready(url):
     Uses a throwaway engine so a daemon can check before it forks workers
     without leaving connections to be shared across processes.
     """
-    engine = sa.create_engine(url)
-    safe_url = engine.url.render_as_string(hide_password=True)
+    engine = None
+    safe_url = url
     try:
+        safe_url = sa.engine.make_url(url).render_as_string(
+            hide_password=True)
+        # NOTE: create_engine imports the DB driver, which may be missing
+        # (e.g. psycopg for postgresql:// URLs): one clear line too.
+        engine = sa.create_engine(url)
         with engine.connect() as connection:
             current = alembic_migration.MigrationContext.configure(
                 connection).get_current_revision()
     except Exception as exc:
         reason = str(getattr(exc, 'orig', None) or exc).strip().splitlines()
-        raise exception.DatabaseNotReady(url=safe_url, reason=reason[0])
+        raise exception.DatabaseNotReady(
+            url=safe_url, reason=reason[0] if reason else repr(exc))
     finally:
-        engine.dispose()
+        if engine is not None:
+            engine.dispose()
     head = head_revision()
     if current != head:
         raise exception.DatabaseNotReady(

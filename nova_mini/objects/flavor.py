@@ -1,9 +1,9 @@
 """Flavor: the size and extra specs of a server, with project access."""
 
+from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
 import sqlalchemy as sa
-from sqlalchemy import orm
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
@@ -22,25 +22,58 @@ _COLUMNS = ('id', 'flavorid', 'name', 'memory_mb', 'vcpus', 'root_gb',
             'updated_at')
 
 
+_FLAVORS = models.Flavor.__table__
+_SPECS = models.FlavorExtraSpec.__table__
+# Flavors per extra specs query (the bind parameters of one IN list).
+_SPECS_BATCH = 500
+
+
 def _visible_query(context):
     """Flavors the caller may see: all for admins, else public ones and the
-    private ones shared with the caller's project.
+    private ones shared with the caller's project. Their extra specs come
+    from ``_extra_specs``.
     """
-    query = context.session.query(models.Flavor).options(
-        orm.selectinload(models.Flavor.extra_specs))
+    query = context.session.query(models.Flavor)
     if not context.is_admin:
-        query = query.filter(sa.or_(
-            models.Flavor.is_public.is_(True),
-            models.Flavor.projects.any(project_id=context.project_id)))
+        query = query.filter(_public_or_shared(context))
     return query
+
+
+def _public_or_shared(context):
+    return sa.or_(models.Flavor.is_public.is_(True),
+                  models.Flavor.projects.any(project_id=context.project_id))
+
+
+def _extra_specs(context, flavor_db_ids):
+    """``{flavor db id: {key: value}}`` for ``flavor_db_ids``.
+
+    Read as plain rows, not ORM objects: a flavor list has many more extra
+    specs than flavors, and building an ORM object per spec was the
+    largest cost of GET /flavors/detail.
+    """
+    specs = {flavor_db_id: {} for flavor_db_id in flavor_db_ids}
+    ids = list(specs)
+    for start in range(0, len(ids), _SPECS_BATCH):
+        rows = context.session.execute(
+            sa.select(_SPECS.c.flavor_id, _SPECS.c.key, _SPECS.c.value).where(
+                _SPECS.c.flavor_id.in_(ids[start:start + _SPECS_BATCH])))
+        for flavor_db_id, key, value in rows:
+            specs[flavor_db_id][key] = value
+    return specs
 
 
 @db_api.context_manager.reader
 def _get_by_flavor_id(context, flavor_id):
-    row = _visible_query(context).filter_by(flavorid=flavor_id).first()
+    """The flavor's row and its extra specs."""
+    # A Core select (the row is only read): the ORM query cost more than
+    # the rest of the request's database work.
+    query = sa.select(_FLAVORS).where(_FLAVORS.c.flavorid == flavor_id)
+    if not context.is_admin:
+        query = query.where(_public_or_shared(context))
+    row = context.session.execute(query).first()
     if row is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
-    return row
+    return row, _extra_specs(context, [row.id])[row.id]
 
 
 @db_api.context_manager.reader
@@ -52,6 +85,14 @@ def _get_projects(context, flavor_db_id):
 
 @db_api.context_manager.writer
 def _create(context, values, extra_specs, projects):
+    # NOTE: when both the name and the id are taken, Nova reports the
+    # name; which unique constraint fails first depends on the database
+    # (PostgreSQL: the id), so the name is looked up first. The
+    # constraints still decide races.
+    taken = context.session.execute(sa.select(_FLAVORS.c.id).where(
+        _FLAVORS.c.name == values['name'])).first()
+    if taken is not None:
+        raise exception.FlavorExists(name=values['name'])
     row = models.Flavor(**values)
     row.extra_specs = [models.FlavorExtraSpec(key=k, value=v)
                        for k, v in extra_specs.items()]
@@ -87,20 +128,42 @@ def _destroy(context, flavor_db_id, flavor_id):
         raise exception.FlavorNotFound(flavor_id=flavor_id)
 
 
+def _is_duplicate(exc):
+    return isinstance(exc, db_exc.DBDuplicateEntry)
+
+
+# NOTE: concurrent merges into one flavor race: two may insert the same new
+# key (the loser hits the unique constraint) or update the same rows (a
+# deadlock, if ever in different orders). Keys are written in sorted
+# order, and the transaction is retried, seeing the winner's rows.
+@oslo_db_api.wrap_db_retry(max_retries=10, retry_interval=0.05,
+                           max_retry_interval=1, jitter=True,
+                           retry_on_deadlock=True,
+                           exception_checker=_is_duplicate)
 @db_api.context_manager.writer
 def _merge_extra_specs(context, flavor_db_id, specs):
+    # Core statements rather than ORM objects (this is a hot path): only
+    # the specs whose value changes are updated, as an ORM flush would.
+    specs = dict(sorted(specs.items()))
     session = context.session
-    existing = {row.key: row for row in session.query(
-        models.FlavorExtraSpec).filter(
-            models.FlavorExtraSpec.flavor_id == flavor_db_id,
-            models.FlavorExtraSpec.key.in_(list(specs)))}
-    for key, value in specs.items():
-        if key in existing:
-            existing[key].value = value
-        else:
-            session.add(models.FlavorExtraSpec(
-                flavor_id=flavor_db_id, key=key, value=value))
-    session.flush()
+    existing = dict(session.execute(
+        sa.select(_SPECS.c.key, _SPECS.c.value).where(
+            _SPECS.c.flavor_id == flavor_db_id,
+            _SPECS.c.key.in_(list(specs)))).all())
+    changed = [{'b_key': key, 'b_value': value}
+               for key, value in specs.items()
+               if key in existing and existing[key] != value]
+    added = [{'flavor_id': flavor_db_id, 'key': key, 'value': value}
+             for key, value in specs.items() if key not in existing]
+    if changed:
+        session.execute(
+            _SPECS.update().where(
+                _SPECS.c.flavor_id == flavor_db_id,
+                _SPECS.c.key == sa.bindparam('b_key')).values(
+                    value=sa.bindparam('b_value')),
+            changed)
+    if added:
+        session.execute(_SPECS.insert(), added)
 
 
 @db_api.context_manager.writer
@@ -159,11 +222,10 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
     }
 
     @classmethod
-    def _from_db_object(cls, context, flavor, row):
+    def _from_db_object(cls, context, flavor, row, extra_specs):
         for name in _COLUMNS:
             setattr(flavor, name, getattr(row, name))
-        flavor.extra_specs = {spec.key: spec.value for spec in sorted(
-            row.extra_specs, key=lambda spec: spec.key)}
+        flavor.extra_specs = dict(sorted(extra_specs.items()))
         flavor._context = context
         flavor.obj_reset_changes()
         return flavor
@@ -176,8 +238,8 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     @classmethod
     def get_by_flavor_id(cls, context, flavor_id):
-        return cls._from_db_object(context, cls(),
-                                   _get_by_flavor_id(context, flavor_id))
+        row, extra_specs = _get_by_flavor_id(context, flavor_id)
+        return cls._from_db_object(context, cls(), row, extra_specs)
 
     def create(self):
         values = self.obj_get_changes()
@@ -189,7 +251,7 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('is_public', True)
         values.setdefault('disabled', False)
         row = _create(self._context, values, extra_specs, projects)
-        self._from_db_object(self._context, self, row)
+        self._from_db_object(self._context, self, row, extra_specs)
         self.projects = list(projects)
         self.obj_reset_changes(['projects'])
 
@@ -270,7 +332,8 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
             sort_dir=sort_dir)
     except db_exc.InvalidSortKey:
         raise exception.InvalidSortKey(sort_key=sort_key)
-    return query.all()
+    rows = query.all()
+    return rows, _extra_specs(context, [row.id for row in rows])
 
 
 @base.NovaMiniObjectRegistry.register
@@ -285,10 +348,12 @@ class FlavorList(base.ObjectListBase, base.NovaMiniObject):
     @classmethod
     def get_all(cls, context, filters=None, sort_key='flavorid',
                 sort_dir='asc', limit=None, marker=None):
-        rows = _get_all(context, filters or {}, sort_key, sort_dir, limit,
-                        marker)
+        rows, extra_specs = _get_all(context, filters or {}, sort_key,
+                                     sort_dir, limit, marker)
         result = cls(context)
-        result.objects = [Flavor._from_db_object(context, Flavor(), row)
-                          for row in rows]
+        result.objects = [
+            Flavor._from_db_object(context, Flavor(), row,
+                                   extra_specs[row.id])
+            for row in rows]
         result.obj_reset_changes()
         return result

@@ -50,12 +50,14 @@ class FlavorActionController(rest.RestController):
     @wsgi.expose()
     def post(self):
         body = pecan.request.json
-        names = [name for name in (body or {}) if name in self._ACTIONS]
-        if len(names) != 1:
-            raise exception.MalformedRequestBody(
-                reason='there is no such action: %s' % ', '.join(
-                    sorted(body or {})) if body else 'no action given')
-        return getattr(self, self._ACTIONS[names[0]])()
+        # As Nova: anything but a one-key object is malformed; one unknown
+        # key is an unknown action.
+        if not isinstance(body, dict) or len(body) != 1:
+            raise exception.MalformedRequestBody()
+        name = next(iter(body))
+        if name not in self._ACTIONS:
+            raise exception.Invalid('There is no such action: %s' % name)
+        return getattr(self, self._ACTIONS[name])()
 
     @validation.body(schema.add_tenant_access)
     def _add(self):

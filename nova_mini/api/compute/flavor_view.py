@@ -1,5 +1,6 @@
 """How a flavor looks in compute API responses, by microversion."""
 
+import collections
 from urllib import parse
 
 from nova_mini.api.compute import versions
@@ -67,17 +68,24 @@ class FlavorView(object):
     def show(self, flavor):
         return {'flavor': self.detail(flavor)}
 
-    def index(self, flavors, detail, next_marker_wanted):
+    def index(self, flavors, detail, next_marker_wanted, link_params=None):
+        """The list body; its next link repeats the query parameters named
+        in ``link_params`` (all if None), the ones ignored left out.
+        """
         render = self.detail if detail else self.basic
         body = {'flavors': [render(f) for f in flavors]}
         if next_marker_wanted and flavors:
             path = 'flavors/detail' if detail else 'flavors'
-            params = dict(self._req.params)
+            # As Nova: parameters sorted by name, the last value of a
+            # repeated one, and the marker in its place or else last.
+            params = collections.OrderedDict(sorted(
+                (name, value) for name, value in self._req.GET.items()
+                if link_params is None or name in link_params))
             params['marker'] = flavors[-1].flavorid
             body['flavors_links'] = [{
                 'rel': 'next',
-                'href': '%s/v2.1/%s?%s' % (
-                    self.root_url, path,
-                    parse.urlencode(sorted(params.items()))),
+                'href': '%s/v2.1/%s?%s' % (self.root_url, path,
+                                           parse.urlencode(list(
+                                               params.items()))),
             }]
         return body

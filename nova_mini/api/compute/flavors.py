@@ -89,7 +89,8 @@ class FlavorsController(rest.RestController):
             limit=limit, marker=req.GET.get('marker'))
         return flavor_view.FlavorView(req).index(
             flavors.objects, detail,
-            next_marker_wanted=len(flavors) == limit)
+            next_marker_wanted=len(flavors) == limit,
+            link_params=schema.index_query['properties'])
 
     @wsgi.expose()
     @validation.query(schema.index_query,

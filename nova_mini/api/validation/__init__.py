@@ -7,6 +7,8 @@ at import time.
 """
 
 import functools
+import re
+import unicodedata
 
 import jsonschema
 import pecan
@@ -15,6 +17,58 @@ from nova_mini.api import microversion
 from nova_mini import exception
 
 _FORMAT_CHECKER = jsonschema.FormatChecker()
+
+
+def _is_printable(char):
+    """Letters, marks, numbers, punctuation, symbols and spaces: anything
+    but control/format characters (C*) and line/paragraph separators.
+    """
+    category = unicodedata.category(char)
+    return category[0] != 'C' and (category[0] != 'Z' or category == 'Zs')
+
+
+def _char_class(predicate):
+    """A regex character class body of the BMP characters matching
+    ``predicate``, as ranges (Nova builds its name regexes the same way).
+    """
+    def escape(char):
+        return '\\' + char if char in '\\]^-[' else char
+
+    parts = []
+    start = None
+    for code in range(0x10000 + 1):
+        inside = code < 0x10000 and predicate(chr(code))
+        if inside and start is None:
+            start = code
+        elif not inside and start is not None:
+            last = code - 1
+            parts.append(escape(chr(start)) if start == last else
+                         '%s-%s' % (escape(chr(start)), escape(chr(last))))
+            start = None
+    return ''.join(parts)
+
+
+_PRINTABLE = _char_class(_is_printable)
+_SPACES = _char_class(lambda char: unicodedata.category(char) == 'Zs')
+
+# Printable text (see _is_printable); schemas use it as a ``pattern``.
+PRINTABLE_PATTERN = '^[%s]*$' % _PRINTABLE
+
+# ``format: name``: printable, not starting or ending with a space. Its
+# failure has Nova's own message rather than jsonschema's.
+NAME_FORMAT = 'name'
+NAME_MESSAGE = ("An invalid 'name' value was provided. The name must be: "
+                "printable characters. Can not start or end with "
+                "whitespace.")
+_NAME_REGEX = re.compile(r'^(?![%s])[%s]*(?<![%s])\Z'
+                         % (_SPACES, _PRINTABLE, _SPACES))
+
+
+@_FORMAT_CHECKER.checks(NAME_FORMAT)
+def _is_name(instance):
+    if not isinstance(instance, str):
+        return True     # the type keyword reports that
+    return _NAME_REGEX.match(instance) is not None
 
 
 def _number(validator, instance):
@@ -61,8 +115,66 @@ def _maximum(validator, maximum, instance, schema):
             '%s is greater than the maximum of %s' % (value, maximum))
 
 
+@functools.lru_cache(maxsize=None)
+def _anchored(pattern):
+    """``pattern`` compiled so that a final ``$`` means the very end.
+
+    NOTE: in Python's re ``$`` also matches before a final newline, so
+    ``"CUSTOM_X\n"`` would pass ``^[A-Z_]+$``. Messages still quote the
+    pattern as written.
+    """
+    if pattern.endswith('$') and not pattern.endswith('\\$'):
+        pattern = pattern[:-1] + r'\Z'
+    return re.compile(pattern)
+
+
+def _pattern(validator, pattern, instance, schema):
+    if validator.is_type(instance, 'string') and not _anchored(
+            pattern).search(instance):
+        yield jsonschema.ValidationError(
+            '%r does not match %r' % (instance, pattern))
+
+
+def _pattern_properties(validator, patterns, instance, schema):
+    if not validator.is_type(instance, 'object'):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if _anchored(pattern).search(key):
+                yield from validator.descend(value, subschema, path=key,
+                                             schema_path=pattern)
+
+
+def _additional_properties(validator, allowed, instance, schema):
+    if not validator.is_type(instance, 'object'):
+        return
+    known = schema.get('properties', {})
+    patterns = schema.get('patternProperties', {})
+    extras = sorted(
+        key for key in instance if key not in known and not any(
+            _anchored(p).search(key) for p in patterns))
+    if validator.is_type(allowed, 'object'):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif not allowed and extras:
+        listed = ', '.join(repr(extra) for extra in extras)
+        if patterns:
+            yield jsonschema.ValidationError(
+                '%s %s not match any of the regexes: %s' % (
+                    listed, 'does' if len(extras) == 1 else 'do',
+                    ', '.join(repr(p) for p in sorted(patterns))))
+        else:
+            yield jsonschema.ValidationError(
+                'Additional properties are not allowed (%s %s unexpected)'
+                % (listed, 'was' if len(extras) == 1 else 'were'))
+
+
 _Validator = jsonschema.validators.extend(
-    jsonschema.Draft4Validator, {'minimum': _minimum, 'maximum': _maximum})
+    jsonschema.Draft4Validator, {
+        'minimum': _minimum, 'maximum': _maximum, 'pattern': _pattern,
+        'patternProperties': _pattern_properties,
+        'additionalProperties': _additional_properties,
+    })
 
 
 def _validator(schema):
@@ -82,6 +194,8 @@ def _first_error(validator, instance):
 
 def _body_message(error):
     """Nova's wording: the innermost field, its value, what is wrong."""
+    if error.validator == 'format' and error.validator_value == NAME_FORMAT:
+        return NAME_MESSAGE
     if error.path:
         return ('Invalid input for field/attribute %s. Value: %s. %s'
                 % (error.path[-1], _short(error.instance), error.message))
@@ -112,7 +226,7 @@ def body(schema, min_version=None, max_version=None):
     upper = microversion.APIVersion(max_version) if max_version else None
 
     def decorator(func):
-        @functools.wraps(func)
+        @functools.wraps(func, updated=())
         def wrapper(self, *args):
             req = pecan.request
             if _in_range(req.api_version, lower, upper):
@@ -121,6 +235,7 @@ def body(schema, min_version=None, max_version=None):
                     raise exception.ValidationError(
                         detail=_body_message(error))
             return func(self, *args)
+        _record_range(wrapper, 'body', lower, upper)
         return wrapper
     return decorator
 
@@ -132,21 +247,39 @@ def query(schema, min_version=None, max_version=None):
     upper = microversion.APIVersion(max_version) if max_version else None
 
     def decorator(func):
-        @functools.wraps(func)
+        @functools.wraps(func, updated=())
         def wrapper(self, *args):
             req = pecan.request
             if _in_range(req.api_version, lower, upper):
                 error = _first_error(validator, req.GET.dict_of_lists())
                 if error is not None:
-                    name = error.path[0] if error.path else ''
                     raise exception.ValidationError(
-                        detail='Invalid input for query parameters %s. '
-                               'Value: %s. %s' % (
-                                   name, _short(error.instance),
-                                   error.message))
+                        detail=_query_message(error))
             return func(self, *args)
+        _record_range(wrapper, 'query', lower, upper)
         return wrapper
     return decorator
+
+
+def _query_message(error):
+    """Nova's wording: the parameter, its value, what is wrong; errors of
+    the whole query (an unknown parameter) as jsonschema words them.
+    """
+    if not error.path:
+        return error.message
+    return 'Invalid input for query parameters %s. Value: %s. %s' % (
+        error.path[0], _short(error.instance), error.message)
+
+
+def _record_range(wrapper, kind, lower, upper):
+    """Let tests check that the ranges of stacked decorators of one kind
+    never overlap: each layer keeps its own range (wrappers are made with
+    ``updated=()``, so a layer does not inherit the attributes of the one
+    it wraps).
+    """
+    wrapper.validates = kind
+    wrapper.min_version = lower
+    wrapper.max_version = upper
 
 
 def single_param(schema):

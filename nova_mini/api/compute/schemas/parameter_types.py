@@ -1,32 +1,33 @@
 """Schema pieces shared by the compute API's request schemas."""
 
+from nova_mini.api import validation
+
 # Largest value of a signed 32-bit database integer column.
 MAX_INT = 0x7FFFFFFF
 # Largest single-precision float the database keeps (rxtx_factor).
 MAX_FLOAT = 3.40282e+38
 
 # Printable text with no leading or trailing white space.
-_NAME_PATTERN = r'^(?!\s)[^\x00-\x1f\x7f]*(?<!\s)$'
-
 name = {
     'type': 'string', 'minLength': 1, 'maxLength': 255,
-    'pattern': _NAME_PATTERN,
+    'format': validation.NAME_FORMAT,
 }
 
-# Free text; control characters other than tab and newlines are refused.
+# Free text of printable characters (spaces anywhere; no tabs, newlines or
+# other control characters), as Nova's descriptions.
 description = {
     'type': ['string', 'null'], 'minLength': 0, 'maxLength': 65535,
-    'pattern': r'^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$',
+    'pattern': validation.PRINTABLE_PATTERN,
 }
 
 positive_integer = {
-    'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
-    'minimum': 1, 'maximum': MAX_INT, 'minLength': 1,
+    'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
+    'minimum': 1, 'maximum': MAX_INT,
 }
 
 non_negative_integer = {
-    'type': ['integer', 'string'], 'pattern': '^[0-9]*$',
-    'minimum': 0, 'maximum': MAX_INT, 'minLength': 1,
+    'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
+    'minimum': 0, 'maximum': MAX_INT,
 }
 
 boolean = {
@@ -39,5 +40,5 @@ boolean = {
 
 # Query string values arrive as lists of strings.
 query_non_negative_integer = {
-    'type': 'string', 'pattern': '^[0-9]+$',
+    'type': 'string', 'pattern': '^[0-9]*$', 'minLength': 1,
 }

@@ -19,10 +19,13 @@ LOG = logging.getLogger(__name__)
 # In-tree definition modules, each with a DEFINITIONS list.
 IN_TREE_MODULES = (
     'accel', 'aggregate_instance_extra_specs', 'capabilities', 'hw',
-    'hw_rng', 'hw_video', 'null', 'os', 'pci_passthrough', 'quota',
-    'resources', 'traits', 'vmware',
+    'hw_cpu', 'hw_numa', 'hw_rng', 'hw_video', 'null', 'os',
+    'pci_passthrough', 'quota', 'resources', 'traits', 'vmware',
 )
 PLUGIN_NAMESPACE = 'nova_mini.extra_spec_validators'
+
+# How many looked-up keys Registry.lookup remembers.
+CACHE_SIZE = 8192
 
 STRICT = 'strict'
 PERMISSIVE = 'permissive'
@@ -39,6 +42,10 @@ class Registry(object):
         self._prefix_lengths = ()
         self._namespaces = set()
         self._namespace_patterns = []
+        # key -> definition or None: the API sees the same few keys again
+        # and again. Bounded, since keys come from users.
+        self._cache = {}
+        self._suggestions = None  # built on first use
         for spec in definitions:
             self.add(spec)
 
@@ -60,12 +67,26 @@ class Registry(object):
                 self._namespace_patterns.append(
                     re.compile(spec.regex.pattern.split(':', 1)[0]))
             self._namespaces.add(spec.namespace)
-        self.lookup.cache_clear()
+        self._cache.clear()
+        self._suggestions = None
         return True
 
-    @functools.lru_cache(maxsize=8192)
     def lookup(self, key):
         """The definition of ``key``, or None."""
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        spec = self.find(key)
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        self._cache[key] = spec
+        return spec
+
+    def find(self, key):
+        """``lookup`` without its cache: the exact name, else the patterns
+        indexed under a literal prefix of ``key``, longest prefix first.
+        """
         spec = self._exact.get(key)
         if spec is not None:
             return spec
@@ -84,13 +105,47 @@ class Registry(object):
             p.fullmatch(head) for p in self._namespace_patterns)
 
     def suggest(self, key, count=3):
-        """Registered names that look like ``key`` (typos)."""
-        names = [spec.name for spec in self]
+        """Registered names that look like ``key`` (typos), best first,
+        from the names of the same namespace when there are any.
+
+        Patterned names whose literal prefix ``key`` starts with (a bad
+        parameter, as in ``hw:numa_cpus.x``) and names one edit away (a
+        character missing, extra, replaced or two swapped, found through an
+        index of the names with one character deleted) come without
+        comparing ``key`` with every name; only when there are none does
+        difflib look for looser resemblances.
+        """
+        names, by_head, deletions = self._suggestion_index()
         if ':' in key:
-            head = key.split(':', 1)[0] + ':'
-            same_namespace = [n for n in names if n.startswith(head)]
-            names = same_namespace or names
+            names = by_head.get(key.split(':', 1)[0], names)
+        near = set()
+        for length in self._prefix_lengths:
+            near.update(spec.name for spec in
+                        self._by_prefix.get(key[:length], ()))
+        for variant in _deletions(key):
+            near.update(deletions.get(variant, ()))
+        near.intersection_update(names)
+        if near:
+            matcher = difflib.SequenceMatcher(b=key)
+            scored = []
+            for name in near:
+                matcher.set_seq1(name)
+                scored.append((-matcher.ratio(), name))
+            return [name for _score, name in sorted(scored)[:count]]
         return difflib.get_close_matches(key, names, n=count, cutoff=0.6)
+
+    def _suggestion_index(self):
+        if self._suggestions is None:
+            names = tuple(spec.name for spec in self)
+            by_head = {}
+            deletions = {}
+            for name in names:
+                if ':' in name:
+                    by_head.setdefault(name.split(':', 1)[0], []).append(name)
+                for variant in _deletions(name):
+                    deletions.setdefault(variant, []).append(name)
+            self._suggestions = (names, by_head, deletions)
+        return self._suggestions
 
     def __iter__(self):
         specs = list(self._exact.values())
@@ -103,6 +158,11 @@ class Registry(object):
 
     def namespaces(self):
         return sorted(self._namespaces)
+
+
+def _deletions(text):
+    """``text`` and every string made by deleting one of its characters."""
+    return {text} | {text[:i] + text[i + 1:] for i in range(len(text))}
 
 
 class Verdict(object):

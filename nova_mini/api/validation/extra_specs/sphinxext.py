@@ -1,0 +1,473 @@
+"""Sphinx extension: the flavor extra spec reference, rendered from the
+definitions themselves, and a role to link to any extra spec.
+
+In ``conf.py``::
+
+    extensions = ['nova_mini.api.validation.extra_specs.sphinxext']
+
+In a document::
+
+    .. extra-specs::
+
+       Every definition, one section per namespace.
+
+    .. extra-specs:: hw
+
+       The definitions of one namespace, without a section of their own
+       (the page supplies the heading). ``:no-index:`` renders definitions
+       without link targets, for a second rendering of the same keys.
+
+    :extra-spec:`hw:cpu_policy`        a link to a definition
+    :extra-spec:`hw:numa_cpus.{id}`    to a patterned one, by its name
+    :extra-spec:`hw:numa_cpus.0`       to the patterned definition matching
+                                       a concrete key
+
+The role belongs to the ``nova-mini`` domain (``:nova-mini:extra-spec:``
+is the long form), so a link to a key no rendered definition matches is a
+warning, and an error with ``-W``.
+
+Descriptions are reStructuredText. One that does not parse cleanly (a
+lone ``*`` or backquote, say, in an operator's plugin) is shown as plain
+text instead of breaking the build; names, patterns, enum values and
+examples are never parsed at all.
+
+Configuration values:
+
+``nova_mini_extra_specs``
+    ``'module:attribute'`` naming the definitions to render (a Registry, a
+    list of ExtraSpec, or a callable returning either); empty (the
+    default) for nova_mini's in-tree definitions.
+``nova_mini_extra_specs_plugins``
+    Also render operators' definitions from the
+    ``nova_mini.extra_spec_validators`` entry point (default False, so
+    that nova_mini's own documentation does not depend on what happens to
+    be installed).
+"""
+
+import importlib
+import re
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils import statemachine
+from docutils import utils as docutils_utils
+from sphinx import addnodes
+from sphinx.domains import Domain
+from sphinx.domains import ObjType
+from sphinx.roles import XRefRole
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util import logging
+from sphinx.util.nodes import make_id
+from sphinx.util.nodes import make_refnode
+
+from nova_mini.api.validation.extra_specs import base
+from nova_mini.api.validation.extra_specs import registry as registry_mod
+
+LOG = logging.getLogger(__name__)
+
+DOMAIN = 'nova-mini'
+OBJTYPE = 'extra-spec'
+NO_NAMESPACE_TITLE = 'Without a namespace'
+
+# Markup that parses without complaint but only resolves (or fails) later,
+# against targets the description cannot know about.
+_DANGLING = (nodes.substitution_reference, nodes.footnote_reference,
+             nodes.citation_reference, nodes.problematic)
+
+
+class ExtraSpecDomain(Domain):
+    """Extra spec definitions as cross-reference targets."""
+
+    name = DOMAIN
+    label = 'nova_mini'
+    object_types = {OBJTYPE: ObjType('extra spec', OBJTYPE)}
+    roles = {OBJTYPE: XRefRole(innernodeclass=nodes.literal,
+                               warn_dangling=True)}
+    directives = {}  # filled in below: ExtraSpecsDirective
+    dangling_warnings = {
+        OBJTYPE: 'no extra spec definition matches %(target)s'}
+    # specs: name -> (docname, node id, regex of a patterned name or None)
+    # documents: docnames rendering definitions (re-read on every build)
+    initial_data = {'specs': {}, 'documents': set()}
+    data_version = 1
+
+    def __init__(self, env):
+        super().__init__(env)
+        self._compiled = {}
+
+    @property
+    def specs(self):
+        return self.data['specs']
+
+    def note_spec(self, spec, docname, node_id, location):
+        if spec.name in self.specs:
+            other = self.specs[spec.name][0]
+            LOG.warning('extra spec %s is already described in %s; use '
+                        ':no-index: on one of them', spec.name,
+                        self.env.doc2path(other), location=location)
+            return
+        self.specs[spec.name] = (docname, node_id,
+                                 spec.regex.pattern if spec.patterned
+                                 else None)
+
+    def note_document(self, docname):
+        self.data['documents'].add(docname)
+
+    def clear_doc(self, docname):
+        for name, entry in list(self.specs.items()):
+            if entry[0] == docname:
+                del self.specs[name]
+        self.data['documents'].discard(docname)
+
+    def merge_domaindata(self, docnames, otherdata):
+        for name, entry in otherdata['specs'].items():
+            if entry[0] in docnames:
+                self.specs.setdefault(name, entry)
+        self.data['documents'].update(
+            d for d in otherdata['documents'] if d in docnames)
+
+    def find(self, target):
+        """The (name, entry) of the definition ``target`` names or, for a
+        concrete key, of the patterned definition matching it.
+        """
+        entry = self.specs.get(target)
+        if entry is not None:
+            return target, entry
+        for name, entry in sorted(self.specs.items()):
+            pattern = entry[2]
+            if pattern is None:
+                continue
+            regex = self._compiled.get(pattern)
+            if regex is None:
+                regex = self._compiled[pattern] = re.compile(pattern)
+            if regex.fullmatch(target):
+                return name, entry
+        return None, None
+
+    def resolve_xref(self, env, fromdocname, builder, typ, target, node,
+                     contnode):
+        name, entry = self.find(target)
+        if entry is None:
+            return None
+        return make_refnode(builder, fromdocname, entry[0], entry[1],
+                            contnode, 'extra spec %s' % name)
+
+    def resolve_any_xref(self, env, fromdocname, builder, target, node,
+                         contnode):
+        ref = self.resolve_xref(env, fromdocname, builder, OBJTYPE, target,
+                                node, contnode)
+        return [('%s:%s' % (DOMAIN, OBJTYPE), ref)] if ref else []
+
+    def get_objects(self):
+        for name, (docname, node_id, _pattern) in self.specs.items():
+            yield name, name, OBJTYPE, docname, node_id, 1
+
+
+class ExtraSpecRole(XRefRole):
+    """``:extra-spec:``, the short form of ``:nova-mini:extra-spec:``."""
+
+    def run(self):
+        self.name = '%s:%s' % (DOMAIN, OBJTYPE)
+        return super().run()
+
+
+_registries = {}
+
+
+def load_registry(config):
+    """The definitions a build renders (cached per process)."""
+    source = config.nova_mini_extra_specs
+    plugins = bool(config.nova_mini_extra_specs_plugins)
+    key = (source, plugins)
+    if key not in _registries:
+        if source:
+            module_name, _sep, attribute = source.partition(':')
+            found = importlib.import_module(module_name)
+            for part in filter(None, attribute.split('.')):
+                found = getattr(found, part)
+            if callable(found) and not isinstance(found,
+                                                  registry_mod.Registry):
+                found = found()
+            if not isinstance(found, registry_mod.Registry):
+                found = registry_mod.Registry(found)
+        else:
+            found = registry_mod.build(include_plugins=plugins)
+        _registries[key] = found
+    return _registries[key]
+
+
+def _plain_paragraphs(text):
+    return [nodes.paragraph(chunk, chunk)
+            for chunk in re.split(r'\n\s*\n', text.strip()) if chunk]
+
+
+class ExtraSpecsDirective(SphinxDirective):
+    """Render the extra spec definitions, all or those of one namespace."""
+
+    optional_arguments = 1
+    option_spec = {'no-index': directives.flag}
+    has_content = False
+
+    def run(self):
+        try:
+            self.registry = load_registry(self.config)
+        except Exception as exc:
+            LOG.warning('cannot load the extra spec definitions: %s', exc,
+                        location=self.get_location())
+            return []
+        self.domain = self.env.get_domain(DOMAIN)
+        self.domain.note_document(self.env.docname)
+        self.index = 'no-index' not in self.options
+        groups = {}
+        self.names = set()
+        for spec in self.registry:
+            groups.setdefault(spec.namespace, []).append(spec)
+            self.names.add(spec.name)
+        if self.arguments:
+            namespace = self.arguments[0]
+            if namespace not in groups:
+                LOG.warning('no extra spec uses the namespace %r (known: '
+                            '%s)', namespace, ', '.join(
+                                sorted(n for n in groups if n)),
+                            location=self.get_location())
+                return []
+            return [self._spec(s) for s in groups[namespace]]
+        result = []
+        for namespace in sorted(groups, key=lambda n: (n is None, n or '')):
+            result.append(self._section(namespace, groups[namespace]))
+        return result
+
+    # Layout
+
+    def _section(self, namespace, specs):
+        section = nodes.section()
+        section['ids'].append(make_id(self.env, self.state.document,
+                                      'extra-specs', namespace or 'none'))
+        title = nodes.title()
+        if namespace is None:
+            title += nodes.Text(NO_NAMESPACE_TITLE)
+        else:
+            title += nodes.literal(namespace, namespace)
+        section += title
+        for spec in specs:
+            section += self._spec(spec)
+        return section
+
+    def _spec(self, spec):
+        desc = addnodes.desc(domain=DOMAIN, objtype=OBJTYPE,
+                             desctype=OBJTYPE, classes=[DOMAIN, OBJTYPE],
+                             no_index=not self.index)
+        signature = addnodes.desc_signature(spec.name, '')
+        signature += addnodes.desc_name(spec.name, spec.name)
+        desc += signature
+        if self.index:
+            node_id = make_id(self.env, self.state.document, OBJTYPE,
+                              spec.name)
+            signature['ids'].append(node_id)
+            self.state.document.note_explicit_target(signature)
+            self.domain.note_spec(spec, self.env.docname, node_id,
+                                  self.get_location())
+            desc.insert(0, addnodes.index(entries=[
+                ('single', '%s (extra spec)' % spec.name, node_id, '',
+                 None)]))
+        content = addnodes.desc_content()
+        content.extend(self._prose(spec.description))
+        fields = nodes.field_list()
+        if spec.parameters:
+            fields += self._field('Parameters', self._parameters(spec))
+        fields += self._field('Value', self._value(spec.value))
+        fields += self._field('Status', self._support(spec.support))
+        if spec.drivers:
+            fields += self._field('Virt drivers', [nodes.paragraph(
+                '', ', '.join(spec.drivers))])
+        if spec.requires:
+            paragraph = nodes.paragraph()
+            for i, required in enumerate(spec.requires):
+                if i:
+                    paragraph += nodes.Text(', ')
+                paragraph += self._key(required)
+            fields += self._field('Requires', [paragraph])
+        if spec.example is not None:
+            fields += self._field('Example', [nodes.paragraph(
+                '', '', self._literal(self._example(spec)))])
+        fields += self._field('Source', [self._source(spec)])
+        content += fields
+        desc += content
+        return desc
+
+    def _field(self, name, body):
+        field = nodes.field()
+        field += nodes.field_name(name, name)
+        field += nodes.field_body('', *body)
+        return field
+
+    # Parts of a definition
+
+    def _parameters(self, spec):
+        items = nodes.bullet_list()
+        for parameter in spec.parameters:
+            item = nodes.list_item()
+            head = nodes.paragraph()
+            head += self._literal('{%s}' % parameter.name)
+            head += nodes.Text(' (matches ')
+            head += self._literal(parameter.pattern)
+            head += nodes.Text(')')
+            item += head
+            item.extend(self._prose(parameter.description))
+            items += item
+        return [items]
+
+    def _value(self, value):
+        paragraph = nodes.paragraph()
+        if value.type is int:
+            paragraph += nodes.Text(_int_rule(value) + '.')
+        elif value.type is bool:
+            paragraph += nodes.Text(
+                'A boolean: true or false; yes/no, on/off, y/n, t/f and '
+                '1/0 are accepted too, in any case.')
+        elif value.pattern is not None:
+            paragraph += nodes.Text('A string matching ')
+            paragraph += self._literal(value.pattern)
+            paragraph += nodes.Text(' (the whole value).')
+        elif value.enum:
+            paragraph += nodes.Text('One of ')
+            for i, choice in enumerate(value.enum):
+                if i:
+                    paragraph += nodes.Text(', ')
+                paragraph += self._literal(str(choice))
+            paragraph += nodes.Text('.')
+        else:
+            paragraph += nodes.Text('Any string.')
+        return [paragraph] + self._prose(value.description)
+
+    def _support(self, support):
+        paragraph = nodes.paragraph()
+        if support.status == base.DEPRECATED:
+            paragraph += nodes.strong('', 'Deprecated')
+            if support.since:
+                paragraph += nodes.Text(' since %s' % support.since)
+            if support.replacement:
+                paragraph += nodes.Text('; use ')
+                paragraph += self._key(support.replacement)
+                paragraph += nodes.Text(' instead')
+            paragraph += nodes.Text('.')
+        elif support.status == base.EXPERIMENTAL:
+            paragraph += nodes.Text('Experimental.')
+        else:
+            paragraph += nodes.Text('Supported.')
+        return [paragraph] + self._prose(support.note)
+
+    def _source(self, spec):
+        paragraph = nodes.paragraph()
+        if spec.source == 'nova_mini':
+            paragraph += nodes.Text('nova_mini (in tree)')
+        else:
+            paragraph += nodes.Text('plugin ')
+            paragraph += self._literal(spec.source)
+            paragraph += nodes.Text(' (entry point %s)'
+                                    % registry_mod.PLUGIN_NAMESPACE)
+        return paragraph
+
+    @staticmethod
+    def _example(spec):
+        example = str(spec.example)
+        key, sep, _value = example.partition('=')
+        if sep and (key == spec.name or spec.matches(key)):
+            return example
+        if spec.patterned:
+            return example
+        return '%s=%s' % (spec.name, example)
+
+    def _key(self, text):
+        """``text`` (a key, or ``key=value``) linking to its definition
+        when there is one; silently unlinked otherwise.
+        """
+        key = text.split('=', 1)[0]
+        literal = self._literal(text)
+        if key not in self.names and self.registry.lookup(key) is None:
+            return literal
+        ref = addnodes.pending_xref(
+            '', refdomain=DOMAIN, reftype=OBJTYPE, reftarget=key,
+            refexplicit=True, refwarn=False, refdoc=self.env.docname)
+        ref += literal
+        return ref
+
+    @staticmethod
+    def _literal(text):
+        return nodes.literal(text, text)
+
+    def _prose(self, text):
+        """``text`` as reStructuredText, or as plain paragraphs when it is
+        not valid reStructuredText.
+        """
+        if not text or not text.strip():
+            return []
+        container = nodes.container()
+        problems = []
+        document = self.state.document
+        quiet = docutils_utils.Reporter(
+            document.reporter.source, report_level=5, halt_level=5,
+            stream=False)
+        if hasattr(document.reporter, 'get_source_and_line'):
+            quiet.get_source_and_line = document.reporter.get_source_and_line
+        quiet.attach_observer(problems.append)
+        memo = self.state.memo
+        saved = (document.reporter, getattr(memo, 'reporter', None))
+        # NOTE: docutils >= 0.22 reports through document.reporter, older
+        # releases through memo.reporter; silence both while parsing.
+        document.reporter = quiet
+        if saved[1] is not None:
+            memo.reporter = quiet
+        try:
+            self.state.nested_parse(
+                statemachine.StringList(text.splitlines(),
+                                        source='<extra spec definition>'),
+                self.content_offset, container)
+        finally:
+            document.reporter = saved[0]
+            if saved[1] is not None:
+                memo.reporter = saved[1]
+        broken = any(message['level'] >= quiet.WARNING_LEVEL
+                     for message in problems)
+        broken = broken or any(container.findall(
+            lambda n: isinstance(n, _DANGLING) or (
+                isinstance(n, nodes.reference) and 'refname' in n)))
+        if broken:
+            LOG.verbose('extra spec text shown as plain text (not valid '
+                        'reStructuredText): %r', text,
+                        location=self.get_location())
+            return _plain_paragraphs(text)
+        return list(container.children)
+
+
+ExtraSpecDomain.directives = {'extra-specs': ExtraSpecsDirective}
+
+
+def _int_rule(value):
+    if value.min is not None and value.max is not None:
+        return 'An integer from %d to %d' % (value.min, value.max)
+    if value.min is not None:
+        return 'An integer of at least %d' % value.min
+    if value.max is not None:
+        return 'An integer of at most %d' % value.max
+    return 'An integer'
+
+
+def _outdated(app, env, added, changed, removed):
+    # Definitions live in Python, not in the documents: re-read the pages
+    # that render them on every build.
+    domain = env.get_domain(DOMAIN)
+    return sorted(domain.data['documents'] - set(removed))
+
+
+def setup(app):
+    app.add_config_value('nova_mini_extra_specs', '', 'env', types=(str,))
+    app.add_config_value('nova_mini_extra_specs_plugins', False, 'env',
+                         types=(bool,))
+    app.add_domain(ExtraSpecDomain)
+    app.add_directive('extra-specs', ExtraSpecsDirective)
+    app.add_role(OBJTYPE, ExtraSpecRole(innernodeclass=nodes.literal,
+                                        warn_dangling=True))
+    app.connect('env-get-outdated', _outdated)
+    return {'version': '1.0', 'parallel_read_safe': True,
+            'parallel_write_safe': True, 'env_version': 1}

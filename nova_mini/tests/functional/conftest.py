@@ -1,0 +1,117 @@
+"""Session-scoped fixtures that start the real services once for all live
+tests: RabbitMQ (already running or started), Keystone and nova_mini's
+three daemons on free ports, with an RPC exchange of their own.
+
+When a live test fails, the end of every daemon's log is attached to its
+report; the state directory (configs, logs) is kept and its path printed.
+"""
+
+import signal
+import uuid
+
+import pytest
+
+from nova_mini.tests.functional import harness
+from nova_mini.tests.functional.harness import nova
+from nova_mini.tests.functional.harness import util
+
+_STATE = {'stack': None, 'state_dir': None}
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt('signal %d' % signum)
+
+
+def pytest_configure(config):
+    # SIGTERM (e.g. from timeout(1)) ends the run like Ctrl-C does, so the
+    # session fixtures still stop the services they started.
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
+@pytest.fixture(scope='session')
+def stack(tmp_path_factory):
+    """The running stack (a harness.Stack); stopped at the end of the
+    session, which fails if a daemon does not exit 0 on SIGTERM.
+    """
+    state_dir = str(tmp_path_factory.mktemp('stack'))
+    run_id = uuid.uuid4().hex[:8]
+    st = harness.Stack(state_dir, exchange='nova_mini_test_%s' % run_id,
+                       host='nova-mini-test-%s' % run_id,
+                       fast_passwords=True)
+    _STATE.update(stack=st, state_dir=state_dir)
+    try:
+        st.up()
+    except harness.HarnessError as exc:
+        st.adopt()
+        st.down()
+        pytest.fail('the live stack did not start: %s\n%s'
+                    % (exc, _log_tails(st)), pytrace=False)
+    yield st
+    _STATE['stack'] = None
+    codes = st.down()
+    bad = {name: code for name, code in codes.items() if code != 0}
+    if bad:
+        pytest.fail('daemons did not exit 0 on SIGTERM: %s\n%s'
+                    % (bad, _log_tails(st)), pytrace=False)
+
+
+@pytest.fixture(scope='session')
+def admin_token(stack):
+    return stack.token('admin')
+
+
+@pytest.fixture(scope='session')
+def demo_token(stack):
+    return stack.token('demo')
+
+
+@pytest.fixture
+def extra_api(stack, tmp_path):
+    """Start another nova-mini-api of the stack on a free port (for tests
+    that stop it or change its config); yields a function
+    ``start(workers=1, sections=None) -> (Process, port)``, ``sections``
+    being more config (``{group: {option: value}}``).
+    """
+    started = []
+
+    def start(workers=1, sections=None):
+        port = util.free_port()
+        name = 'nova-mini-api-%s' % uuid.uuid4().hex[:6]
+        sections = dict(sections or {})
+        sections['api'] = dict(sections.get('api', {}), bind_port=port,
+                               workers=workers)
+        extra = stack.nova.write_extra_config(name, sections)
+        proc = stack.nova.start(nova.API, name=name, port=port,
+                                config_files=[stack.nova.conf_path, extra])
+        started.append(proc.name)
+        return proc, port
+
+    yield start
+    for name in started:
+        stack.nova.stop(name, timeout=10)
+
+
+def _log_tails(st, lines=30):
+    if st is None:
+        return ''
+    parts = []
+    for path in st.log_files():
+        parts.append('---- %s (last %d lines)\n%s'
+                     % (path, lines, util.tail(path, lines)))
+    return '\n'.join(parts)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and _STATE['stack'] is not None and (
+            'stack' in getattr(item, 'fixturenames', ())):
+        report.sections.append(('live stack logs',
+                                _log_tails(_STATE['stack'])))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _STATE['state_dir']:
+        terminalreporter.write_line(
+            'live stack state and logs: %s' % _STATE['state_dir'])

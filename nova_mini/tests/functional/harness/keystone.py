@@ -1,0 +1,344 @@
+"""Keystone from PyPI, in its own venv, served by gunicorn.
+
+The venv (``keystone==30.0.0`` and gunicorn) is built once under
+``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/keystone-venv`` and reused; it is
+never the project's venv, whose libraries Keystone would pin. Each run gets
+its own state directory: keystone.conf, a SQLite database, fernet and
+credential keys, the WSGI wrapper and the log.
+"""
+
+import grp
+import json
+import logging
+import os
+import pwd
+import shutil
+import sys
+import urllib.error
+import urllib.request
+
+from keystoneauth1.identity import v3
+from keystoneauth1 import session as ks_session
+
+from nova_mini.tests.functional.harness import util
+
+LOG = logging.getLogger(__name__)
+
+VERSION = '30.0.0'
+REGION = 'RegionOne'
+
+# keystone.wsgi.api parses sys.argv with oslo.config: gunicorn's own
+# arguments would be taken for Keystone's, so reset them first.
+WSGI_WRAPPER = """import sys; sys.argv = sys.argv[:1]
+from keystone.wsgi.api import application  # noqa: E402,F401
+"""
+
+CONF_TEMPLATE = """[DEFAULT]
+debug = false
+use_stderr = true
+
+[database]
+connection = sqlite:///{state}/keystone.sqlite
+
+[token]
+provider = fernet
+expiration = 14400
+
+[fernet_tokens]
+key_repository = {state}/fernet-keys
+
+[fernet_receipts]
+key_repository = {state}/fernet-keys
+
+[credential]
+key_repository = {state}/credential-keys
+
+[cache]
+enabled = false
+
+[identity]
+password_hash_rounds = {hash_rounds}
+"""
+
+
+def cache_dir():
+    return os.environ.get('NOVA_MINI_CACHE') or os.path.join(
+        os.path.expanduser('~'), '.cache', 'nova_mini')
+
+
+def venv_dir():
+    return (os.environ.get('NOVA_MINI_KEYSTONE_VENV')
+            or os.path.join(cache_dir(), 'keystone-venv'))
+
+
+def _clean_env():
+    """The environment without the project venv's marks, so that tools of
+    the Keystone venv find only the Keystone venv.
+    """
+    env = dict(os.environ)
+    for name in ('VIRTUAL_ENV', 'PYTHONPATH', 'PYTHONHOME', 'NOTIFY_SOCKET'):
+        env.pop(name, None)
+    return env
+
+
+def ensure_venv(path=None, timeout=1200):
+    """Build the Keystone venv unless a complete one is there; its path."""
+    path = path or venv_dir()
+    marker = os.path.join(path, '.nova_mini-keystone-%s' % VERSION)
+    needed = [marker] + [os.path.join(path, 'bin', b)
+                         for b in ('keystone-manage', 'gunicorn', 'python')]
+    if all(os.path.exists(p) for p in needed):
+        return path
+    with util.file_lock(path.rstrip('/') + '.lock', timeout=timeout):
+        if all(os.path.exists(p) for p in needed):
+            return path
+        if os.path.exists(path):
+            shutil.rmtree(path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        log = path.rstrip('/') + '-build.log'
+        with open(log, 'w'):
+            pass
+        LOG.info('building the Keystone venv in %s (a few minutes, once)',
+                 path)
+        # The interpreter behind this one (venv or not) makes the new venv.
+        python = getattr(sys, '_base_executable', None) or sys.executable
+        env = _clean_env()
+        util.run([python, '-m', 'venv', path], log_path=log, timeout=300,
+                 env=env, what='python -m venv %s' % path)
+        util.run([os.path.join(path, 'bin', 'python'), '-m', 'pip',
+                  'install', '--disable-pip-version-check',
+                  'keystone==%s' % VERSION, 'gunicorn'],
+                 log_path=log, timeout=timeout, env=env,
+                 what='pip install keystone==%s' % VERSION)
+        with open(marker, 'w') as f:
+            f.write('keystone==%s\n' % VERSION)
+    return path
+
+
+class Keystone(object):
+    """One Keystone for one run (or one stack.sh state directory)."""
+
+    def __init__(self, state_dir, port, admin_password, venv=None,
+                 host=util.LOCALHOST, workers=2, hash_rounds=12):
+        self.state_dir = os.path.abspath(state_dir)
+        self.port = port
+        self.host = host
+        self.admin_password = admin_password
+        self.venv = venv or venv_dir()
+        self.workers = workers
+        # bcrypt rounds: every user created and every token issued pays
+        # 2**rounds; tests use the minimum, 4, to stay fast.
+        self.hash_rounds = hash_rounds
+        self.conf_path = os.path.join(self.state_dir, 'keystone.conf')
+        self.log_path = os.path.join(self.state_dir, 'keystone.log')
+        self.setup_log = os.path.join(self.state_dir, 'keystone-manage.log')
+        self.pid_path = os.path.join(self.state_dir, 'keystone.pid')
+        self.process = None
+
+    @property
+    def url(self):
+        return 'http://%s:%d' % (self.host, self.port)
+
+    @property
+    def auth_url(self):
+        return self.url + '/v3'
+
+    def _manage(self, *args, timeout=300):
+        env = _clean_env()
+        env['OS_KEYSTONE_CONFIG_FILES'] = self.conf_path
+        return util.run(
+            [os.path.join(self.venv, 'bin', 'keystone-manage'),
+             '--config-file', self.conf_path] + list(args),
+            log_path=self.setup_log, timeout=timeout, env=env,
+            what='keystone-manage %s' % args[0])
+
+    def setup(self):
+        """Write keystone.conf, create the database and keys, bootstrap the
+        admin user and the identity endpoints. Safe to repeat: the steps
+        that already ran for this port are skipped.
+        """
+        ensure_venv(self.venv)
+        os.makedirs(self.state_dir, exist_ok=True)
+        for sub in ('fernet-keys', 'credential-keys'):
+            os.makedirs(os.path.join(self.state_dir, sub), mode=0o700,
+                        exist_ok=True)
+        with open(self.conf_path, 'w') as f:
+            f.write(CONF_TEMPLATE.format(state=self.state_dir,
+                                         hash_rounds=self.hash_rounds))
+        with open(os.path.join(self.state_dir, 'keystone_wsgi.py'), 'w') as f:
+            f.write(WSGI_WRAPPER)
+        done = os.path.join(self.state_dir, 'bootstrapped')
+        if os.path.exists(done):
+            with open(done) as f:
+                if f.read().strip() == '%d' % self.port:
+                    return self
+        user = pwd.getpwuid(os.getuid()).pw_name
+        group = grp.getgrgid(os.getgid()).gr_name
+        self._manage('db_sync')
+        if not os.listdir(os.path.join(self.state_dir, 'fernet-keys')):
+            self._manage('fernet_setup', '--keystone-user', user,
+                         '--keystone-group', group)
+        if not os.listdir(os.path.join(self.state_dir, 'credential-keys')):
+            self._manage('credential_setup', '--keystone-user', user,
+                         '--keystone-group', group)
+        self._manage('bootstrap',
+                     '--bootstrap-username', 'admin',
+                     '--bootstrap-password', self.admin_password,
+                     '--bootstrap-project-name', 'admin',
+                     '--bootstrap-role-name', 'admin',
+                     '--bootstrap-service-name', 'keystone',
+                     '--bootstrap-region-id', REGION,
+                     '--bootstrap-admin-url', self.auth_url,
+                     '--bootstrap-internal-url', self.auth_url,
+                     '--bootstrap-public-url', self.auth_url)
+        with open(done, 'w') as f:
+            f.write('%d\n' % self.port)
+        return self
+
+    def answers(self):
+        try:
+            with urllib.request.urlopen(self.auth_url, timeout=5) as resp:
+                return resp.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def adopt(self):
+        """The Keystone a previous ``up`` left running, if it still does."""
+        self.process = util.Process.adopt('keystone', self.pid_path,
+                                          self.log_path, expect='gunicorn')
+        return self.process
+
+    def start(self, timeout=120):
+        if util.port_open(self.host, self.port):
+            raise util.HarnessError('port %d is taken: cannot start Keystone'
+                                    % self.port)
+        env = _clean_env()
+        env['OS_KEYSTONE_CONFIG_FILES'] = self.conf_path
+        self.process = util.Process(
+            'keystone',
+            [os.path.join(self.venv, 'bin', 'gunicorn'),
+             '--chdir', self.state_dir,
+             '--bind', '%s:%d' % (self.host, self.port),
+             '--workers', str(self.workers),
+             '--timeout', '120', '--graceful-timeout', '10',
+             '--name', 'keystone-nova-mini',
+             '--error-logfile', '-',
+             '--access-logfile', '-',
+             'keystone_wsgi:application'],
+            self.log_path, pid_path=self.pid_path, env=env,
+            cwd=self.state_dir).start()
+        util.wait_until(self.answers, timeout, 'Keystone on %s' % self.url,
+                        interval=0.5, abort=self._died)
+        return self
+
+    def _died(self):
+        if self.process and not self.process.running:
+            return 'gunicorn exited (%s)%s' % (
+                self.process.returncode, util._log_hint(self.log_path))
+        return None
+
+    def stop(self, timeout=30):
+        if self.process:
+            self.process.stop(timeout)
+            self.process = None
+
+    # -- resources, through Keystone's REST API
+
+    def admin_client(self):
+        return IdentityAdmin(self.auth_url, 'admin', self.admin_password,
+                             'admin')
+
+
+class IdentityAdmin(object):
+    """Just enough of the identity v3 API to create what the tests need;
+    every ``ensure_*`` is idempotent.
+    """
+
+    def __init__(self, auth_url, username, password, project_name):
+        self.base = auth_url.rstrip('/')
+        auth = v3.Password(auth_url=auth_url, username=username,
+                           password=password, project_name=project_name,
+                           user_domain_id='default',
+                           project_domain_id='default')
+        self.session = ks_session.Session(auth=auth, timeout=30)
+
+    def _request(self, method, path, body=None, **params):
+        kwargs = {'params': params} if params else {}
+        if body is not None:
+            kwargs['json'] = body
+        resp = self.session.request(self.base + path, method, **kwargs)
+        return resp.json() if resp.content else None
+
+    def _find(self, collection, **filters):
+        items = self._request('GET', '/' + collection, **filters)[collection]
+        return items[0] if items else None
+
+    def ensure_project(self, name, description=''):
+        project = self._find('projects', name=name, domain_id='default')
+        if project is None:
+            project = self._request('POST', '/projects', {'project': {
+                'name': name, 'domain_id': 'default',
+                'description': description}})['project']
+        return project['id']
+
+    def ensure_user(self, name, password, project_id):
+        user = self._find('users', name=name, domain_id='default')
+        body = {'user': {'name': name, 'password': password,
+                         'domain_id': 'default',
+                         'default_project_id': project_id}}
+        if user is None:
+            user = self._request('POST', '/users', body)['user']
+        else:
+            self._request('PATCH', '/users/%s' % user['id'], body)
+        return user['id']
+
+    def ensure_role(self, name):
+        role = self._find('roles', name=name)
+        if role is None:
+            role = self._request('POST', '/roles',
+                                 {'role': {'name': name}})['role']
+        return role['id']
+
+    def grant(self, project_id, user_id, role_id):
+        self._request('PUT', '/projects/%s/users/%s/roles/%s'
+                      % (project_id, user_id, role_id))
+
+    def ensure_service(self, service_type, name, description=''):
+        service = self._find('services', type=service_type)
+        if service is None:
+            service = self._request('POST', '/services', {'service': {
+                'type': service_type, 'name': name,
+                'description': description, 'enabled': True}})['service']
+        return service['id']
+
+    def ensure_endpoint(self, service_id, interface, url, region=REGION):
+        endpoint = self._find('endpoints', service_id=service_id,
+                              interface=interface)
+        body = {'endpoint': {'service_id': service_id, 'interface': interface,
+                             'url': url, 'region_id': region,
+                             'enabled': True}}
+        if endpoint is None:
+            self._request('POST', '/endpoints', body)
+        elif endpoint['url'] != url:
+            self._request('PATCH', '/endpoints/%s' % endpoint['id'], body)
+
+    def token(self):
+        return self.session.get_token()
+
+
+def issue_token(auth_url, username, password, project_name):
+    """A project-scoped token for a user of the Default domain (plain REST,
+    as a client would do it).
+    """
+    body = {'auth': {
+        'identity': {'methods': ['password'], 'password': {'user': {
+            'name': username, 'domain': {'id': 'default'},
+            'password': password}}},
+        'scope': {'project': {'name': project_name,
+                              'domain': {'id': 'default'}}}}}
+    req = urllib.request.Request(
+        auth_url.rstrip('/') + '/auth/tokens',
+        data=json.dumps(body).encode(), method='POST',
+        headers={'Content-Type': 'application/json'})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return resp.headers['X-Subject-Token']

@@ -1,0 +1,254 @@
+"""The whole stack of one state directory: RabbitMQ, Keystone with the
+users, projects and catalog nova_mini needs, and nova_mini's daemons.
+
+Used two ways: by the live tests (free ports, a unique RPC exchange,
+everything stopped at the end of the session) and by the CLI behind
+tools/stack.sh (fixed ports, processes left running, ``down`` later).
+Its record, ``stack.json`` (mode 0600: it holds the passwords), lets a
+later ``up`` reuse ports and passwords and a later ``down`` find the pids.
+
+State directory layout::
+
+    stack.json            ports, passwords, URLs
+    openrc, openrc-demo   OS_* variables for the openstack CLI
+    etc/nova_mini.conf    the daemons' config
+    logs/<daemon>.log     their output
+    run/<daemon>.pid      their pids (and notify sockets)
+    keystone/             keystone.conf, SQLite db, keys, keystone.log
+    nova_mini.sqlite      nova_mini's database
+"""
+
+import json
+import logging
+import os
+import secrets
+import shlex
+import signal
+import sys
+
+from nova_mini.tests.functional.harness import keystone as ks
+from nova_mini.tests.functional.harness import nova
+from nova_mini.tests.functional.harness import rabbitmq
+from nova_mini.tests.functional.harness import util
+
+LOG = logging.getLogger(__name__)
+
+# Users besides admin: name -> (project, role).
+USERS = {
+    'nova': ('service', 'admin'),
+    'demo': ('demo', 'member'),
+}
+
+
+class Stack(object):
+
+    def __init__(self, state_dir, api_port=None, metadata_port=None,
+                 keystone_port=None, exchange=None, host=None,
+                 rabbit_port=5672, debug=False, fast_passwords=False):
+        self.state_dir = os.path.abspath(state_dir)
+        self.record_path = os.path.join(self.state_dir, 'stack.json')
+        record = self._load_record()
+        ports = record.get('ports', {})
+        self.api_port = api_port or ports.get('api') or util.free_port()
+        self.metadata_port = (metadata_port or ports.get('metadata')
+                              or util.free_port())
+        self.keystone_port = (keystone_port or ports.get('keystone')
+                              or util.free_port())
+        self.passwords = record.get('passwords') or {
+            user: secrets.token_urlsafe(12) for user in ('admin', 'nova',
+                                                         'demo')}
+        self.exchange = exchange or record.get('exchange') or 'nova_mini'
+        self.rabbit = rabbitmq.RabbitMQ(port=rabbit_port)
+        # Whether an ``up`` of this state directory started RabbitMQ, which
+        # ``down`` then stops.
+        self.rabbit_started = record.get('rabbitmq_started', False)
+        self.keystone = ks.Keystone(
+            os.path.join(self.state_dir, 'keystone'), self.keystone_port,
+            self.passwords['admin'], hash_rounds=4 if fast_passwords else 12)
+        self.nova = nova.NovaMini(
+            self.state_dir, self.rabbit.transport_url, self.api_port,
+            self.metadata_port,
+            keystone={'auth_url': self.keystone.auth_url,
+                      'password': self.passwords['nova']},
+            exchange=self.exchange, host=host, debug=debug)
+
+    def _load_record(self):
+        try:
+            with open(self.record_path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
+
+    def _save_record(self):
+        record = {
+            'ports': {'api': self.api_port, 'metadata': self.metadata_port,
+                      'keystone': self.keystone_port},
+            'passwords': self.passwords,
+            'exchange': self.exchange,
+            'auth_url': self.keystone.auth_url,
+            'compute_url': self.nova.compute_url,
+            'metadata_url': self.nova.metadata_url,
+            'transport_url': self.rabbit.transport_url,
+            'config_file': self.nova.conf_path,
+            'rabbitmq_started': self.rabbit_started,
+        }
+        os.makedirs(self.state_dir, exist_ok=True)
+        fd = os.open(self.record_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                     0o600)
+        with os.fdopen(fd, 'w') as f:
+            json.dump(record, f, indent=2, sort_keys=True)
+
+    # -- bringing it up
+
+    def up(self, log=LOG.info, start_daemons=True):
+        """Start whatever is not running yet; safe to repeat. Without
+        ``start_daemons`` the daemons are only configured (their database
+        synced), for a service manager to start.
+        """
+        os.makedirs(self.state_dir, exist_ok=True)
+        self._save_record()
+        log('RabbitMQ: %s' % self.rabbit.transport_url.replace(
+            ':%s@' % self.rabbit.password, ':***@'))
+        self.rabbit.ensure()
+        if self.rabbit.started_here:
+            self.rabbit_started = True
+            self._save_record()
+
+        if self.keystone.adopt() and self._adopted_keystone_answers():
+            log('Keystone: already running on %s' % self.keystone.url)
+        else:
+            log('Keystone: venv %s' % ks.venv_dir())
+            ks.ensure_venv()
+            log('Keystone: setting up %s' % self.keystone.state_dir)
+            self.keystone.setup()
+            self.keystone.start()
+            log('Keystone: running on %s' % self.keystone.url)
+        self.create_identity_resources()
+
+        self.nova.adopt_all()
+        self.nova.write_config()
+        self.nova.db_sync()
+        for name in nova.DAEMONS if start_daemons else ():
+            if name in self.nova.processes:
+                log('%s: already running (pid %d)'
+                    % (name, self.nova.processes[name].pid))
+            else:
+                proc = self.nova.start(name)
+                log('%s: ready (pid %d, READY=1 received)'
+                    % (name, proc.pid))
+        self.write_openrc()
+        return self
+
+    def _adopted_keystone_answers(self):
+        try:
+            return util.wait_until(self.keystone.answers, 60,
+                                   'Keystone on %s' % self.keystone.url)
+        except util.HarnessError:
+            log_path = self.keystone.log_path
+            LOG.warning('Keystone (pid %d) does not answer, restarting it;'
+                        ' see %s', self.keystone.process.pid, log_path)
+            self.keystone.stop()
+            return False
+
+    def create_identity_resources(self):
+        """Projects, users, roles and the compute service in the catalog."""
+        admin = self.keystone.admin_client()
+        for role in ('admin', 'member', 'reader'):
+            admin.ensure_role(role)
+        for user, (project, role) in USERS.items():
+            project_id = admin.ensure_project(project)
+            user_id = admin.ensure_user(user, self.passwords[user],
+                                        project_id)
+            admin.grant(project_id, user_id, admin.ensure_role(role))
+        service_id = admin.ensure_service('compute', 'nova',
+                                          'nova_mini Compute API')
+        for interface in ('public', 'internal', 'admin'):
+            admin.ensure_endpoint(service_id, interface,
+                                  self.nova.compute_url)
+
+    # -- credentials
+
+    def credentials(self, user='admin'):
+        """The OS_* variables of ``user`` (admin or demo)."""
+        project = 'admin' if user == 'admin' else USERS[user][0]
+        return {
+            'OS_AUTH_URL': self.keystone.auth_url,
+            'OS_IDENTITY_API_VERSION': '3',
+            'OS_AUTH_TYPE': 'password',
+            'OS_USERNAME': user,
+            'OS_PASSWORD': self.passwords[user],
+            'OS_PROJECT_NAME': project,
+            'OS_USER_DOMAIN_NAME': 'Default',
+            'OS_PROJECT_DOMAIN_NAME': 'Default',
+            'OS_REGION_NAME': ks.REGION,
+            'OS_INTERFACE': 'public',
+        }
+
+    def token(self, user='admin'):
+        creds = self.credentials(user)
+        return ks.issue_token(creds['OS_AUTH_URL'], user,
+                              creds['OS_PASSWORD'], creds['OS_PROJECT_NAME'])
+
+    def write_openrc(self):
+        bin_dir = os.path.dirname(sys.executable)
+        for user, name in (('admin', 'openrc'), ('demo', 'openrc-demo')):
+            lines = ['# nova_mini: credentials of %s; source this file.'
+                     % user]
+            lines += ['export %s=%s' % (k, shlex.quote(v))
+                      for k, v in self.credentials(user).items()]
+            lines.append('export PATH=%s:"$PATH"' % shlex.quote(bin_dir))
+            path = os.path.join(self.state_dir, name)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+
+    def detach(self):
+        """Leave everything running after this process exits."""
+        for proc in list(self.nova.processes.values()) + [
+                self.keystone.process]:
+            if proc:
+                proc.release()
+
+    # -- taking it down
+
+    def adopt(self):
+        """Find the processes a previous ``up`` left running."""
+        self.keystone.adopt()
+        self.nova.adopt_all()
+        return self
+
+    def status(self):
+        """``{name: pid or None}`` of the processes of this stack."""
+        status = {name: (proc.pid if proc.running else None)
+                  for name, proc in self.nova.processes.items()}
+        for name in nova.DAEMONS:
+            status.setdefault(name, None)
+        proc = self.keystone.process
+        status['keystone'] = proc.pid if proc and proc.running else None
+        return status
+
+    def down(self, stop_rabbit=True):
+        """Stop the daemons, Keystone, and RabbitMQ if started here;
+        ``{name: exit status}`` of the daemons.
+        """
+        keystone = self.keystone.process
+        if keystone and keystone.running:
+            keystone.send_signal(signal.SIGTERM)     # in parallel
+        codes = self.nova.stop_all()
+        self.keystone.stop()
+        if stop_rabbit and self.rabbit_started:
+            self.rabbit.started_here = True
+            self.rabbit.stop()
+            self.rabbit_started = False
+            if os.path.exists(self.record_path):
+                self._save_record()
+        return codes
+
+    def log_files(self):
+        """Every log of this stack, for printing on failure."""
+        paths = [os.path.join(self.nova.log_dir, name)
+                 for name in sorted(os.listdir(self.nova.log_dir))
+                 if name.endswith('.log')] if os.path.isdir(
+                     self.nova.log_dir) else []
+        paths += [self.keystone.log_path, self.keystone.setup_log]
+        return [p for p in paths if os.path.exists(p)]

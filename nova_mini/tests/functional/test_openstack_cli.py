@@ -1,0 +1,92 @@
+"""python-openstackclient, unchanged, against the API it finds in
+Keystone's catalog.
+"""
+
+import json
+import subprocess
+import uuid
+
+import pytest
+
+from nova_mini.tests.functional.harness import nova
+from nova_mini.tests.functional.harness import util
+
+pytestmark = pytest.mark.live
+
+
+def openstack(stack, *args, user='admin', check=True):
+    env = util.clean_env(**stack.credentials(user))
+    proc = subprocess.run([nova.script('openstack')] + list(args),
+                          capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120)
+    if check:
+        assert proc.returncode == 0, (
+            'openstack %s: exit %d\n%s%s' % (' '.join(args), proc.returncode,
+                                             proc.stdout, proc.stderr))
+    return proc
+
+
+def openstack_json(stack, *args, **kwargs):
+    return json.loads(openstack(stack, *args, '-f', 'json',
+                                **kwargs).stdout)
+
+
+def test_catalog_lists_compute(stack):
+    endpoints = openstack_json(stack, 'endpoint', 'list', '--service',
+                               'compute')
+    assert sorted(e['Interface'] for e in endpoints) == [
+        'admin', 'internal', 'public']
+    assert {e['URL'] for e in endpoints} == {stack.nova.compute_url}
+
+
+def test_flavor_lifecycle(stack):
+    name = 'cli-%s' % uuid.uuid4().hex[:8]
+
+    created = openstack_json(stack, 'flavor', 'create', '--ram', '512',
+                             '--disk', '1', '--vcpus', '2', '--public',
+                             '--description', 'made by the live tests',
+                             name)
+    assert created['name'] == name
+    assert (created['ram'], created['disk'], created['vcpus']) == (512, 1, 2)
+    assert created['os-flavor-access:is_public'] is True
+    flavor_id = created['id']
+
+    listed = openstack_json(stack, 'flavor', 'list')
+    assert {'ID': flavor_id, 'Name': name, 'RAM': 512, 'Disk': 1,
+            'Ephemeral': 0, 'VCPUs': 2, 'Is Public': True} in listed
+
+    # The table a person reads has the flavor on one row.
+    table = openstack(stack, 'flavor', 'list').stdout
+    row = [line for line in table.splitlines() if name in line]
+    assert len(row) == 1
+    assert [c.strip() for c in row[0].strip('|').split('|')] == [
+        flavor_id, name, '512', '1', '0', '2', 'True']
+
+    proc = openstack(stack, 'flavor', 'set', '--property', 'hw:cpu_policy=dedicated',
+                     '--property', 'hw:numa_nodes=1', name)
+    assert proc.stdout == ''
+
+    shown = openstack_json(stack, 'flavor', 'show', name)
+    assert shown['id'] == flavor_id
+    assert shown['description'] == 'made by the live tests'
+    assert shown['properties'] == {'hw:cpu_policy': 'dedicated',
+                                   'hw:numa_nodes': '1'}
+
+    openstack(stack, 'flavor', 'unset', '--property', 'hw:numa_nodes', name)
+    shown = openstack_json(stack, 'flavor', 'show', flavor_id)
+    assert shown['properties'] == {'hw:cpu_policy': 'dedicated'}
+
+    openstack(stack, 'flavor', 'delete', name)
+    gone = openstack(stack, 'flavor', 'show', name, check=False)
+    assert gone.returncode == 1
+    assert 'No Flavor found for %s' % name in gone.stderr
+
+
+def test_member_cannot_create_flavor(stack):
+    proc = openstack(stack, 'flavor', 'create', '--ram', '512', '--vcpus',
+                     '1', 'cli-demo-%s' % uuid.uuid4().hex[:8], user='demo',
+                     check=False)
+    assert proc.returncode == 1
+    assert ("Policy doesn't allow os_compute_api:os-flavor-manage:create "
+            "to be performed." in proc.stderr)
+    assert 'ForbiddenException: 403' in proc.stderr

@@ -1,0 +1,104 @@
+"""The database fixture itself: fresh databases, cleaned up, and a
+PostgreSQL server started from Debian's binaries when none answers."""
+
+import os
+
+import pytest
+import sqlalchemy as sa
+
+from nova_mini import context as nm_context
+from nova_mini.db import api as db_api
+from nova_mini import objects
+from nova_mini.tests.fixtures import database as db_fixture
+
+
+def test_sqlite_database_is_a_fresh_file_removed_after():
+    before = db_api.context_manager._root_factory
+    fixture = db_fixture.DatabaseFixture('sqlite')
+    fixture.setUp()
+    try:
+        path = fixture.engine.url.database
+        assert os.path.isfile(path)
+        assert db_api.context_manager._root_factory is not before
+        assert db_api.get_engine() is fixture.engine
+        objects.Flavor(nm_context.get_admin_context(), flavorid='f',
+                       name='f', memory_mb=1, vcpus=1, root_gb=0).create()
+        assert fixture.row_counts()['flavors'] == 1
+        fixture.clear()
+        assert fixture.row_counts()['flavors'] == 0
+    finally:
+        fixture.cleanUp()
+    assert not os.path.exists(path)
+    assert db_api.context_manager._root_factory is before
+
+
+@pytest.mark.postgresql
+def test_postgresql_database_is_created_and_dropped():
+    admin_url = db_fixture.postgresql_admin_url()
+    engine = sa.create_engine(admin_url, poolclass=sa.pool.NullPool)
+    query = sa.text('SELECT count(*) FROM pg_database WHERE datname = :n')
+    database = db_fixture.PostgreSQLDatabase(admin_url)
+    try:
+        with engine.connect() as connection:
+            assert connection.execute(query, {'n': database.name}).scalar()
+    finally:
+        database.drop()
+    try:
+        with engine.connect() as connection:
+            assert not connection.execute(
+                query, {'n': database.name}).scalar()
+    finally:
+        engine.dispose()
+
+
+def test_missing_binaries_fail_with_a_clear_message():
+    with pytest.raises(db_fixture.PostgreSQLUnavailable) as caught:
+        db_fixture.find_binaries('/nonexistent/postgresql/*/bin')
+    message = str(caught.value)
+    assert 'No PostgreSQL server answers' in message
+    assert '/nonexistent/postgresql/*/bin' in message
+    assert db_fixture.PG_URL_ENV in message
+
+
+def test_no_server_and_no_binaries_is_an_error_not_a_skip(monkeypatch):
+    monkeypatch.setenv(db_fixture.PG_URL_ENV,
+                       'postgresql://postgres@127.0.0.1:%d/postgres'
+                       % db_fixture._free_port())
+    monkeypatch.setattr(db_fixture, '_started_server', None)
+    real_find = db_fixture.find_binaries
+    monkeypatch.setattr(db_fixture, 'find_binaries',
+                        lambda pattern=None: real_find('/nonexistent/*/bin'))
+    with pytest.raises(db_fixture.PostgreSQLUnavailable):
+        db_fixture.postgresql_admin_url()
+
+
+def test_bare_postgresql_urls_get_an_installed_driver():
+    url = db_fixture.with_driver('postgresql://u@h:1/d')
+    assert url.startswith('postgresql+psycopg')
+    assert db_fixture.with_driver('postgresql+psycopg2://u@h:1/d') == \
+        'postgresql+psycopg2://u@h:1/d'
+    assert db_fixture.with_driver('sqlite:///x') == 'sqlite:///x'
+
+
+@pytest.mark.postgresql
+def test_a_server_is_started_when_none_answers(monkeypatch):
+    if not os.path.isdir('/usr/lib/postgresql'):
+        pytest.fail('PostgreSQL binaries are needed in /usr/lib/postgresql')
+    monkeypatch.setenv(db_fixture.PG_URL_ENV,
+                       'postgresql://postgres@127.0.0.1:%d/postgres'
+                       % db_fixture._free_port())
+    monkeypatch.setattr(db_fixture, '_started_server', None)
+    url = db_fixture.postgresql_admin_url()
+    server = db_fixture._started_server
+    try:
+        assert server is not None and url == server.url
+        assert db_fixture.server_answers(url)
+        # Further calls reuse it.
+        assert db_fixture.postgresql_admin_url() == url
+        database = db_fixture.PostgreSQLDatabase(url)
+        database.drop()
+    finally:
+        base_dir = server.base_dir
+        server.stop()
+    assert not os.path.exists(base_dir)
+    assert not db_fixture.server_answers(url, timeout=1)

@@ -1,0 +1,104 @@
+"""Concurrent writers on PostgreSQL (the production database, where API
+workers really write in parallel): extra spec merges lose nothing and
+raise nothing."""
+
+import threading
+
+import pytest
+
+from nova_mini import context as nm_context
+from nova_mini import objects
+from nova_mini.tests.fixtures import database as db_fixture
+
+THREADS = 8
+ROUNDS = 15
+
+
+@pytest.fixture(scope='module', params=[
+    pytest.param('postgresql', marks=pytest.mark.postgresql)])
+def database(request):
+    """This module's database: PostgreSQL only (overrides conftest's)."""
+    yield from db_fixture._module_database(request, sync=True)
+
+
+def _run_threads(target):
+    barrier = threading.Barrier(THREADS)
+    errors = []
+
+    def run(index):
+        try:
+            barrier.wait(timeout=30)
+            target(index)
+        except Exception as exc:    # reported below, with the thread
+            errors.append((index, exc))
+
+    threads = [threading.Thread(target=run, args=(i,))
+               for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert errors == []
+
+
+@pytest.fixture
+def flavor(db):
+    flavor = objects.Flavor(nm_context.get_admin_context(), flavorid='f1',
+                            name='f1', memory_mb=1, vcpus=1, root_gb=0,
+                            extra_specs={'existing': 'x'})
+    flavor.create()
+    return flavor
+
+
+def _load():
+    return objects.Flavor.get_by_flavor_id(nm_context.get_admin_context(),
+                                           'f1')
+
+
+def test_distinct_keys(flavor):
+    def merge(index):
+        for round_ in range(ROUNDS):
+            _load().update_extra_specs({'t%d-r%d' % (index, round_): 'v'})
+
+    _run_threads(merge)
+    specs = _load().extra_specs
+    assert len(specs) == THREADS * ROUNDS + 1
+    assert specs['existing'] == 'x'
+
+
+def test_the_same_new_keys(flavor):
+    # Every thread adds the same new keys at the same time: the inserts
+    # race on the (flavor_id, key) unique constraint.
+    def merge(index):
+        for round_ in range(ROUNDS):
+            _load().update_extra_specs({
+                'shared-%d' % round_: 't%d' % index,
+                'own-%d-%d' % (index, round_): 'v'})
+
+    _run_threads(merge)
+    specs = _load().extra_specs
+    for round_ in range(ROUNDS):
+        assert specs['shared-%d' % round_] in {
+            't%d' % i for i in range(THREADS)}
+        for index in range(THREADS):
+            assert specs['own-%d-%d' % (index, round_)] == 'v'
+    assert len(specs) == 1 + ROUNDS + THREADS * ROUNDS
+
+
+def test_the_same_existing_keys(flavor):
+    # Updates of the same rows, in different orders: no deadlock escapes.
+    keys = ['k%d' % i for i in range(6)]
+    _load().update_extra_specs({key: 'start' for key in keys})
+
+    def merge(index):
+        order = keys if index % 2 else list(reversed(keys))
+        for round_ in range(ROUNDS):
+            _load().update_extra_specs(
+                {key: 't%d-r%d' % (index, round_) for key in order})
+
+    _run_threads(merge)
+    specs = _load().extra_specs
+    for key in keys:
+        assert specs[key].startswith('t')
+        assert specs[key].endswith('-r%d' % (ROUNDS - 1))

@@ -1,0 +1,169 @@
+"""Policy defaults in code: registration, documentation, defaults, and
+the oslo.policy command line tools (route coverage:
+api/test_verify_policy.py)."""
+
+import os
+import subprocess
+import sys
+
+from oslo_policy import policy as oslo_policy
+import pytest
+
+from nova_mini import context as nm_context
+from nova_mini import exception
+from nova_mini import policies
+from nova_mini.policies import base
+from nova_mini.policies import flavor_access as access_policies
+from nova_mini.policies import flavor_extra_specs as specs_policies
+from nova_mini.policies import flavors as flavor_policies
+from nova_mini import policy
+
+BIN = os.path.dirname(sys.executable)
+
+ADMIN_ONLY = [
+    flavor_policies.CREATE, flavor_policies.UPDATE, flavor_policies.DELETE,
+    specs_policies.CREATE, specs_policies.UPDATE, specs_policies.DELETE,
+    access_policies.LIST, access_policies.ADD, access_policies.REMOVE,
+]
+READERS = [specs_policies.INDEX, specs_policies.SHOW]
+ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
+
+
+def _ids(names):
+    # NOTE: no ':' in test ids: gabbi's pytest plugin takes those for its
+    # own tests.
+    return [name.replace(':', '.') for name in names]
+
+
+def _rules():
+    return {rule.name: rule for rule in policies.list_rules()}
+
+
+def test_rule_names_are_unique():
+    names = [rule.name for rule in policies.list_rules()]
+    assert len(names) == len(set(names))
+
+
+def test_rules_are_documented():
+    for rule in policies.list_rules():
+        assert rule.description and rule.description.strip(), rule.name
+    # The rules handlers check (every rule but the building blocks other
+    # rules refer to) say which API operations they guard.
+    building_blocks = {rule.name for rule in base.list_rules()}
+    for name, rule in _rules().items():
+        if name in building_blocks:
+            continue
+        assert isinstance(rule, oslo_policy.DocumentedRuleDefault), name
+        assert rule.operations, name
+        for operation in rule.operations:
+            assert operation['method'] in ('GET', 'POST', 'PUT', 'DELETE')
+            assert operation['path'].startswith('/flavors'), name
+
+
+def test_building_blocks_are_referenced():
+    check_strings = ' '.join(rule.check_str
+                             for rule in policies.list_rules())
+    for rule in base.list_rules():
+        if rule.name != 'context_is_admin':
+            assert 'rule:%s' % rule.name in check_strings, rule.name
+
+
+def test_check_strings_parse():
+    for rule in policies.list_rules():
+        oslo_policy._parser.parse_rule(rule.check_str)
+
+
+@pytest.mark.parametrize('name', ADMIN_ONLY, ids=_ids(ADMIN_ONLY))
+def test_admin_only_defaults(name):
+    assert _rules()[name].check_str == 'rule:context_is_admin'
+
+
+def test_every_rule_has_an_expected_default():
+    assert set(ADMIN_ONLY + READERS + ANYONE) == (
+        set(_rules()) - {rule.name for rule in base.list_rules()})
+
+
+def _context(user, project, roles):
+    context = nm_context.RequestContext(user_id=user, project_id=project,
+                                        roles=roles)
+    context.is_admin = policy.check_is_admin(context)
+    return context
+
+
+@pytest.fixture
+def contexts(conf, policy_reset):
+    return {
+        'admin': _context('admin', 'admin', ['admin', 'member', 'reader']),
+        'member': _context('demo', 'demo', ['member', 'reader']),
+        'reader': _context('ro', 'ro', ['reader']),
+        'nobody': _context('x', 'x', []),
+    }
+
+
+def test_is_admin_comes_from_policy(contexts):
+    assert contexts['admin'].is_admin
+    assert not contexts['member'].is_admin
+
+
+@pytest.mark.parametrize('name', ADMIN_ONLY, ids=_ids(ADMIN_ONLY))
+def test_members_are_denied_writes(contexts, name):
+    assert contexts['admin'].can(name)
+    for who in ('member', 'reader', 'nobody'):
+        with pytest.raises(exception.PolicyNotAuthorized) as caught:
+            contexts[who].can(name)
+        assert caught.value.format_message() == (
+            "Policy doesn't allow %s to be performed." % name)
+        assert contexts[who].can(name, fatal=False) is False
+
+
+@pytest.mark.parametrize('name', READERS, ids=_ids(READERS))
+def test_readers_may_read_extra_specs(contexts, name):
+    for who in ('admin', 'member', 'reader'):
+        assert contexts[who].can(name)
+    assert contexts['nobody'].can(name, fatal=False) is False
+
+
+@pytest.mark.parametrize('name', ANYONE, ids=_ids(ANYONE))
+def test_anyone_may_list_and_show(contexts, name):
+    for context in contexts.values():
+        assert context.can(name)
+
+
+def test_unregistered_rule_is_an_error(contexts):
+    with pytest.raises(oslo_policy.PolicyNotRegistered):
+        contexts['admin'].can('os_compute_api:no-such-rule')
+
+
+def _run(*args):
+    return subprocess.run(list(args), capture_output=True, text=True,
+                          timeout=120, cwd=os.path.dirname(policies.__file__))
+
+
+def test_sample_generator():
+    result = _run(os.path.join(BIN, 'oslopolicy-sample-generator'),
+                  '--namespace', 'nova_mini')
+    assert result.returncode == 0, result.stderr
+    for name, rule in _rules().items():
+        assert '#"%s": "%s"' % (name, rule.check_str) in result.stdout
+
+
+def test_policy_generator_uses_the_enforcer_entry_point():
+    result = _run(os.path.join(BIN, 'oslopolicy-policy-generator'),
+                  '--namespace', 'nova_mini')
+    assert result.returncode == 0, result.stderr
+    for name, rule in _rules().items():
+        assert '"%s": "%s"' % (name, rule.check_str) in result.stdout
+
+
+def test_sample_generator_config_file():
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(policies.__file__)))
+    config = os.path.join(repo, 'etc', 'nova_mini',
+                          'nova-mini-policy-generator.conf')
+    if not os.path.exists(config):
+        pytest.fail('%s is missing' % config)
+    result = subprocess.run(
+        [os.path.join(BIN, 'oslopolicy-sample-generator'), '--config-file',
+         config, '--output-file', '/dev/stdout'],
+        capture_output=True, text=True, timeout=120, cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert flavor_policies.CREATE in result.stdout

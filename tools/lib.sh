@@ -1,0 +1,144 @@
+# Shared by tools/stack.sh, tools/unstack.sh and tools/run-tests.sh:
+# logging, Debian packages, the project venv, local services.
+# Source it; it sets REPO, VENV, PYTHON and uses bash strict mode.
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+VENV=${NOVA_MINI_VENV:-$REPO/.venv}
+PYTHON=${NOVA_MINI_PYTHON:-python3}
+export DEBIAN_FRONTEND=noninteractive
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+_T0=$SECONDS
+
+log() { printf '[%4ds] %s\n' $((SECONDS - _T0)) "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo -n "$@"
+    else die "need root for: $*"
+    fi
+}
+
+port_open() {   # port_open PORT [HOST]
+    (exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null
+}
+
+wait_port() {   # wait_port PORT SECONDS WHAT
+    local deadline=$((SECONDS + $2))
+    until port_open "$1"; do
+        [ $SECONDS -lt $deadline ] || die "$3 does not listen on port $1 after $2 s"
+        sleep 1
+    done
+}
+
+# apt_ensure PKG...: install the Debian packages that are missing, with one
+# 'apt-get update' first (only when something is missing).
+apt_ensure() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null \
+            | grep -qx installed || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    command -v apt-get >/dev/null || die "missing packages (${missing[*]}) and no apt-get"
+    log "apt-get install ${missing[*]}"
+    local out; out=$(mktemp)
+    if ! { as_root apt-get update -q && as_root apt-get install -y -q \
+            --no-install-recommends "${missing[@]}"; } >"$out" 2>&1 </dev/null; then
+        tail -n 30 "$out" >&2; rm -f "$out"
+        die "apt-get install failed"
+    fi
+    rm -f "$out"
+}
+
+# ensure_venv PIP_ARGS...: create $VENV if needed and pip install into it,
+# skipped when the same arguments and requirement files were installed.
+ensure_venv() {
+    if [ ! -x "$VENV/bin/python" ]; then
+        log "creating the venv $VENV"
+        "$PYTHON" -m venv "$VENV" || die "python3 -m venv failed (apt-get install python3-venv)"
+    fi
+    local stamp want
+    stamp="$VENV/.nova_mini-installed-$(echo "$*" | sha256sum | cut -c1-12)"
+    want=$( { echo "$REPO $*"; cat "$REPO/setup.cfg" "$REPO/requirements.txt" \
+              "$REPO/test-requirements.txt" \
+              "$REPO/doc/requirements.txt" 2>/dev/null; } | sha256sum | cut -d' ' -f1)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+        log "venv $VENV is up to date"
+        return 0
+    fi
+    log "pip install into $VENV (a few minutes the first time)"
+    local out="$VENV/pip-install.log"
+    if ! (cd "$REPO" && "$VENV/bin/python" -m pip install "$@") >"$out" 2>&1 </dev/null; then
+        grep -v 'is ignored: it is neither' "$out" | tail -n 30 >&2
+        die "pip install failed (full log: $out)"
+    fi
+    echo "$want" >"$stamp"
+}
+
+harness() {
+    (cd "$REPO" && "$VENV/bin/python" -m nova_mini.tests.functional.harness "$@")
+}
+
+# Services that run as Debian packages: each start_* starts the service
+# if it is installed but does not answer, and says "started" if it did.
+
+start_postgresql() {
+    port_open 5432 && return 0
+    command -v pg_ctlcluster >/dev/null || return 0
+    local v
+    for v in $(ls /etc/postgresql 2>/dev/null); do
+        log "starting PostgreSQL $v"
+        as_root pg_ctlcluster --skip-systemctl-redirect "$v" main start || true
+    done
+    wait_port 5432 60 PostgreSQL
+    echo started
+}
+
+stop_postgresql() {
+    local v
+    for v in $(ls /etc/postgresql 2>/dev/null); do
+        as_root pg_ctlcluster --skip-systemctl-redirect "$v" main stop || true
+    done
+}
+
+MEMCACHED_PID=/tmp/nova_mini-memcached.pid
+
+start_memcached() {
+    port_open 11211 && return 0
+    command -v memcached >/dev/null || return 0
+    log "starting memcached"
+    local user=()
+    [ "$(id -u)" -eq 0 ] && user=(-u memcache)
+    memcached -d "${user[@]}" -l 127.0.0.1 -p 11211 -m 64 -P "$MEMCACHED_PID"
+    wait_port 11211 30 memcached
+    echo started
+}
+
+stop_memcached() {
+    [ -f "$MEMCACHED_PID" ] || return 0
+    local pid n=0; pid=$(cat "$MEMCACHED_PID")
+    kill "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+    rm -f "$MEMCACHED_PID"
+}
+
+start_mariadb() {
+    port_open 3306 && return 0
+    [ -x /usr/sbin/mariadbd ] || return 0
+    log "starting MariaDB"
+    as_root install -d -o mysql -g mysql /run/mysqld
+    as_root start-stop-daemon --start --oknodo --background \
+        --exec /usr/sbin/mariadbd -- --user=mysql
+    wait_port 3306 60 MariaDB
+    echo started
+}
+
+stop_mariadb() {
+    as_root start-stop-daemon --stop --oknodo --retry 30 --exec /usr/sbin/mariadbd >/dev/null || true
+}
+
+stop_rabbitmq() {
+    as_root timeout 90 rabbitmqctl stop >/dev/null 2>&1 || true
+}

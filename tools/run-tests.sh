@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Run every test of nova_mini (unit and live) on this machine.
+#
+# Installs what the tests need (Debian packages, the project and
+# test-requirements.txt into $NOVA_MINI_VENV, default .venv), starts the
+# services that are installed but stopped (RabbitMQ, PostgreSQL, MariaDB,
+# memcached; stopped again at the end unless NOVA_MINI_KEEP_SERVICES=1),
+# then runs pytest. Extra arguments go to pytest, e.g.
+#     tools/run-tests.sh -m live -x
+# Exit status: pytest's, except that "no tests collected" (5) is a failure.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# pytest's temporary files, the live stack's configs and logs: kept when
+# tests fail, removed when they pass.
+TEST_TMP=${NOVA_MINI_TEST_TMP:-$(mktemp -d "${TMPDIR:-/tmp}/nova_mini-tests.XXXXXX")}
+TEST_TIMEOUT=${NOVA_MINI_TEST_TIMEOUT:-1800}
+STARTED=()
+
+cleanup() {
+    rmdir "$TEST_TMP" 2>/dev/null || true     # if nothing ran
+    [ "${NOVA_MINI_KEEP_SERVICES:-0}" = 1 ] && return 0
+    local svc
+    for svc in "${STARTED[@]}"; do
+        log "stopping $svc (started by this run)"
+        "stop_$svc"
+    done
+}
+trap cleanup EXIT
+
+log "nova_mini tests: repo $REPO, venv $VENV"
+
+# 1. Debian packages: the services the tests talk to, and what pip may
+#    need to build wheels.
+apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
+    libssl-dev rabbitmq-server postgresql memcached mariadb-server
+
+# 2. The project and its test requirements (and the docs' requirements:
+#    some unit tests build documentation with Sphinx).
+pip_args=(-e . -r test-requirements.txt)
+[ -f "$REPO/doc/requirements.txt" ] && pip_args+=(-r doc/requirements.txt)
+ensure_venv "${pip_args[@]}"
+
+# 3. Services.
+start_service() {    # start_service NAME COMMAND...: run it, note if it started
+    local out
+    out=$("${@:2}") || die "could not start $1"
+    if [ "$out" = started ]; then STARTED+=("$1"); fi
+}
+start_service rabbitmq harness ensure-rabbitmq
+log "RabbitMQ answers on 127.0.0.1:5672"
+start_service postgresql start_postgresql
+start_service mariadb start_mariadb
+start_service memcached start_memcached
+venv_path=$(harness ensure-keystone-venv) || die "could not build the Keystone venv"
+log "Keystone venv: $venv_path"
+
+# 4. The tests.
+log "pytest (temporary files and live stack logs under $TEST_TMP)"
+set +e
+(cd "$REPO" && timeout -k 60 "$TEST_TIMEOUT" "$VENV/bin/python" -m pytest \
+    -p no:cacheprovider --basetemp="$TEST_TMP" -ra nova_mini/tests "$@")
+rc=$?
+set -e
+
+case $rc in
+    0) log "run-tests: all tests passed"
+       [ -n "${NOVA_MINI_TEST_TMP:-}" ] || rm -rf "$TEST_TMP" ;;
+    5) log "run-tests: FAILED: pytest collected no tests"; rc=1 ;;
+    124) log "run-tests: FAILED: tests still running after ${TEST_TIMEOUT}s" ;;
+    *) log "run-tests: FAILED: pytest exit status $rc" ;;
+esac
+[ $rc -eq 0 ] || log "run-tests: test logs and live stack state kept in $TEST_TMP"
+exit $rc

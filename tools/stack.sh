@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# nova_mini quick start on Debian: install, configure and start everything.
+#
+#   tools/stack.sh      (again at any time: it starts only what is missing)
+#   tools/unstack.sh    stops it all
+#
+# Installs the Debian packages it needs, the project into $NOVA_MINI_VENV
+# (default .venv), starts RabbitMQ if it does not answer, sets up Keystone
+# (PyPI keystone, in its own venv) on port 5000, writes the config under
+# $NOVA_MINI_STATE (default ~/.nova_mini), syncs the database, starts
+# nova-mini-api (8774), nova-mini-scheduler and nova-mini-metadata (8775),
+# creates the m1.* flavors and writes an openrc for the openstack CLI.
+# The daemons run in the background, or as transient systemd units
+# (systemd-run) when systemd is PID 1; NOVA_MINI_LAUNCHER=process|systemd
+# forces one way.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+STATE=${NOVA_MINI_STATE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.nova_mini}
+API_PORT=${NOVA_MINI_API_PORT:-8774}
+METADATA_PORT=${NOVA_MINI_METADATA_PORT:-8775}
+KEYSTONE_PORT=${NOVA_MINI_KEYSTONE_PORT:-5000}
+DAEMONS=(nova-mini-api nova-mini-scheduler nova-mini-metadata)
+
+if [ -n "${NOVA_MINI_LAUNCHER:-}" ]; then
+    LAUNCHER=$NOVA_MINI_LAUNCHER
+elif [ -d /run/systemd/system ] && [ "$(ps -p 1 -o comm= 2>/dev/null)" = systemd ]; then
+    LAUNCHER=systemd
+else
+    LAUNCHER=process
+fi
+
+log "nova_mini stack: state $STATE, venv $VENV, daemons as $LAUNCHER"
+
+# 1. Debian packages and the project.
+apt_ensure python3-venv python3-dev build-essential rabbitmq-server
+ensure_venv -e . python-openstackclient
+
+# 2. RabbitMQ, Keystone (users, projects, catalog), nova_mini's config and
+#    database, and (unless systemd starts them) the daemons.
+up_args=(--state-dir "$STATE" --api-port "$API_PORT"
+         --metadata-port "$METADATA_PORT" --keystone-port "$KEYSTONE_PORT")
+[ "$LAUNCHER" = systemd ] && up_args+=(--skip-daemons)
+harness up "${up_args[@]}" || die "setting up the stack failed (logs in $STATE)"
+
+if [ "$LAUNCHER" = systemd ]; then
+    for daemon in "${DAEMONS[@]}"; do
+        if systemctl is-active --quiet "$daemon"; then
+            log "$daemon: already running (systemd unit)"
+            continue
+        fi
+        systemctl reset-failed "$daemon" >/dev/null 2>&1 || true
+        # Type=notify: systemd-run returns once the daemon sent READY=1.
+        systemd-run --unit "$daemon" --description "nova_mini $daemon" \
+            --property Type=notify --property KillMode=mixed \
+            --property TimeoutStartSec=90 --property TimeoutStopSec=45 \
+            -- "$VENV/bin/$daemon" --config-file "$STATE/etc/nova_mini.conf" \
+            || die "$daemon did not start: journalctl -u $daemon"
+        log "$daemon: ready (systemd unit $daemon)"
+    done
+fi
+
+# 3. Nova's classic flavors, as the admin of the openrc.
+# shellcheck disable=SC1091
+source "$STATE/openrc"
+existing=$(openstack flavor list --all -f value -c Name) || die "openstack flavor list failed"
+create_flavor() {   # create_flavor ID NAME RAM_MB DISK_GB VCPUS
+    if grep -qx -- "$2" <<<"$existing"; then
+        log "flavor $2: exists"
+    else
+        openstack flavor create --id "$1" --ram "$3" --disk "$4" \
+            --vcpus "$5" --public "$2" >/dev/null || die "could not create flavor $2"
+        log "flavor $2: created"
+    fi
+}
+create_flavor 1 m1.tiny 512 1 1
+create_flavor 2 m1.small 2048 20 1
+create_flavor 3 m1.medium 4096 40 2
+create_flavor 4 m1.large 8192 80 4
+
+if [ "$LAUNCHER" = systemd ]; then
+    LOGS="journalctl -u nova-mini-api (and -scheduler, -metadata)"
+else
+    LOGS="$STATE/logs/nova-mini-{api,scheduler,metadata}.log"
+fi
+
+cat <<EOF
+
+nova_mini is running.
+
+  Compute API  http://127.0.0.1:$API_PORT/compute/v2.1   (Keystone tokens)
+  Metadata     http://127.0.0.1:$METADATA_PORT/openstack
+  Keystone     $OS_AUTH_URL   user admin, password $OS_PASSWORD
+  RabbitMQ     127.0.0.1:5672 (guest)
+  Config       $STATE/etc/nova_mini.conf
+  Logs         $LOGS
+               $STATE/keystone/keystone.log
+
+Use it with the openstack CLI (installed in $VENV):
+
+  source $STATE/openrc          # admin; openrc-demo: user demo, a member
+  openstack flavor list
+  openstack flavor create --ram 1024 --disk 10 --vcpus 1 my.flavor
+  openstack flavor set --property hw:cpu_policy=dedicated my.flavor
+
+Stop everything with tools/unstack.sh; run tools/stack.sh again to restart.
+EOF
