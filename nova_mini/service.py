@@ -29,8 +29,11 @@ def sd_notify(message):
             sock.connect(address)
             sock.sendall(message.encode('utf-8'))
     except OSError as exc:
-        LOG.warning('Could not notify %s of %s: %s',
-                    os.environ['NOTIFY_SOCKET'], message, exc)
+        # A supervisor that has gone away by the time we stop is normal;
+        # one that cannot hear READY=1 is worth a warning.
+        log = LOG.debug if message.startswith('STOPPING') else LOG.warning
+        log('Could not notify %s of %s: %s',
+            os.environ['NOTIFY_SOCKET'], message, exc)
         return False
     return True
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by tools/stack.sh, tools/unstack.sh and tools/run-tests.sh:
 # logging, Debian packages, the project venv, local services.
 # Source it; it sets REPO, VENV, PYTHON and uses bash strict mode.
@@ -87,19 +88,23 @@ harness() {
 start_postgresql() {
     port_open 5432 && return 0
     command -v pg_ctlcluster >/dev/null || return 0
-    local v
-    for v in $(ls /etc/postgresql 2>/dev/null); do
-        log "starting PostgreSQL $v"
-        as_root pg_ctlcluster --skip-systemctl-redirect "$v" main start || true
+    local dir
+    for dir in /etc/postgresql/*/main; do
+        [ -d "$dir" ] || continue
+        dir=${dir%/main}
+        log "starting PostgreSQL ${dir##*/}"
+        as_root pg_ctlcluster --skip-systemctl-redirect "${dir##*/}" main start || true
     done
     wait_port 5432 60 PostgreSQL
     echo started
 }
 
 stop_postgresql() {
-    local v
-    for v in $(ls /etc/postgresql 2>/dev/null); do
-        as_root pg_ctlcluster --skip-systemctl-redirect "$v" main stop || true
+    local dir
+    for dir in /etc/postgresql/*/main; do
+        [ -d "$dir" ] || continue
+        dir=${dir%/main}
+        as_root pg_ctlcluster --skip-systemctl-redirect "${dir##*/}" main stop || true
     done
 }
 

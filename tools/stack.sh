@@ -14,6 +14,7 @@
 # (systemd-run) when systemd is PID 1; NOVA_MINI_LAUNCHER=process|systemd
 # forces one way.
 set -euo pipefail
+# shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 STATE=${NOVA_MINI_STATE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.nova_mini}

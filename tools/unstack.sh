@@ -3,6 +3,7 @@
 # stack.sh had to start it. The state ($NOVA_MINI_STATE, default
 # ~/.nova_mini) is kept for the next stack.sh; --purge deletes it too.
 set -euo pipefail
+# shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 STATE=${NOVA_MINI_STATE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.nova_mini}

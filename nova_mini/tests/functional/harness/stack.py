@@ -106,6 +106,7 @@ class Stack(object):
         synced), for a service manager to start.
         """
         os.makedirs(self.state_dir, exist_ok=True)
+        self._check_ports(start_daemons)
         self._save_record()
         log('RabbitMQ: %s' % self.rabbit.transport_url.replace(
             ':%s@' % self.rabbit.password, ':***@'))
@@ -138,6 +139,23 @@ class Stack(object):
                     % (name, proc.pid))
         self.write_openrc()
         return self
+
+    def _check_ports(self, start_daemons):
+        """Fail at once, not after minutes of set-up, if a port we are to
+        listen on is taken by something other than this stack.
+        """
+        wanted = {'keystone': (self.keystone_port, self.keystone.pid_path,
+                               'gunicorn')}
+        if start_daemons:
+            for name, port in ((nova.API, self.api_port),
+                               (nova.METADATA, self.metadata_port)):
+                wanted[name] = (port, os.path.join(self.nova.run_dir,
+                                                   name + '.pid'), name)
+        for name, (port, pid_path, expect) in wanted.items():
+            ours = util.Process.adopt(name, pid_path, None, expect)
+            if not ours and util.port_open(util.LOCALHOST, port):
+                raise util.HarnessError('port %d is taken: cannot start %s'
+                                        % (port, name))
 
     def _adopted_keystone_answers(self):
         try:
