@@ -127,3 +127,74 @@ class MalformedRequestBody(Invalid):
 
 class UnsupportedMediaType(NovaMiniException):
     msg_fmt = 'Unsupported Content-Type'
+
+
+class NotAcceptable(NovaMiniException):
+    # Ironic's answer (406) to a request its version does not allow.
+    msg_fmt = ('The requested version of the API (%(version)s) does not '
+               'support this request.')
+
+
+class MalformedAPIVersion(APIVersionNotSupported):
+    msg_fmt = 'Invalid value %(version)r for the %(header)s header.'
+
+
+class BaremetalAPIVersionNotSupported(APIVersionNotSupported):
+    msg_fmt = ('Version %(version)s is not supported by this service; the '
+               'supported range is [%(min_version)s, %(max_version)s].')
+
+
+class NodeNotFound(NotFound):
+    msg_fmt = 'Node %(node)s could not be found.'
+
+
+class NodeTraitNotFound(NotFound):
+    msg_fmt = "Node %(node)s has no trait '%(trait)s'."
+
+
+class NodeExists(Conflict):
+    msg_fmt = 'A node with UUID %(uuid)s already exists.'
+
+
+class NodeNameExists(Conflict):
+    msg_fmt = 'A node with name %(name)s already exists.'
+
+
+class InstanceAssociated(Conflict):
+    msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
+               'node, it cannot be associated with node %(node)s too.')
+
+
+class NodeAssociated(Conflict):
+    msg_fmt = ('Node %(node)s is associated with instance '
+               '%(instance_uuid)s.')
+
+
+class InvalidState(Conflict):
+    msg_fmt = '%(reason)s'
+
+
+class InvalidStateRequested(Invalid):
+    msg_fmt = ('The requested action "%(action)s" cannot be performed on '
+               'node %(node)s while it is in state "%(state)s".')
+
+
+class NodeInMaintenance(Invalid):
+    msg_fmt = ('The requested action "%(action)s" cannot be performed on '
+               'node %(node)s while it is in maintenance mode.')
+
+
+class TooManyTraits(Invalid):
+    msg_fmt = ('Node %(node)s cannot have %(count)d traits: at most '
+               '%(limit)d traits per node are allowed.')
+
+
+class MissingNodeTraits(Invalid):
+    msg_fmt = ('Node %(node)s lacks traits required by its instance_info: '
+               '%(missing)s.')
+
+
+class MethodNotAllowedForVersion(MethodNotAllowed):
+    # Ironic's answer (405) to some methods of versions before theirs.
+    msg_fmt = ('The method is not allowed for this resource at version '
+               '%(version)s.')

@@ -59,9 +59,10 @@ class APIRoot(object):
                                            response.status_int),
                                        response)
         except exception.APIVersionNotSupported as exc:
-            # The headers echo the version asked for, as Nova's do.
-            version = exc.kwargs['version']
             response = self.error_response(406, exc.format_message())
+            for name, value in self.versioned_api.refusal_headers(
+                    exc.kwargs['version']):
+                response.headers[name] = value
         except exception.NovaMiniException as exc:
             status = faults.status_of(exc)
             if status == 500:

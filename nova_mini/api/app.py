@@ -6,6 +6,8 @@ from oslo_middleware import request_id
 
 from nova_mini.api import api_root
 from nova_mini.api import auth
+from nova_mini.api.baremetal import root as baremetal_root
+from nova_mini.api.baremetal import versions as baremetal_versions
 from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
@@ -15,7 +17,9 @@ from nova_mini.db import api as db_api
 CONF = conf.CONF
 
 # Paths answered without a token: the version documents of each root.
-PUBLIC_PATHS = ('/compute', '/compute/', '/compute/v2.1', '/compute/v2.1/')
+PUBLIC_PATHS = ('/compute', '/compute/', '/compute/v2.1', '/compute/v2.1/',
+                '/baremetal', '/baremetal/', '/baremetal/v1',
+                '/baremetal/v1/')
 
 
 class PathDispatcher(object):
@@ -41,6 +45,11 @@ def build_app(conf=CONF):
         '/compute': api_root.APIRoot(compute_root.ComputeRootController(),
                                      compute_versions.COMPUTE_API,
                                      faults.nova_fault),
+        # Every path of /baremetal negotiates, the version documents too.
+        '/baremetal': api_root.APIRoot(
+            baremetal_root.BaremetalRootController(),
+            baremetal_versions.BAREMETAL_API, faults.ironic_fault,
+            unversioned_paths=()),
     })
     app = auth.wrap(roots, conf, PUBLIC_PATHS)
     app = request_id.RequestId(app)

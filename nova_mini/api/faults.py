@@ -4,6 +4,7 @@ Domain exceptions (nova_mini.exception) carry no HTTP; this module is the
 one place that maps them to a status and renders the anchor API's format.
 """
 
+from oslo_serialization import jsonutils
 import webob
 
 from nova_mini.api import wsgi
@@ -12,6 +13,7 @@ from nova_mini import exception
 # Most specific first: the first class an exception is an instance of wins.
 _STATUS = (
     (exception.APIVersionNotSupported, 406),
+    (exception.NotAcceptable, 406),
     (exception.MethodNotAllowed, 405),
     (exception.PayloadTooLarge, 413),
     (exception.UnsupportedMediaType, 415),
@@ -61,3 +63,19 @@ def nova_fault(status, message):
     response.content_type = 'application/json'
     response.charset = 'UTF-8'
     return response
+
+
+def ironic_fault(status, message):
+    """A response in Ironic's error format.
+
+    NOTE: ``error_message`` holds a JSON *string* (faultstring, faultcode,
+    debuginfo), encoded twice, as Ironic's does. A plain message would do
+    for python-ironicclient, but openstacksdk then loses it (it shows the
+    bare reason phrase), and an object breaks python-ironicclient, which
+    json-decodes the value.
+    """
+    fault = {'faultstring': message,
+             'faultcode': 'Client' if status < 500 else 'Server',
+             'debuginfo': None}
+    return wsgi.json_response(
+        {'error_message': jsonutils.dumps(fault)}, status=status)

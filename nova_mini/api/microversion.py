@@ -28,6 +28,41 @@ class APIVersion(tuple):
         return '%d.%d' % self
 
 
+class NovaHeaders(object):
+    """Nova's response headers: the version in both headers, and Vary.
+
+    Refused versions (406) are echoed as asked for, as Nova does.
+    """
+
+    def on_success(self, api, version):
+        value = str(version)
+        return [('OpenStack-API-Version', '%s %s' % (api.service_type,
+                                                     value)),
+                (api.legacy_header, value),
+                ('Vary', 'OpenStack-API-Version, %s' % api.legacy_header)]
+
+    def on_refusal(self, api, requested):
+        return self.on_success(api, requested)
+
+
+class IronicHeaders(object):
+    """Ironic's response headers: the version in the legacy header and
+    the supported range in ``<legacy>-Minimum/Maximum-Version`` on every
+    answer, refusals included (clients negotiate down from those).
+    """
+
+    def _range(self, api):
+        base = api.legacy_header[:-len('-Version')]
+        return [(base + '-Minimum-Version', str(api.min_version)),
+                (base + '-Maximum-Version', str(api.max_version))]
+
+    def on_success(self, api, version):
+        return [(api.legacy_header, str(version))] + self._range(api)
+
+    def on_refusal(self, api, requested):
+        return self._range(api)
+
+
 class VersionedAPI(object):
     """One API root's microversion rules.
 
@@ -36,14 +71,27 @@ class VersionedAPI(object):
     :param history: ``[(version, what changed), ...]`` oldest first.
     :param modern_first: whether ``OpenStack-API-Version`` wins over the
         legacy header when both are sent.
+    :param headers: the response-header policy (``NovaHeaders`` or
+        ``IronicHeaders``).
+    :param malformed: exception class for a malformed version string
+        (Nova: InvalidAPIVersion, a 400; Ironic refuses with a 406).
+    :param unsupported: exception class for a version out of range.
+    :param latest_any_case: whether ``LATEST`` means ``latest`` too.
     """
 
     def __init__(self, service_type, legacy_header, history,
-                 modern_first=True):
+                 modern_first=True, headers=None,
+                 malformed=exception.InvalidAPIVersion,
+                 unsupported=exception.APIVersionNotSupported,
+                 latest_any_case=False):
         self.service_type = service_type
         self.legacy_header = legacy_header
         self.history = history
         self.modern_first = modern_first
+        self.headers = headers or NovaHeaders()
+        self.malformed = malformed
+        self.unsupported = unsupported
+        self.latest_any_case = latest_any_case
         self.min_version = APIVersion(history[0][0])
         self.max_version = APIVersion(history[-1][0])
 
@@ -69,28 +117,37 @@ class VersionedAPI(object):
         if text is None:
             return self.min_version
         text = text.strip()
-        if text == 'latest':
+        if text == 'latest' or (self.latest_any_case and
+                                text.lower() == 'latest'):
             return self.max_version
-        version = APIVersion(text)
+        try:
+            version = APIVersion(text)
+        except exception.InvalidAPIVersion:
+            raise self.malformed(version=text, header=self.legacy_header,
+                                 min_version=str(self.min_version),
+                                 max_version=str(self.max_version))
         if not self.min_version <= version <= self.max_version:
-            raise exception.APIVersionNotSupported(
+            raise self.unsupported(
                 version=text, min_version=str(self.min_version),
                 max_version=str(self.max_version))
         return version
 
     def response_headers(self, version):
-        value = str(version)
-        return [('OpenStack-API-Version', '%s %s' % (self.service_type,
-                                                     value)),
-                (self.legacy_header, value),
-                ('Vary', 'OpenStack-API-Version, %s' % self.legacy_header)]
+        """Headers of an answer at ``version``."""
+        return self.headers.on_success(self, version)
+
+    def refusal_headers(self, requested):
+        """Headers of the 406 refusing the version text ``requested``."""
+        return self.headers.on_refusal(self, requested)
 
 
-def versioned(min_version=None, max_version=None):
+def versioned(min_version=None, max_version=None,
+              refusal=exception.VersionNotFoundForAPIMethod):
     """Expose a handler only for requests within [min, max] (inclusive).
 
-    Outside the range the request is answered as if the resource did not
-    exist (404), as Nova and Ironic do for methods added later.
+    Outside the range ``refusal`` is raised: by default the request is
+    answered as if the resource did not exist (404), as Nova and Ironic do
+    for most methods added later; Ironic answers some with 405 or 406.
     """
     lower = APIVersion(min_version) if min_version else None
     upper = APIVersion(max_version) if max_version else None
@@ -102,8 +159,7 @@ def versioned(min_version=None, max_version=None):
         def wrapper(self, *args):
             version = pecan.request.api_version
             if (lower and version < lower) or (upper and version > upper):
-                raise exception.VersionNotFoundForAPIMethod(
-                    version=str(version))
+                raise refusal(version=str(version))
             return func(self, *args)
         wrapper.min_version = lower
         wrapper.max_version = upper

@@ -85,13 +85,15 @@ def expose(status=200):
         positional = [
             p for p in inspect.signature(func).parameters.values()
             if p.kind == p.POSITIONAL_OR_KEYWORD][1:]   # minus self
+        required = [p for p in positional if p.default is p.empty]
 
         @pecan.expose(content_type='application/json')
         @functools.wraps(func)
         def wrapper(self, *args, **_query):
             # pecan routes extra path segments here too; a handler takes
-            # exactly its URL arguments, anything else is not a resource.
-            if len(args) != len(positional):
+            # exactly its URL arguments (optional ones for a URL with or
+            # without them), anything else is not a resource.
+            if not len(required) <= len(args) <= len(positional):
                 raise exception.ResourceNotFound()
             result = func(self, *args)
             if isinstance(result, webob.Response):

@@ -5,6 +5,7 @@ test compares the two on every supported backend.
 """
 
 from oslo_db.sqlalchemy import models
+from oslo_db.sqlalchemy import types as db_types
 import sqlalchemy as sa
 from sqlalchemy import orm
 
@@ -70,3 +71,49 @@ class FlavorProject(Base):
                           sa.ForeignKey('flavors.id', ondelete='CASCADE'),
                           nullable=False)
     project_id = sa.Column(sa.String(255), nullable=False)
+
+
+class Node(Base):
+    """A bare-metal node (Ironic's nodes table, the columns used here)."""
+
+    __tablename__ = 'nodes'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_nodes0uuid'),
+        sa.UniqueConstraint('name', name='uniq_nodes0name'),
+        sa.UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
+        sa.Index('nodes_provision_state_idx', 'provision_state'),
+        sa.Index('nodes_resource_class_idx', 'resource_class'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    driver = sa.Column(sa.String(255), nullable=False)
+    driver_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    resource_class = sa.Column(sa.String(80), nullable=True)
+    properties = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    provision_state = sa.Column(sa.String(15), nullable=True)
+    target_provision_state = sa.Column(sa.String(15), nullable=True)
+    provision_updated_at = sa.Column(sa.DateTime, nullable=True)
+    power_state = sa.Column(sa.String(15), nullable=True)
+    target_power_state = sa.Column(sa.String(15), nullable=True)
+    maintenance = sa.Column(sa.Boolean, nullable=False, default=False)
+    maintenance_reason = sa.Column(sa.Text, nullable=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=True)
+    instance_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    last_error = sa.Column(sa.Text, nullable=True)
+
+
+class NodeTrait(Base):
+    """One trait of a node; the index on ``trait`` serves list filters."""
+
+    __tablename__ = 'node_traits'
+    __table_args__ = (
+        sa.Index('node_traits_idx', 'trait'),
+    )
+
+    node_id = sa.Column(sa.Integer,
+                        sa.ForeignKey('nodes.id', ondelete='CASCADE'),
+                        primary_key=True, nullable=False)
+    trait = sa.Column(sa.String(255), primary_key=True, nullable=False)

@@ -4,3 +4,5 @@
 def register_all():
     # Importing a module registers the objects it defines.
     __import__('nova_mini.objects.flavor')
+    __import__('nova_mini.objects.node_trait')
+    __import__('nova_mini.objects.node')

@@ -6,6 +6,8 @@ from nova_mini.policies import base
 from nova_mini.policies import flavor_access
 from nova_mini.policies import flavor_extra_specs
 from nova_mini.policies import flavors
+from nova_mini.policies import node_traits
+from nova_mini.policies import nodes
 
 
 def list_rules():
@@ -14,4 +16,6 @@ def list_rules():
         flavors.list_rules(),
         flavor_extra_specs.list_rules(),
         flavor_access.list_rules(),
+        nodes.list_rules(),
+        node_traits.list_rules(),
     ))

@@ -289,3 +289,17 @@ def single_param(schema):
 
 def multi_params(schema):
     return {'type': 'array', 'items': schema}
+
+
+def value_checker(schema, name):
+    """A function validating one value (a URL segment, say) against
+    ``schema``; it raises ValidationError naming ``name``.
+    """
+    validator = _validator(schema)
+
+    def check(instance):
+        error = _first_error(validator, instance)
+        if error is not None:
+            raise exception.ValidationError(detail='Invalid %s %s: %s' % (
+                name, _short(repr(instance)), error.message))
+    return check

@@ -16,6 +16,8 @@ from nova_mini.policies import base
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
+from nova_mini.policies import node_traits as trait_policies
+from nova_mini.policies import nodes as node_policies
 from nova_mini import policy
 
 BIN = os.path.dirname(sys.executable)
@@ -24,8 +26,12 @@ ADMIN_ONLY = [
     flavor_policies.CREATE, flavor_policies.UPDATE, flavor_policies.DELETE,
     specs_policies.CREATE, specs_policies.UPDATE, specs_policies.DELETE,
     access_policies.LIST, access_policies.ADD, access_policies.REMOVE,
+    node_policies.CREATE, node_policies.UPDATE, node_policies.DELETE,
+    node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
+    trait_policies.SET, trait_policies.DELETE,
 ]
-READERS = [specs_policies.INDEX, specs_policies.SHOW]
+READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
+           node_policies.GET, node_policies.GET_STATES, trait_policies.LIST]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
 
 
@@ -56,8 +62,9 @@ def test_rules_are_documented():
         assert isinstance(rule, oslo_policy.DocumentedRuleDefault), name
         assert rule.operations, name
         for operation in rule.operations:
-            assert operation['method'] in ('GET', 'POST', 'PUT', 'DELETE')
-            assert operation['path'].startswith('/flavors'), name
+            assert operation['method'] in ('GET', 'POST', 'PUT', 'DELETE',
+                                           'PATCH')
+            assert operation['path'].startswith(('/flavors', '/nodes')), name
 
 
 def test_building_blocks_are_referenced():

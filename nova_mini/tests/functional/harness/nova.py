@@ -85,6 +85,11 @@ class NovaMini(object):
         return self.api_url + '/compute/v2.1'
 
     @property
+    def baremetal_url(self):
+        # Like Ironic's endpoint: the root, without /v1.
+        return self.api_url + '/baremetal'
+
+    @property
     def metadata_url(self):
         return 'http://%s:%d' % (util.LOCALHOST, self.metadata_port)
 

@@ -169,7 +169,9 @@ class Stack(object):
             return False
 
     def create_identity_resources(self):
-        """Projects, users, roles and the compute service in the catalog."""
+        """Projects, users, roles, and the compute and baremetal services in
+        the catalog.
+        """
         admin = self.keystone.admin_client()
         for role in ('admin', 'member', 'reader'):
             admin.ensure_role(role)
@@ -178,11 +180,15 @@ class Stack(object):
             user_id = admin.ensure_user(user, self.passwords[user],
                                         project_id)
             admin.grant(project_id, user_id, admin.ensure_role(role))
-        service_id = admin.ensure_service('compute', 'nova',
-                                          'nova_mini Compute API')
-        for interface in ('public', 'internal', 'admin'):
-            admin.ensure_endpoint(service_id, interface,
-                                  self.nova.compute_url)
+        for service_type, name, description, url in (
+                ('compute', 'nova', 'nova_mini Compute API',
+                 self.nova.compute_url),
+                ('baremetal', 'ironic', 'nova_mini Bare Metal API',
+                 self.nova.baremetal_url)):
+            service_id = admin.ensure_service(service_type, name,
+                                              description)
+            for interface in ('public', 'internal', 'admin'):
+                admin.ensure_endpoint(service_id, interface, url)
 
     # -- credentials
 

@@ -53,6 +53,14 @@ def test_foreign_keys_cascade(empty_database):
         assert foreign_key['referred_table'] == 'flavors'
         assert foreign_key['constrained_columns'] == ['flavor_id']
         assert foreign_key['options'].get('ondelete') == 'CASCADE'
+    (foreign_key,) = inspector.get_foreign_keys('node_traits')
+    assert foreign_key['referred_table'] == 'nodes'
+    assert foreign_key['constrained_columns'] == ['node_id']
+    assert foreign_key['options'].get('ondelete') == 'CASCADE'
+    assert inspector.get_pk_constraint('node_traits')[
+        'constrained_columns'] == ['node_id', 'trait']
+    assert ['trait'] in [index['column_names'] for index in
+                         inspector.get_indexes('node_traits')]
 
 
 def test_db_sync_again_changes_nothing(empty_database):

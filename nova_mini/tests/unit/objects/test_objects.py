@@ -23,10 +23,17 @@ objects.register_all()
 OBJECT_VERSIONS = {
     'Flavor': '1.0-a2e86af3a5e900bd28f4362ccf3ad338',
     'FlavorList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'Node': '1.0-d2e43b24e16f94640bc023accb973d6d',
+    'NodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'NodeTrait': '1.0-1d5be7db66a34b700ecab498599f9273',
+    'NodeTraitList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
 }
 
 # 'Name': {'Child': 'version'} for fields holding other objects.
-OBJECT_RELATIONSHIPS = {}
+# (list objects are left out by the checker).
+OBJECT_RELATIONSHIPS = {
+    'Node': {'NodeTraitList': '1.0'},
+}
 
 
 def _our_classes():

@@ -1,0 +1,80 @@
+"""JSON patch (RFC 6902) as Ironic takes it: add, replace and remove,
+applied to a copy of a resource's document.
+"""
+
+import copy
+
+from nova_mini import exception
+
+
+def _tokens(path):
+    if not path.startswith('/'):
+        raise exception.Invalid("Invalid patch path '%s'" % path)
+    return [token.replace('~1', '/').replace('~0', '~')
+            for token in path[1:].split('/')]
+
+
+def _index(container, token, path, adding):
+    if token == '-' and adding:
+        return len(container)
+    if not token.isdigit() or (len(token) > 1 and token[0] == '0'):
+        raise exception.Invalid("Invalid list index in patch path '%s'"
+                                % path)
+    index = int(token)
+    if index > len(container) or (index == len(container) and not adding):
+        raise exception.Invalid("Patch path '%s' is out of range" % path)
+    return index
+
+
+def _parent(document, tokens, path):
+    target = document
+    for token in tokens[:-1]:
+        try:
+            if isinstance(target, list):
+                target = target[_index(target, token, path, False)]
+            elif isinstance(target, dict):
+                target = target[token]
+            else:
+                raise KeyError(token)
+        except KeyError:
+            raise exception.Invalid("Patch path '%s' does not exist" % path)
+    return target
+
+
+def _apply_one(document, operation):
+    op, path = operation['op'], operation['path']
+    tokens = _tokens(path)
+    parent = _parent(document, tokens, path)
+    last = tokens[-1]
+    if isinstance(parent, list):
+        index = _index(parent, last, path, op == 'add')
+        if op == 'add':
+            parent.insert(index, operation['value'])
+        elif op == 'replace':
+            parent[index] = operation['value']
+        else:
+            del parent[index]
+    elif isinstance(parent, dict):
+        if op != 'add' and last not in parent:
+            raise exception.Invalid(
+                "Can't %s non-existent object '%s'" % (op, last))
+        if op == 'remove':
+            del parent[last]
+        else:
+            parent[last] = operation['value']
+    else:
+        raise exception.Invalid("Patch path '%s' does not exist" % path)
+
+
+def apply(document, patch):
+    """``document`` changed by ``patch`` (a list of operations, already
+    checked against the patch schema); the original is left alone.
+    """
+    document = copy.deepcopy(document)
+    for operation in patch:
+        if operation['op'] in ('add', 'replace') and \
+                'value' not in operation:
+            raise exception.Invalid("'add' and 'replace' operations need a "
+                                    "value")
+        _apply_one(document, operation)
+    return document

@@ -1,0 +1,64 @@
+"""A node's states: GET /nodes/{node_ident}/states and
+PUT /nodes/{node_ident}/states/provision.
+
+A provision change is answered 202 with a Location of the node's states,
+as Ironic does, though here it is complete when the answer is sent.
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.schemas import node_states as schema
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import exception
+from nova_mini.policies import nodes as policies
+from nova_mini import states
+
+_MANAGEMENT_VERBS = microversion.APIVersion(versions.MANAGEMENT_VERBS)
+
+
+class NodeStatesController(rest.RestController):
+    _custom_actions = {'provision': ['PUT']}
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def _node(self, req):
+        from nova_mini.api.baremetal import nodes
+        return nodes.get_node(req, self.node_ident)
+
+    @wsgi.expose()
+    def get_all(self):
+        req = pecan.request
+        req.ctxt.can(policies.GET_STATES)
+        node = self._node(req)
+        view = node_view.NodeView(req)
+        return {name: view._value(node, name) for name in (
+            'power_state', 'target_power_state', 'provision_state',
+            'target_provision_state', 'provision_updated_at',
+            'last_error')} | {'console_enabled': False}
+
+    @wsgi.expose(status=202)
+    @validation.body(schema.provision)
+    def provision(self):
+        req = pecan.request
+        target = req.json['target']
+        if target in (states.MANAGE, states.PROVIDE) and \
+                req.api_version < _MANAGEMENT_VERBS:
+            raise exception.NotAcceptable(version=str(req.api_version))
+        req.ctxt.can(policies.SET_PROVISION_STATE)
+        node = self._node(req)
+        if node.maintenance and target == states.DEPLOY:
+            raise exception.NodeInMaintenance(action=target, node=node.uuid)
+        node.set_provision_state(target)
+        # An empty answer with no Content-Type, as Ironic's: clients
+        # would try to decode an empty "JSON" body.
+        response = wsgi.json_response(None, status=202)
+        del response.headers['Content-Type']
+        response.location = node_view.NodeView(req).link(
+            'nodes/%s/states' % self.node_ident)
+        return response

@@ -1,0 +1,86 @@
+"""A node's traits: /nodes/{node_ident}/traits[/{trait}] (from 1.37).
+
+Before 1.37 Ironic answers GET with 406, PUT with 405 and DELETE with 404,
+and so does this controller.
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.schemas import node_traits as schema
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini.policies import node_traits as policies
+
+_check_trait = validation.value_checker(schema.trait, 'trait')
+_check_body = validation.value_checker(schema.set_traits, 'request body')
+
+
+class NodeTraitsController(rest.RestController):
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    def _node(self, req):
+        from nova_mini.api.baremetal import nodes
+        return nodes.get_node(req, self.node_ident)
+
+    @wsgi.expose()
+    @microversion.versioned(min_version=versions.NODE_TRAITS,
+                            refusal=exception.NotAcceptable)
+    def get_all(self):
+        req = pecan.request
+        req.ctxt.can(policies.LIST)
+        node = self._node(req)
+        return {'traits': node.traits.get_trait_names()}
+
+    @wsgi.expose(status=204)
+    @microversion.versioned(min_version=versions.NODE_TRAITS,
+                            refusal=exception.MethodNotAllowedForVersion)
+    def put(self, trait=None):
+        req = pecan.request
+        body = validation.request_json(req)
+        if trait is None:
+            if body is None:
+                raise exception.Invalid(
+                    'Add one trait with PUT /v1/nodes/<node>/traits/<trait> '
+                    'and no body, or replace them all with PUT '
+                    '/v1/nodes/<node>/traits and a body {"traits": [...]}.')
+            _check_body(body)
+        else:
+            if body:
+                raise exception.Invalid('No body should be provided when '
+                                        'adding a trait.')
+            _check_trait(trait)
+        context = req.ctxt
+        context.can(policies.SET)
+        node = self._node(req)
+        if trait is None:
+            objects.NodeTraitList.create(context, node.id, body['traits'],
+                                         node_ident=node.uuid)
+            return None
+        objects.NodeTrait(context, node_id=node.id, trait=trait).create(
+            node_ident=node.uuid)
+        response = wsgi.json_response(None, status=204)
+        response.location = node_view.NodeView(req).link(
+            'nodes/%s/traits/%s' % (self.node_ident, trait))
+        return response
+
+    @wsgi.expose(status=204)
+    @microversion.versioned(min_version=versions.NODE_TRAITS)
+    def delete(self, trait=None):
+        req = pecan.request
+        context = req.ctxt
+        context.can(policies.DELETE)
+        node = self._node(req)
+        if trait is None:
+            objects.NodeTraitList.destroy(context, node.id,
+                                          node_ident=node.uuid)
+        else:
+            objects.NodeTrait.destroy(context, node.id, trait,
+                                      node_ident=node.uuid)

@@ -1,0 +1,126 @@
+"""How a node looks in bare-metal API responses, by microversion."""
+
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
+from nova_mini import exception
+from nova_mini import states
+
+_V = microversion.APIVersion
+
+# Fields shown from a version on; asking for them earlier is refused (406).
+FIELD_VERSIONS = {
+    'name': _V(versions.NODE_NAME),
+    'resource_class': _V(versions.RESOURCE_CLASS),
+    'traits': _V(versions.NODE_TRAITS),
+}
+# Every field of a node body, in Ironic's order of appearance.
+FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'extra', 'properties',
+          'resource_class', 'provision_state', 'target_provision_state',
+          'provision_updated_at', 'power_state', 'target_power_state',
+          'maintenance', 'maintenance_reason', 'instance_uuid',
+          'instance_info', 'last_error', 'traits', 'created_at',
+          'updated_at')
+# The fields of a brief node list.
+BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
+                'provision_state', 'maintenance')
+_AVAILABLE_BY_NAME = _V(versions.AVAILABLE_STATE)
+_STATES_LINKS = _V(versions.STATES_LINKS)
+_MASK = '******'
+
+
+def _timestamp(value):
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return value.isoformat() + '+00:00'
+    return value.isoformat()
+
+
+def _masked(document, secret_words):
+    return {key: _MASK if any(word in key for word in secret_words)
+            else value for key, value in (document or {}).items()}
+
+
+class NodeView(object):
+    """Renders nodes for one request (its version and URLs)."""
+
+    def __init__(self, req):
+        self.version = req.api_version
+        # application_url is the API root (…/baremetal).
+        self.root_url = req.application_url.rstrip('/')
+
+    def allowed(self, name):
+        return self.version >= FIELD_VERSIONS.get(name, _V('1.1'))
+
+    def check_fields(self, fields):
+        """Refuse unknown fields (400) and fields of later versions (406)."""
+        unknown = sorted(set(fields) - set(FIELDS))
+        if unknown:
+            raise exception.Invalid('Field(s) "%s" are not valid'
+                                    % ', '.join(unknown))
+        for name in fields:
+            if not self.allowed(name):
+                raise exception.NotAcceptable(version=str(self.version))
+
+    def wants_traits(self, fields, detail):
+        if not self.allowed('traits'):
+            return False
+        return 'traits' in fields if fields else detail
+
+    def link(self, path, bookmark=False):
+        if bookmark:
+            return '%s/%s' % (self.root_url, path)
+        return '%s/v1/%s' % (self.root_url, path)
+
+    def _links(self, path):
+        return [{'href': self.link(path), 'rel': 'self'},
+                {'href': self.link(path, bookmark=True), 'rel': 'bookmark'}]
+
+    def _value(self, node, name):
+        if name == 'traits':
+            return node.traits.get_trait_names()
+        if name == 'provision_state':
+            if (node.provision_state == states.AVAILABLE and
+                    self.version < _AVAILABLE_BY_NAME):
+                return states.NOSTATE
+            return node.provision_state
+        if name == 'driver_info':
+            return _masked(node.driver_info, ('password',))
+        if name == 'instance_info':
+            return _masked(node.instance_info, ('configdrive',))
+        if name in ('provision_updated_at', 'created_at', 'updated_at'):
+            return _timestamp(getattr(node, name))
+        return getattr(node, name)
+
+    def render(self, node, fields=None):
+        """A node body with ``fields`` (all fields of the version if None),
+        and its links.
+        """
+        shown = fields or [name for name in FIELDS if self.allowed(name)]
+        body = {name: self._value(node, name) for name in shown}
+        body['links'] = self._links('nodes/%s' % node.uuid)
+        if fields is None and self.version >= _STATES_LINKS:
+            body['states'] = self._links('nodes/%s/states' % node.uuid)
+        return body
+
+    def brief(self, node):
+        return self.render(node, [name for name in BRIEF_FIELDS
+                                  if self.allowed(name)])
+
+    def collection(self, nodes, limit, path, fields=None, detail=False,
+                   query=None):
+        """A node list body, with Ironic's ``next`` link when full."""
+        if detail:
+            items = [self.render(node) for node in nodes]
+        elif fields:
+            items = [self.render(node, fields) for node in nodes]
+        else:
+            items = [self.brief(node) for node in nodes]
+        body = {'nodes': items}
+        if nodes and limit and len(nodes) == limit:
+            args = ''.join('%s=%s&' % item for item in (query or []))
+            if fields:
+                args += 'fields=%s&' % ','.join(fields)
+            body['next'] = '%s?%slimit=%d&marker=%s' % (
+                self.link(path), args, limit, nodes[-1].uuid)
+        return body

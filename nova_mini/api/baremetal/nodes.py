@@ -1,0 +1,291 @@
+"""The nodes resource: /nodes, /nodes/detail, /nodes/{node_ident} and
+its validate action; traits and states live in their own modules.
+"""
+
+from oslo_utils import strutils
+from oslo_utils import uuidutils
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import node_states
+from nova_mini.api.baremetal import node_traits
+from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.schemas import nodes as schema
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import conf
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini.objects import node as node_obj
+from nova_mini.policies import nodes as policies
+from nova_mini import states
+
+CONF = conf.CONF
+_V = microversion.APIVersion
+_NODE_NAME = _V(versions.NODE_NAME)
+_UNRESTRICTED_NAME = _V(versions.UNRESTRICTED_NODE_NAME)
+_ENROLL = _V(versions.ENROLL_STATE)
+_FIELDS = _V(versions.FIELDS_SELECTOR)
+_TRAITS = _V(versions.NODE_TRAITS)
+# Query parameters that need a version, and which one.
+_FILTER_VERSIONS = {
+    'provision_state': _V(versions.PROVISION_STATE_FILTER),
+    'driver': _V(versions.DRIVER_FILTER),
+    'resource_class': _V(versions.RESOURCE_CLASS),
+}
+_SUB_RESOURCES = {
+    'traits': node_traits.NodeTraitsController,
+    'states': node_states.NodeStatesController,
+}
+# Fields a patch may change; the others are the service's own.
+_PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',
+              'resource_class', 'instance_info', 'instance_uuid',
+              'maintenance')
+# Interfaces of Ironic 1.37's validate answer that nova_mini's fake
+# hardware does not implement.
+_UNSUPPORTED_INTERFACES = ('console', 'inspect', 'raid')
+
+
+def get_node(req, ident):
+    """The node named by ``ident``: a UUID, or a name from 1.5."""
+    if uuidutils.is_uuid_like(ident):
+        return objects.Node.get_by_uuid(req.ctxt, ident)
+    if req.api_version >= _NODE_NAME:
+        return objects.Node.get_by_name(req.ctxt, ident)
+    # Before 1.5 a name finds nothing, as in Ironic.
+    raise exception.NodeNotFound(node=ident)
+
+
+def _fields(req, view):
+    text = req.GET.get('fields')
+    if text is None:
+        return None
+    if req.api_version < _FIELDS:
+        raise exception.NotAcceptable(version=str(req.api_version))
+    fields = [name.strip() for name in text.split(',') if name.strip()]
+    view.check_fields(fields)
+    return fields
+
+
+def _bool(req, name):
+    value = req.GET.get(name)
+    return None if value is None else strutils.bool_from_string(value)
+
+
+def _filters(req):
+    version = req.api_version
+    filters = {}
+    for name, needed in _FILTER_VERSIONS.items():
+        if req.GET.get(name) is not None:
+            if version < needed:
+                raise exception.NotAcceptable(version=str(version))
+            filters[name] = req.GET[name]
+    if filters.get('provision_state') not in (None,) + states.ALL:
+        raise exception.Invalid('Invalid provision state %s.'
+                                % filters['provision_state'])
+    filters['maintenance'] = _bool(req, 'maintenance')
+    filters['associated'] = _bool(req, 'associated')
+    filters['instance_uuid'] = req.GET.get('instance_uuid')
+    check_trait = validation.value_checker(schema.trait, 'trait')
+    for param, name in schema.TRAIT_FILTERS.items():
+        if req.GET.get(param) is None:
+            continue
+        if version < _TRAITS:
+            raise exception.NotAcceptable(version=str(version))
+        traits = [t for t in req.GET[param].split(',') if t]
+        for trait in traits:
+            check_trait(trait)
+        filters[name] = traits
+    return filters
+
+
+def _limit(req):
+    limit = req.GET.get('limit')
+    if limit is None:
+        return CONF.api.max_limit
+    limit = int(limit)
+    if limit <= 0:
+        raise exception.Invalid('Limit must be positive')
+    return min(limit, CONF.api.max_limit)
+
+
+def _check_name(req, name):
+    if name is None:
+        return
+    if req.api_version < _NODE_NAME:
+        raise exception.NotAcceptable(version=str(req.api_version))
+    if uuidutils.is_uuid_like(name):
+        raise exception.Invalid('Cannot use a UUID as the node name %s.'
+                                % name)
+    if name in schema.RESERVED_NAMES:
+        raise exception.Invalid(
+            'The word "%s" is reserved and can not be used as a node name. '
+            'Reserved words are: %s.' % (name,
+                                         ', '.join(schema.RESERVED_NAMES)))
+
+
+def _check_versioned_values(req, values):
+    if values.get('resource_class') is not None and \
+            not node_view.NodeView(req).allowed('resource_class'):
+        raise exception.NotAcceptable(version=str(req.api_version))
+    _check_name(req, values.get('name'))
+
+
+class NodesController(rest.RestController):
+    _custom_actions = {'detail': ['GET'], 'validate': ['GET']}
+
+    def _list(self, detail):
+        req = pecan.request
+        req.ctxt.can(policies.LIST)
+        view = node_view.NodeView(req)
+        fields = _fields(req, view)
+        if detail and fields:
+            raise exception.Invalid('The fields parameter cannot be used '
+                                    'with /nodes/detail.')
+        sort_key = req.GET.get('sort_key', 'id')
+        sort_dir = req.GET.get('sort_dir', 'asc')
+        if sort_key not in node_obj.SORT_KEYS:
+            raise exception.Invalid(
+                'The sort_key value %s is an invalid field for sorting'
+                % sort_key)
+        view.check_fields([sort_key] if sort_key in node_view.FIELDS
+                          else [])
+        limit = _limit(req)
+        nodes = objects.NodeList.get_all(
+            req.ctxt, filters=_filters(req), sort_key=sort_key,
+            sort_dir=sort_dir, limit=limit, marker=req.GET.get('marker'),
+            with_traits=view.wants_traits(fields, detail))
+        # The next link repeats the filters, as Ironic's does.
+        query = [(name, req.GET[name]) for name in req.GET
+                 if name not in ('limit', 'marker', 'fields')]
+        return view.collection(nodes.objects, limit,
+                               'nodes/detail' if detail else 'nodes',
+                               fields=fields, detail=detail, query=query)
+
+    @wsgi.expose()
+    @validation.query(schema.list_query)
+    def get_all(self):
+        return self._list(detail=False)
+
+    @wsgi.expose()
+    @validation.query(schema.list_query)
+    def detail(self):
+        return self._list(detail=True)
+
+    @wsgi.expose()
+    @validation.query(schema.show_query)
+    def get_one(self, node_ident):
+        req = pecan.request
+        req.ctxt.can(policies.GET)
+        view = node_view.NodeView(req)
+        fields = _fields(req, view)
+        return view.render(get_node(req, node_ident), fields)
+
+    @wsgi.expose(status=201)
+    @validation.body(schema.create_hostname,
+                     max_version=versions.UNRESTRICTED_NODE_NAME_PREVIOUS)
+    @validation.body(schema.create,
+                     min_version=versions.UNRESTRICTED_NODE_NAME)
+    def post(self):
+        req = pecan.request
+        req.ctxt.can(policies.CREATE)
+        body = req.json
+        _check_versioned_values(req, body)
+        node = objects.Node(req.ctxt, **body)
+        node.maintenance = False
+        node.provision_state = (states.ENROLL if req.api_version >= _ENROLL
+                                else states.AVAILABLE)
+        node.create()
+        view = node_view.NodeView(req)
+        response = wsgi.json_response(view.render(node), status=201)
+        response.location = view.link('nodes/%s' % node.uuid)
+        return response
+
+    @wsgi.expose()
+    @validation.body(schema.patch)
+    def patch(self, node_ident):
+        req = pecan.request
+        req.ctxt.can(policies.UPDATE)
+        node = get_node(req, node_ident)
+        for operation in req.json:
+            field = operation['path'].split('/')[1]
+            if field == 'traits':
+                raise exception.Invalid('Node traits cannot be changed by '
+                                        'a patch: use /nodes/%s/traits.'
+                                        % node_ident)
+            if field not in _PATCHABLE:
+                raise exception.Invalid("'/%s' is an internal attribute and "
+                                        "can not be updated" % field)
+        document = {name: getattr(node, name) for name in _PATCHABLE}
+        patched = json_patch.apply(document, req.json)
+        for name in ('driver_info', 'extra', 'properties', 'instance_info'):
+            if patched.get(name) is None:
+                patched[name] = {}
+        validation.value_checker(
+            schema.patched if req.api_version >= _UNRESTRICTED_NAME
+            else schema.patched_hostname, 'node')(patched)
+        changed = {name: value for name, value in patched.items()
+                   if value != getattr(node, name)}
+        _check_versioned_values(req, changed)
+        if 'instance_uuid' in changed and node.instance_uuid and \
+                patched.get('instance_uuid'):
+            raise exception.NodeAssociated(node=node.uuid,
+                                           instance_uuid=node.instance_uuid)
+        if changed.get('maintenance') is False:
+            changed['maintenance_reason'] = None
+        for name, value in changed.items():
+            setattr(node, name, value)
+        node.save()
+        return node_view.NodeView(req).render(node)
+
+    @wsgi.expose(status=204)
+    def delete(self, node_ident):
+        req = pecan.request
+        req.ctxt.can(policies.DELETE)
+        node = get_node(req, node_ident)
+        if node.instance_uuid:
+            raise exception.NodeAssociated(node=node.uuid,
+                                           instance_uuid=node.instance_uuid)
+        if node.provision_state not in states.DELETE_ALLOWED and \
+                not node.maintenance:
+            raise exception.InvalidState(
+                reason='Can not delete node %s while it is in provision '
+                       'state "%s". Valid provision states to start '
+                       'deletion are: %s.' % (
+                           node.uuid, node.provision_state,
+                           ', '.join(states.DELETE_ALLOWED)))
+        node.destroy()
+
+    @wsgi.expose()
+    def validate(self, node_ident):
+        req = pecan.request
+        req.ctxt.can(policies.VALIDATE)
+        node = get_node(req, node_ident)
+        result = {name: {'result': True, 'reason': None}
+                  for name in ('boot', 'deploy', 'management', 'network',
+                               'power', 'storage')}
+        for name in _UNSUPPORTED_INTERFACES:
+            result[name] = {'result': None, 'reason': 'not supported'}
+        try:
+            missing = node_obj.missing_traits(node.instance_info,
+                                              node.traits.get_trait_names())
+        except exception.Invalid as exc:
+            result['deploy'] = {'result': False,
+                                'reason': exc.format_message()}
+        else:
+            if missing:
+                result['deploy'] = {
+                    'result': False,
+                    'reason': exception.MissingNodeTraits(
+                        node=node.uuid,
+                        missing=', '.join(missing)).format_message()}
+        return result
+
+    @pecan.expose()
+    def _lookup(self, node_ident, *remainder):
+        if remainder and remainder[0] in _SUB_RESOURCES:
+            return _SUB_RESOURCES[remainder[0]](node_ident), remainder[1:]
+        return None

@@ -1,0 +1,72 @@
+"""The /baremetal API root: version documents and the v1 tree.
+
+As Ironic's, the documents are public, and negotiate the microversion
+like every other path (so they carry the version headers, and refuse a
+version out of range).
+"""
+
+import pecan
+
+from nova_mini.api.baremetal import nodes
+from nova_mini.api.baremetal import versions
+from nova_mini.api import wsgi
+from nova_mini import exception
+
+
+def _default_version(root_url):
+    api = versions.BAREMETAL_API
+    return {
+        'id': 'v1',
+        'links': [{'href': root_url + '/v1/', 'rel': 'self'}],
+        'status': 'CURRENT',
+        'min_version': str(api.min_version),
+        'version': str(api.max_version),
+    }
+
+
+def _links(root_url, name):
+    return [{'href': '%s/v1/%s/' % (root_url, name), 'rel': 'self'},
+            {'href': '%s/%s/' % (root_url, name), 'rel': 'bookmark'}]
+
+
+class V1Controller(object):
+    nodes = nodes.NodesController()
+
+    @wsgi.expose()
+    def index(self):
+        if pecan.request.method not in ('GET', 'HEAD'):
+            raise exception.MethodNotAllowed(method=pecan.request.method)
+        root_url = pecan.request.application_url.rstrip('/')
+        return {
+            'id': 'v1',
+            'links': [
+                {'href': root_url + '/v1/', 'rel': 'self'},
+                {'href': 'https://docs.openstack.org/ironic/latest/'
+                         'contributor/webapi.html',
+                 'rel': 'describedby', 'type': 'text/html'},
+            ],
+            'media_types': {
+                'base': 'application/json',
+                'type': 'application/vnd.openstack.ironic.v1+json',
+            },
+            'nodes': _links(root_url, 'nodes'),
+            'version': _default_version(root_url),
+        }
+
+
+class BaremetalRootController(object):
+
+    @wsgi.expose()
+    def index(self):
+        root_url = pecan.request.application_url.rstrip('/')
+        version = _default_version(root_url)
+        return {
+            'name': 'OpenStack Ironic API',
+            'description': 'Bare-metal nodes of nova_mini, served with the '
+                           'Ironic API.',
+            'default_version': version,
+            'versions': [version],
+        }
+
+
+pecan.route(BaremetalRootController, 'v1', V1Controller())

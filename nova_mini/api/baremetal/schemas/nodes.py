@@ -1,0 +1,130 @@
+"""Request schemas of nodes: create, the document a patch must leave,
+the patch itself and the list query.
+"""
+
+import copy
+
+from nova_mini.api.baremetal.schemas import node_traits
+from nova_mini.api import validation
+
+# RFC 3986 unreserved characters (from 1.10); before, host names.
+NAME_PATTERN = '^[a-zA-Z0-9-._~]+$'
+HOSTNAME_PATTERN = ('^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?'
+                    r'(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$')
+# Names that are routes under /nodes.
+RESERVED_NAMES = ('detail', 'validate')
+
+_uuid = {'type': 'string', 'format': 'uuid'}
+_count = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
+          'minimum': 0}
+
+properties = {
+    'type': 'object',
+    'properties': {
+        'cpus': _count,
+        'memory_mb': _count,
+        'local_gb': _count,
+        'cpu_arch': {'type': 'string', 'maxLength': 255},
+        'capabilities': {'type': ['string', 'object']},
+    },
+}
+
+_name = {'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255,
+         'pattern': NAME_PATTERN}
+_instance_info = {
+    'type': 'object',
+    'properties': {
+        'traits': {'type': 'array', 'items': {'type': 'string'}},
+    },
+}
+
+create = {
+    'type': 'object',
+    'properties': {
+        'uuid': _uuid,
+        'name': _name,
+        'driver': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'driver_info': {'type': 'object'},
+        'extra': {'type': 'object'},
+        'properties': properties,
+        'resource_class': {'type': ['string', 'null'], 'maxLength': 80},
+        'instance_info': _instance_info,
+    },
+    'required': ['driver'],
+    'additionalProperties': False,
+}
+
+# Before 1.10 names are host names.
+create_hostname = copy.deepcopy(create)
+create_hostname['properties']['name']['pattern'] = HOSTNAME_PATTERN
+create_hostname['properties']['name']['maxLength'] = 253
+
+# What a node's document must look like after a patch.
+patched = copy.deepcopy(create)
+patched['properties'].update({
+    'maintenance': {'type': 'boolean'},
+    'instance_uuid': {'type': ['string', 'null'], 'format': 'uuid'},
+})
+patched['additionalProperties'] = True
+patched_hostname = copy.deepcopy(patched)
+patched_hostname['properties']['name'] = create_hostname['properties'][
+    'name']
+
+patch = {
+    'type': 'array',
+    'minItems': 1,
+    'items': {
+        'type': 'object',
+        'properties': {
+            'op': {'type': 'string', 'enum': ['add', 'replace', 'remove']},
+            'path': {'type': 'string', 'pattern': r'^(/[\w~.-]+)+$'},
+            'value': {},
+        },
+        'required': ['op', 'path'],
+        'additionalProperties': False,
+    },
+}
+
+_trait_list = {'type': 'string', 'pattern': r'^[A-Za-z0-9_,]+$'}
+_bool = {'type': 'string', 'enum': [
+    'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '1', '0', 'yes',
+    'no', 'on', 'off', 'y', 'n', 't', 'f']}
+
+list_query = {
+    'type': 'object',
+    'properties': {
+        'limit': validation.single_param(
+            {'type': 'string', 'pattern': '^-?[0-9]+$'}),
+        'marker': validation.single_param({'type': 'string'}),
+        'sort_key': validation.single_param({'type': 'string'}),
+        'sort_dir': validation.single_param(
+            {'type': 'string', 'enum': ['asc', 'desc']}),
+        'fields': validation.single_param({'type': 'string'}),
+        'provision_state': validation.single_param({'type': 'string'}),
+        'maintenance': validation.single_param(_bool),
+        'associated': validation.single_param(_bool),
+        'resource_class': validation.single_param({'type': 'string'}),
+        'driver': validation.single_param({'type': 'string'}),
+        'instance_uuid': validation.single_param(_uuid),
+        'traits': validation.single_param(_trait_list),
+        'not-traits': validation.single_param(_trait_list),
+        'traits-any': validation.single_param(_trait_list),
+        'not-traits-any': validation.single_param(_trait_list),
+    },
+    'additionalProperties': True,
+}
+
+# The trait filters, query parameter -> filter name.
+TRAIT_FILTERS = {'traits': 'traits', 'not-traits': 'not_traits',
+                 'traits-any': 'traits_any',
+                 'not-traits-any': 'not_traits_any'}
+
+show_query = {
+    'type': 'object',
+    'properties': {
+        'fields': validation.single_param({'type': 'string'}),
+    },
+    'additionalProperties': True,
+}
+
+trait = node_traits.trait

@@ -1,0 +1,184 @@
+"""NodeTrait and NodeTraitList: the traits of a bare-metal node.
+
+At most ``MAX_TRAITS_PER_NODE`` traits per node, however many API workers
+write at once: every write first updates the node's row, which takes the
+row lock (PostgreSQL, MySQL) or the database write lock (SQLite) before
+anything is read, so the count and the change happen in a transaction no
+other trait write can interleave with.
+"""
+
+from oslo_db import api as oslo_db_api
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import base
+from nova_mini.objects import fields
+
+# The limit of the placement API, which the traits are copied to.
+MAX_TRAITS_PER_NODE = 50
+
+_NODES = models.Node.__table__
+_TRAITS = models.NodeTrait.__table__
+
+
+def _lock_node(context, node_id, node_ident):
+    """Lock the node's row for the rest of the transaction.
+
+    NOTE: this must be the transaction's first statement. On SQLite (WAL)
+    a transaction that read first and then writes fails at once with
+    SQLITE_BUSY when another writer committed meanwhile; one that starts
+    with a write waits for the lock (busy_timeout) instead.
+    """
+    count = context.session.execute(
+        _NODES.update().where(_NODES.c.id == node_id).values(
+            updated_at=timeutils.utcnow())).rowcount
+    if not count:
+        raise exception.NodeNotFound(node=node_ident)
+
+
+def _names(context, node_id):
+    return [trait for trait, in context.session.execute(
+        sa.select(_TRAITS.c.trait).where(
+            _TRAITS.c.node_id == node_id).order_by(_TRAITS.c.trait))]
+
+
+def _check_limit(node_ident, count):
+    if count > MAX_TRAITS_PER_NODE:
+        raise exception.TooManyTraits(node=node_ident, count=count,
+                                      limit=MAX_TRAITS_PER_NODE)
+
+
+_retry = oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
+                                   max_retry_interval=0.5, jitter=True,
+                                   retry_on_deadlock=True)
+
+
+@_retry
+@db_api.context_manager.writer
+def _add(context, node_id, node_ident, trait):
+    _lock_node(context, node_id, node_ident)
+    names = _names(context, node_id)
+    if trait in names:
+        return names
+    _check_limit(node_ident, len(names) + 1)
+    now = timeutils.utcnow()
+    context.session.execute(_TRAITS.insert().values(
+        node_id=node_id, trait=trait, created_at=now))
+    return sorted(names + [trait])
+
+
+@_retry
+@db_api.context_manager.writer
+def _replace(context, node_id, node_ident, traits):
+    _lock_node(context, node_id, node_ident)
+    context.session.execute(_TRAITS.delete().where(
+        _TRAITS.c.node_id == node_id))
+    if traits:
+        now = timeutils.utcnow()
+        context.session.execute(_TRAITS.insert(), [
+            {'node_id': node_id, 'trait': trait, 'created_at': now}
+            for trait in traits])
+
+
+@_retry
+@db_api.context_manager.writer
+def _remove(context, node_id, node_ident, trait):
+    _lock_node(context, node_id, node_ident)
+    count = context.session.execute(_TRAITS.delete().where(
+        _TRAITS.c.node_id == node_id, _TRAITS.c.trait == trait)).rowcount
+    if not count:
+        raise exception.NodeTraitNotFound(node=node_ident, trait=trait)
+
+
+@db_api.context_manager.reader
+def _get_names(context, node_id):
+    return _names(context, node_id)
+
+
+@db_api.context_manager.reader
+def get_names_by_node_ids(context, node_ids):
+    """``{node id: [trait, ...]}`` for ``node_ids``, in one query per 500
+    nodes (node lists load their traits this way, not node by node).
+    """
+    traits = {node_id: [] for node_id in node_ids}
+    ids = list(traits)
+    for start in range(0, len(ids), 500):
+        rows = context.session.execute(
+            sa.select(_TRAITS.c.node_id, _TRAITS.c.trait).where(
+                _TRAITS.c.node_id.in_(ids[start:start + 500])).order_by(
+                    _TRAITS.c.node_id, _TRAITS.c.trait))
+        for node_id, trait in rows:
+            traits[node_id].append(trait)
+    return traits
+
+
+@base.NovaMiniObjectRegistry.register
+class NodeTrait(base.NovaMiniPersistentObject, base.NovaMiniObject):
+    """One trait of one node."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'node_id': fields.IntegerField(),
+        'trait': fields.StringField(),
+    }
+
+    def create(self, node_ident=None):
+        """Add the trait to the node; adding a trait it has changes
+        nothing. Raises TooManyTraits past the limit.
+        """
+        _add(self._context, self.node_id, node_ident or self.node_id,
+             self.trait)
+        self.obj_reset_changes()
+
+    @classmethod
+    def destroy(cls, context, node_id, trait, node_ident=None):
+        """Remove ``trait`` from the node (NodeTraitNotFound if absent)."""
+        _remove(context, node_id, node_ident or node_id, trait)
+
+
+@base.NovaMiniObjectRegistry.register
+class NodeTraitList(base.ObjectListBase, base.NovaMiniObject):
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('NodeTrait'),
+    }
+
+    @classmethod
+    def _from_names(cls, context, node_id, names):
+        result = cls(context)
+        result.objects = [NodeTrait(context, node_id=node_id, trait=name)
+                          for name in names]
+        for trait in result.objects:
+            trait.obj_reset_changes()
+        result.obj_reset_changes()
+        return result
+
+    @classmethod
+    def get_by_node_id(cls, context, node_id):
+        return cls._from_names(context, node_id,
+                               _get_names(context, node_id))
+
+    @classmethod
+    def create(cls, context, node_id, traits, node_ident=None):
+        """Replace the node's traits with ``traits``, all or nothing: past
+        the limit nothing changes.
+        """
+        names = sorted(set(traits))
+        _check_limit(node_ident or node_id, len(names))
+        _replace(context, node_id, node_ident or node_id, names)
+        return cls._from_names(context, node_id, names)
+
+    @classmethod
+    def destroy(cls, context, node_id, node_ident=None):
+        """Remove every trait of the node."""
+        _replace(context, node_id, node_ident or node_id, [])
+
+    def get_trait_names(self):
+        return [trait.trait for trait in self.objects]
