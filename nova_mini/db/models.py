@@ -106,11 +106,13 @@ class Node(Base):
 
 
 class NodeTrait(Base):
-    """One trait of a node; the index on ``trait`` serves list filters."""
+    """One trait of a node. The index on (trait, node_id) answers "which
+    nodes have this trait" from the index alone, for list filters.
+    """
 
     __tablename__ = 'node_traits'
     __table_args__ = (
-        sa.Index('node_traits_idx', 'trait'),
+        sa.Index('node_traits_idx', 'trait', 'node_id'),
     )
 
     node_id = sa.Column(sa.Integer,

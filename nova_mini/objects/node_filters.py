@@ -1,8 +1,8 @@
 """Filters of node lists, as SQL conditions on the nodes table.
 
-The trait filters are correlated subqueries on node_traits, answered from
-its primary key (node_id, trait); the database evaluates everything, so a
-list costs the same whatever the number of traits per node.
+The trait filters are subqueries on node_traits, answered from its
+indexes: (trait, node_id) finds the nodes having a trait, the primary key
+(node_id, trait) checks one node. The database evaluates everything.
 
 ``filters`` keys:
 
@@ -38,6 +38,23 @@ def _count(traits):
         _TRAITS.c.trait.in_(list(traits))).scalar_subquery()
 
 
+def _nodes_with(traits):
+    return sa.select(_TRAITS.c.node_id).where(_TRAITS.c.trait == traits)
+
+
+def _required(traits):
+    """Conditions for "has every trait of ``traits``" (sorted, not empty).
+
+    The first trait drives the query through the (trait, node_id) index,
+    so only nodes having it are visited, never every node (correlated
+    EXISTS alone make SQLite scan nodes); each other trait is one primary
+    key lookup per such node. PostgreSQL turns it into merge joins of
+    index-only scans.
+    """
+    return [_NODES.c.id.in_(_nodes_with(traits[0]))] + [
+        _having([trait]) for trait in traits[1:]]
+
+
 def conditions(filters):
     """The SQL conditions (ANDed) of ``filters``."""
     found = []
@@ -50,10 +67,9 @@ def conditions(filters):
         found.append(_NODES.c.instance_uuid.isnot(None)
                      if filters['associated'] else
                      _NODES.c.instance_uuid.is_(None))
-    # One EXISTS per required trait: each is a primary key lookup, and a
-    # database can stop at the first node lacking one.
-    for trait in sorted(set(filters.get('traits') or ())):
-        found.append(_having([trait]))
+    required = sorted(set(filters.get('traits') or ()))
+    if required:
+        found.extend(_required(required))
     if filters.get('not_traits'):
         found.append(~_having(set(filters['not_traits'])))
     if filters.get('traits_any'):

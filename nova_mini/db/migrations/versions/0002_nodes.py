@@ -61,4 +61,5 @@ def upgrade():
         sa.Column('trait', sa.String(255), primary_key=True,
                   nullable=False),
     )
-    op.create_index('node_traits_idx', 'node_traits', ['trait'])
+    # (trait, node_id): the nodes having a trait, from the index alone.
+    op.create_index('node_traits_idx', 'node_traits', ['trait', 'node_id'])

@@ -59,7 +59,7 @@ def test_foreign_keys_cascade(empty_database):
     assert foreign_key['options'].get('ondelete') == 'CASCADE'
     assert inspector.get_pk_constraint('node_traits')[
         'constrained_columns'] == ['node_id', 'trait']
-    assert ['trait'] in [index['column_names'] for index in
+    assert ['trait', 'node_id'] in [index['column_names'] for index in
                          inspector.get_indexes('node_traits')]
 
 
