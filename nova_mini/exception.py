@@ -198,3 +198,16 @@ class MethodNotAllowedForVersion(MethodNotAllowed):
     # Ironic's answer (405) to some methods of versions before theirs.
     msg_fmt = ('The method is not allowed for this resource at version '
                '%(version)s.')
+
+
+class InvalidRequestSpec(Invalid):
+    msg_fmt = 'Invalid request spec: %(reason)s'
+
+
+class NoValidHost(NovaMiniException):
+    msg_fmt = 'No valid host was found. %(reason)s'
+
+
+class RPCVersionCapped(NovaMiniException):
+    msg_fmt = ('%(api)s RPC API %(version)s is needed but [upgrade_levels] '
+               '%(api)s caps it at %(cap)s.')

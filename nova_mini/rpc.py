@@ -49,7 +49,10 @@ class RequestContextSerializer(messaging.Serializer):
 def get_transport(conf):
     global _TRANSPORT
     if _TRANSPORT is None:
-        _TRANSPORT = messaging.get_rpc_transport(conf)
+        # Domain exceptions raised by a server are re-raised as themselves
+        # in the caller (NoValidHost, ...).
+        _TRANSPORT = messaging.get_rpc_transport(
+            conf, allowed_remote_exmods=[exception.__name__])
     return _TRANSPORT
 
 

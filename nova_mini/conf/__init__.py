@@ -10,13 +10,14 @@ from nova_mini.conf import api
 from nova_mini.conf import database
 from nova_mini.conf import default
 from nova_mini.conf import metadata
+from nova_mini.conf import scheduler
 from nova_mini.conf import upgrade_levels
 
 CONF = cfg.CONF
 
 # Every module listed here must provide register_opts(conf) and
 # list_opts(); nova_mini.conf.opts checks that.
-MODULES = (default, api, database, metadata, upgrade_levels)
+MODULES = (default, api, database, metadata, scheduler, upgrade_levels)
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -6,3 +6,6 @@ def register_all():
     __import__('nova_mini.objects.flavor')
     __import__('nova_mini.objects.node_trait')
     __import__('nova_mini.objects.node')
+    __import__('nova_mini.objects.image_meta')
+    __import__('nova_mini.objects.request_spec')
+    __import__('nova_mini.objects.selection')

@@ -134,6 +134,38 @@ def _set_provision_state(context, node, action):
     return values
 
 
+@db_api.context_manager.writer
+def _claim(context, node_uuid, instance_uuid, instance_info):
+    """Give the node to the instance if nobody has it yet; whether it did.
+
+    One conditional UPDATE: the database, not a read before the write,
+    decides which of several concurrent schedulers wins a node.
+    """
+    values = {'instance_uuid': instance_uuid, 'updated_at': timeutils.utcnow()}
+    if instance_info is not None:
+        values['instance_info'] = instance_info
+    try:
+        return bool(context.session.execute(_NODES.update().where(
+            _NODES.c.uuid == node_uuid,
+            _NODES.c.instance_uuid.is_(None),
+            _NODES.c.provision_state == states.AVAILABLE,
+            _NODES.c.maintenance.is_(False)).values(**values)).rowcount)
+    except db_exc.DBDuplicateEntry:
+        # The instance already has another node.
+        raise exception.InstanceAssociated(instance_uuid=instance_uuid,
+                                           node=node_uuid)
+
+
+@db_api.context_manager.writer
+def _unclaim(context, node_uuid, instance_uuid):
+    return bool(context.session.execute(_NODES.update().where(
+        _NODES.c.uuid == node_uuid,
+        _NODES.c.instance_uuid == instance_uuid,
+        _NODES.c.provision_state == states.AVAILABLE).values(
+            instance_uuid=None, instance_info={},
+            updated_at=timeutils.utcnow())).rowcount)
+
+
 @base.NovaMiniObjectRegistry.register
 class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     """A bare-metal node; ``traits`` (a NodeTraitList) loads on demand."""
@@ -225,6 +257,20 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     def destroy(self):
         _destroy(self._context, self.id, self.uuid)
+
+    @classmethod
+    def claim(cls, context, node_uuid, instance_uuid, instance_info=None):
+        """Atomically give an available node, not in maintenance and
+        without an instance, to ``instance_uuid`` (and set its
+        ``instance_info`` if given). True if this call won the node, False
+        if it is gone (claimed by another, or no longer available).
+        """
+        return _claim(context, node_uuid, instance_uuid, instance_info)
+
+    @classmethod
+    def unclaim(cls, context, node_uuid, instance_uuid):
+        """Undo ``claim`` of a node not deployed yet; whether it did."""
+        return _unclaim(context, node_uuid, instance_uuid)
 
     def set_provision_state(self, action):
         """Perform the provision ``action`` (states.TRANSITIONS)."""

@@ -299,7 +299,20 @@ def value_checker(schema, name):
 
     def check(instance):
         error = _first_error(validator, instance)
-        if error is not None:
-            raise exception.ValidationError(detail='Invalid %s %s: %s' % (
-                name, _short(repr(instance)), error.message))
+        if error is None:
+            return
+        # NOTE: name the failing field, never echo a whole document: it
+        # may hold secrets (a node's driver_info passwords).
+        if error.path:
+            where = ' field /%s' % '/'.join(str(p) for p in error.path)
+        elif isinstance(instance, (dict, list)):
+            where = ''
+        else:
+            where = ' ' + _short(repr(instance))
+        if isinstance(error.instance, (dict, list)):
+            problem = 'fails the %r rule' % error.validator
+        else:
+            problem = error.message
+        raise exception.ValidationError(
+            detail='Invalid %s%s: %s' % (name, where, problem))
     return check

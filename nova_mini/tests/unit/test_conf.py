@@ -18,7 +18,8 @@ from nova_mini.conf import opts
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova_mini.__file__)))
 BIN = os.path.dirname(sys.executable)
 
-OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database')
+OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
+              'filter_scheduler')
 
 
 def _registered():
@@ -65,6 +66,8 @@ def test_list_opts_lists_every_registered_option(group):
              'max_limit'}),
     ('metadata', {'bind_host', 'bind_port', 'workers'}),
     ('upgrade_levels', {'scheduler'}),
+    ('filter_scheduler', {'enabled_filters', 'weighers', 'host_subset_size',
+                          'max_attempts'}),
     ('database', {'connection', 'max_pool_size', 'max_overflow'}),
 ])
 def test_known_options_are_listed(group, names):

@@ -85,7 +85,9 @@ patch = {
     },
 }
 
-_trait_list = {'type': 'string', 'pattern': r'^[A-Za-z0-9_,]+$'}
+# Comma-separated names, no empty item.
+_trait_list = {'type': 'string',
+               'pattern': r'^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$'}
 _bool = {'type': 'string', 'enum': [
     'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '1', '0', 'yes',
     'no', 'on', 'off', 'y', 'n', 't', 'f']}
@@ -111,7 +113,8 @@ list_query = {
         'traits-any': validation.single_param(_trait_list),
         'not-traits-any': validation.single_param(_trait_list),
     },
-    'additionalProperties': True,
+    # As Ironic: a misspelt filter is an error, not an unfiltered list.
+    'additionalProperties': False,
 }
 
 # The trait filters, query parameter -> filter name.

@@ -59,8 +59,9 @@ def test_foreign_keys_cascade(empty_database):
     assert foreign_key['options'].get('ondelete') == 'CASCADE'
     assert inspector.get_pk_constraint('node_traits')[
         'constrained_columns'] == ['node_id', 'trait']
-    assert ['trait', 'node_id'] in [index['column_names'] for index in
-                         inspector.get_indexes('node_traits')]
+    assert ['trait', 'node_id'] in [
+        index['column_names']
+        for index in inspector.get_indexes('node_traits')]
 
 
 def test_db_sync_again_changes_nothing(empty_database):

@@ -1,0 +1,45 @@
+"""Options of the [filter_scheduler] group: how nodes are chosen."""
+
+from oslo_config import cfg
+
+filter_scheduler_group = cfg.OptGroup(
+    'filter_scheduler', title='Filter scheduler options',
+    help='How nova-mini-scheduler filters and weighs the candidate nodes '
+         'the database returns for a request.')
+
+DEFAULT_FILTERS = ['ComputeCapabilitiesFilter', 'RamFilter', 'DiskFilter',
+                   'CoreFilter', 'ImagePropertiesFilter', 'TraitsFilter']
+
+filter_scheduler_opts = [
+    cfg.ListOpt('enabled_filters', default=DEFAULT_FILTERS,
+                help='Filters a candidate node must pass, in this order: '
+                     'names in the nova_mini.scheduler.filters entry point '
+                     'group.'),
+    cfg.ListOpt('weighers', default=['RAMWeigher'],
+                help='Weighers that order the nodes that passed the '
+                     'filters: names in the nova_mini.scheduler.weighers '
+                     'entry point group.'),
+    cfg.FloatOpt('ram_weight_multiplier', default=1.0,
+                 help='Multiplier of the RAMWeigher: positive prefers '
+                      'nodes with more memory, negative less.'),
+    cfg.FloatOpt('random_weight_multiplier', default=1.0,
+                 help='Multiplier of the RandomWeigher, which spreads '
+                      'instances over equally good nodes.'),
+    cfg.IntOpt('host_subset_size', default=1, min=1,
+               help='Choose at random among this many best nodes rather '
+                    'than always the best one: several schedulers then '
+                    'race less for the same node.'),
+    cfg.IntOpt('max_attempts', default=3, min=1,
+               help='Nodes selected per instance: the chosen one plus '
+                    'max_attempts - 1 alternates, tried in order when a '
+                    'claim is lost to another scheduler.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(filter_scheduler_group)
+    conf.register_opts(filter_scheduler_opts, group=filter_scheduler_group)
+
+
+def list_opts():
+    return {filter_scheduler_group: filter_scheduler_opts}

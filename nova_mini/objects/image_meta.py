@@ -1,0 +1,75 @@
+"""ImageMeta and ImageMetaProps: what the scheduler needs of an image.
+
+Only the properties a filter reads are fields: the architecture
+(``hw_architecture``, or the older ``cpu_arch``) and the traits the image
+requires. Glance spells the latter ``trait:<NAME>=required``, one property
+per trait; both that form and a ``traits_required`` list are accepted.
+"""
+
+from nova_mini.objects import base
+from nova_mini.objects import fields
+
+_TRAIT_PREFIX = 'trait:'
+
+
+@base.NovaMiniObjectRegistry.register
+class ImageMetaProps(base.NovaMiniObject):
+    """The image properties the scheduler reads."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'hw_architecture': fields.StringField(nullable=True),
+        'cpu_arch': fields.StringField(nullable=True),
+        'traits_required': fields.ListOfStringsField(),
+    }
+
+    @classmethod
+    def from_dict(cls, properties):
+        properties = properties or {}
+        traits = set(properties.get('traits_required') or ())
+        traits.update(key[len(_TRAIT_PREFIX):] for key, value in
+                      properties.items()
+                      if key.startswith(_TRAIT_PREFIX) and value == 'required')
+        return cls(hw_architecture=properties.get('hw_architecture'),
+                   cpu_arch=properties.get('cpu_arch'),
+                   traits_required=sorted(traits))
+
+    def to_dict(self):
+        result = {'traits_required': list(self.traits_required)}
+        for name in ('hw_architecture', 'cpu_arch'):
+            if getattr(self, name) is not None:
+                result[name] = getattr(self, name)
+        return result
+
+    @property
+    def architecture(self):
+        """The architecture the image needs, or None."""
+        return self.hw_architecture or self.cpu_arch
+
+
+@base.NovaMiniObjectRegistry.register
+class ImageMeta(base.NovaMiniObject):
+    """An image as the scheduler sees it: its id and properties."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.StringField(nullable=True),
+        'properties': fields.ObjectField('ImageMetaProps'),
+    }
+
+    @classmethod
+    def from_dict(cls, image):
+        """From Glance's image dict (``{'id': ..., 'properties': {...}}``);
+        ``None`` or ``{}`` is "no image".
+        """
+        image = image or {}
+        return cls(id=image.get('id'),
+                   properties=ImageMetaProps.from_dict(
+                       image.get('properties')))
+
+    def to_dict(self):
+        return {'id': self.id, 'properties': self.properties.to_dict()}

@@ -1,0 +1,284 @@
+"""RequestSpec: what one boot request asks of the scheduler.
+
+A RequestSpec models a request to launch ``num_instances`` instances of one
+flavor and image. Besides what the user asked for, it carries the
+*requirements* derived from the flavor's extra specs and the image, so that
+filters and weighers read attributes and never parse dicts:
+
+* ``resources``: ``{resource class: amount}``: VCPU, MEMORY_MB and DISK_GB
+  from the flavor, overridden (or zeroed) by ``resources:<CLASS>=<n>``
+  extra specs; a bare-metal flavor asks for ``resources:CUSTOM_<X>=1`` and
+  zeroes the others. Zero amounts are left out.
+* ``required_traits`` / ``forbidden_traits``: from ``trait:<NAME>=required``
+  and ``=forbidden`` extra specs, plus the image's ``traits_required``.
+* ``capabilities``: ``{name: requirement}`` from ``capabilities:<name>``
+  extra specs, matched against a node's ``properties['capabilities']``.
+
+Some fields only make sense for the request being scheduled now and are
+never stored with the instance (``PER_REQUEST_FIELDS``: the instance uuids,
+nodes to ignore or force, the retry record); ``persistable()`` drops them.
+
+The legacy form, ``(request_spec, filter_properties)`` as nested dicts, is
+read by ``from_dict`` and written by ``to_legacy_dict``; one is the inverse
+of the other, nothing is lost on the way.
+"""
+
+import datetime
+import math
+
+from nova_mini import exception
+from nova_mini.objects import base
+from nova_mini.objects import fields
+from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import image_meta
+
+RESOURCES_PREFIX = 'resources:'
+TRAIT_PREFIX = 'trait:'
+CAPABILITIES_PREFIX = 'capabilities:'
+CUSTOM_PREFIX = 'CUSTOM_'
+
+REQUIRED = 'required'
+FORBIDDEN = 'forbidden'
+
+# Fields of this request only: not stored with the instance, not reused
+# when it is rebuilt or moved.
+PER_REQUEST_FIELDS = ('instance_uuids', 'ignore_hosts', 'force_nodes',
+                      'retry')
+# Fields computed from the flavor and image by _derive().
+DERIVED_FIELDS = ('resources', 'required_traits', 'forbidden_traits',
+                  'capabilities')
+
+
+@base.NovaMiniObjectRegistry.register
+class SchedulerRetries(base.NovaMiniObject):
+    """How often an instance was scheduled already, and on which nodes."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'num_attempts': fields.IntegerField(),
+        'nodes': fields.ListOfStringsField(),
+    }
+
+    @classmethod
+    def from_dict(cls, retry):
+        nodes = retry.get('nodes')
+        if nodes is None:
+            # Nova's form: [[host, node], ...].
+            nodes = [entry[-1] for entry in retry.get('hosts') or ()]
+        return cls(num_attempts=retry.get('num_attempts', 0),
+                   nodes=list(nodes))
+
+    def to_dict(self):
+        return {'num_attempts': self.num_attempts, 'nodes': list(self.nodes)}
+
+
+def _derive(flavor, image):
+    """The requirements (DERIVED_FIELDS) of ``flavor`` and ``image``."""
+    specs = flavor.extra_specs
+    resources = {
+        'VCPU': flavor.vcpus,
+        'MEMORY_MB': flavor.memory_mb,
+        'DISK_GB': (flavor.root_gb + flavor.ephemeral_gb
+                    + int(math.ceil(flavor.swap / 1024.0))),
+    }
+    required = set(image.properties.traits_required) if image else set()
+    forbidden = set()
+    capabilities = {}
+    for key, value in specs.items():
+        if key.startswith(RESOURCES_PREFIX):
+            name = key[len(RESOURCES_PREFIX):]
+            try:
+                amount = int(value)
+            except ValueError:
+                amount = -1
+            if amount < 0:
+                raise exception.InvalidRequestSpec(
+                    reason='%s=%r is not an amount' % (key, value))
+            resources[name] = amount
+        elif key.startswith(TRAIT_PREFIX):
+            name = key[len(TRAIT_PREFIX):]
+            if value == REQUIRED:
+                required.add(name)
+            elif value == FORBIDDEN:
+                forbidden.add(name)
+            else:
+                raise exception.InvalidRequestSpec(
+                    reason='%s=%r is neither required nor forbidden'
+                    % (key, value))
+        elif key.startswith(CAPABILITIES_PREFIX):
+            capabilities[key[len(CAPABILITIES_PREFIX):]] = value
+    both = required & forbidden
+    if both:
+        raise exception.InvalidRequestSpec(
+            reason='traits both required and forbidden: %s'
+            % ', '.join(sorted(both)))
+    return {
+        'resources': {rc: n for rc, n in sorted(resources.items()) if n},
+        'required_traits': sorted(required),
+        'forbidden_traits': sorted(forbidden),
+        'capabilities': dict(sorted(capabilities.items())),
+    }
+
+
+def _hints(hints):
+    # Nova's API passes a hint given once as a string, several as a list.
+    return {name: [str(v) for v in (value if isinstance(value, list)
+                                    else [value])]
+            for name, value in (hints or {}).items()}
+
+
+def _flavor_to_dict(flavor):
+    result = {}
+    for name in flavor.fields:
+        if not flavor.obj_attr_is_set(name):
+            continue
+        value = getattr(flavor, name)
+        if isinstance(value, datetime.datetime):
+            value = value.isoformat()
+        elif isinstance(value, (dict, list)):
+            value = type(value)(value)
+        result[name] = value
+    return result
+
+
+def _flavor_from_dict(values):
+    return flavor_obj.Flavor(**{name: value for name, value in values.items()
+                                if name in flavor_obj.Flavor.fields})
+
+
+@base.NovaMiniObjectRegistry.register
+class RequestSpec(base.NovaMiniObject):
+    """Models the request to launch one or more instances (see module)."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        # What is asked for.
+        'flavor': fields.ObjectField('Flavor'),
+        'image': fields.ObjectField('ImageMeta'),
+        'num_instances': fields.IntegerField(default=1),
+        'project_id': fields.StringField(nullable=True),
+        'user_id': fields.StringField(nullable=True),
+        'availability_zone': fields.StringField(nullable=True),
+        'scheduler_hints': fields.DictOfListOfStringsField(default={}),
+        # This request only (PER_REQUEST_FIELDS).
+        'instance_uuids': fields.ListOfStringsField(default=[]),
+        'ignore_hosts': fields.ListOfStringsField(default=[]),
+        'force_nodes': fields.ListOfStringsField(default=[]),
+        'retry': fields.ObjectField('SchedulerRetries', nullable=True,
+                                    default=None),
+        # Derived from flavor and image (DERIVED_FIELDS).
+        'resources': fields.DictOfIntegersField(default={}),
+        'required_traits': fields.ListOfStringsField(default=[]),
+        'forbidden_traits': fields.ListOfStringsField(default=[]),
+        'capabilities': fields.DictOfStringsField(default={}),
+    }
+
+    @classmethod
+    def from_components(cls, context, flavor, image=None, num_instances=1,
+                        instance_uuids=None, project_id=None, user_id=None,
+                        availability_zone=None, scheduler_hints=None,
+                        ignore_hosts=None, force_nodes=None, retry=None):
+        """A RequestSpec of objects (``image`` and ``retry`` may be dicts)."""
+        if not isinstance(image, image_meta.ImageMeta):
+            image = image_meta.ImageMeta.from_dict(image)
+        if retry is not None and not isinstance(retry, SchedulerRetries):
+            retry = SchedulerRetries.from_dict(retry)
+        instance_uuids = list(instance_uuids or [])
+        spec = cls(context, flavor=flavor, image=image,
+                   num_instances=(len(instance_uuids) if instance_uuids
+                                  else num_instances),
+                   instance_uuids=instance_uuids,
+                   project_id=project_id, user_id=user_id,
+                   availability_zone=availability_zone,
+                   scheduler_hints=_hints(scheduler_hints),
+                   ignore_hosts=list(ignore_hosts or []),
+                   force_nodes=list(force_nodes or []), retry=retry)
+        for name, value in _derive(flavor, image).items():
+            setattr(spec, name, value)
+        return spec
+
+    @classmethod
+    def from_dict(cls, request_spec, filter_properties=None, context=None):
+        """From the legacy dicts: ``request_spec`` (image,
+        instance_properties, instance_type, num_instances, instance_uuids)
+        and ``filter_properties`` (scheduler_hints, ignore_hosts,
+        force_nodes, retry).
+        """
+        filter_properties = filter_properties or {}
+        instance = request_spec.get('instance_properties') or {}
+        flavor = request_spec.get('instance_type') or filter_properties.get(
+            'instance_type')
+        if flavor is None:
+            raise exception.InvalidRequestSpec(reason='no instance_type')
+        if not isinstance(flavor, flavor_obj.Flavor):
+            flavor = _flavor_from_dict(flavor)
+        uuids = request_spec.get('instance_uuids')
+        if uuids is None and instance.get('uuid'):
+            uuids = [instance['uuid']]
+        retry = filter_properties.get('retry')
+        return cls.from_components(
+            context, flavor, image=request_spec.get('image'),
+            num_instances=request_spec.get('num_instances', 1),
+            instance_uuids=uuids,
+            project_id=instance.get('project_id'),
+            user_id=instance.get('user_id'),
+            availability_zone=instance.get('availability_zone'),
+            scheduler_hints=filter_properties.get('scheduler_hints'),
+            ignore_hosts=filter_properties.get('ignore_hosts'),
+            force_nodes=filter_properties.get('force_nodes'),
+            retry=retry)
+
+    def to_legacy_dict(self):
+        """``(request_spec, filter_properties)``, as from_dict takes them."""
+        instance = {'project_id': self.project_id, 'user_id': self.user_id,
+                    'availability_zone': self.availability_zone}
+        if self.instance_uuids:
+            instance['uuid'] = self.instance_uuids[0]
+        flavor = _flavor_to_dict(self.flavor)
+        request_spec = {
+            'image': self.image.to_dict(),
+            'instance_properties': instance,
+            'instance_type': flavor,
+            'num_instances': self.num_instances,
+            'instance_uuids': list(self.instance_uuids),
+        }
+        filter_properties = {
+            'scheduler_hints': {k: list(v)
+                                for k, v in self.scheduler_hints.items()},
+            'ignore_hosts': list(self.ignore_hosts),
+            'force_nodes': list(self.force_nodes),
+            'instance_type': dict(flavor),
+        }
+        if self.retry is not None:
+            filter_properties['retry'] = self.retry.to_dict()
+        return request_spec, filter_properties
+
+    def persistable(self):
+        """A copy without the PER_REQUEST_FIELDS, to store with an
+        instance.
+        """
+        clone = self.obj_clone()
+        copy = type(self)(self._context, **{
+            name: getattr(clone, name) for name in self.fields
+            if name not in PER_REQUEST_FIELDS and clone.obj_attr_is_set(name)})
+        copy.obj_reset_changes(recursive=True)
+        return copy
+
+    @property
+    def resource_class(self):
+        """The custom resource class asked for (bare metal), or None."""
+        custom = self.custom_resource_classes
+        return custom[0] if len(custom) == 1 else None
+
+    @property
+    def custom_resource_classes(self):
+        return [rc for rc in self.resources if rc.startswith(CUSTOM_PREFIX)]
+
+    @property
+    def instance_count(self):
+        """How many nodes this request needs."""
+        return len(self.instance_uuids) or self.num_instances

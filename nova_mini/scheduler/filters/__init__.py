@@ -1,0 +1,42 @@
+"""Scheduler filters: plugins that reject candidate nodes.
+
+A filter reads the RequestSpec's attributes (never dicts) and a
+``NodeState``; ``check`` says why a node fails, or None if it passes.
+Filters are loaded by name from the ``nova_mini.scheduler.filters`` entry
+point group, in the order of ``[filter_scheduler] enabled_filters``.
+"""
+
+from stevedore import named
+
+NAMESPACE = 'nova_mini.scheduler.filters'
+
+
+class BaseNodeFilter(object):
+    """Base class of the filters."""
+
+    # Whether check() reads NodeState.traits (loaded only if so).
+    needs_traits = False
+
+    @property
+    def name(self):
+        return type(self).__name__
+
+    def check(self, node, spec_obj):
+        """None if ``node`` suits ``spec_obj``, else the reason why not."""
+        raise NotImplementedError()
+
+    def node_passes(self, node, spec_obj):
+        return self.check(node, spec_obj) is None
+
+
+def _missing(names):
+    raise LookupError('no such %s entry point: %s'
+                      % (NAMESPACE, ', '.join(sorted(names))))
+
+
+def load(names, namespace=NAMESPACE):
+    """Instances of the plugins ``names`` of ``namespace``, in order."""
+    manager = named.NamedExtensionManager(
+        namespace, names, invoke_on_load=True, name_order=True,
+        on_missing_entrypoints_callback=_missing)
+    return [ext.obj for ext in manager]

@@ -1,0 +1,61 @@
+"""ComputeCapabilitiesFilter: ``capabilities:<name>`` extra specs against
+the node's ``properties['capabilities']`` (``"k:v,k2:v2"``).
+
+A requirement is a value, or an operator and operands, as in Nova:
+
+* ``v`` (no operator): the strings are equal.
+* ``= n``: the node has at least n; ``== n``, ``!= n``, ``>= n``,
+  ``<= n``: numeric comparisons.
+* ``s== v``, ``s!= v``, ``s< v``, ``s<= v``, ``s> v``, ``s>= v``: string
+  comparisons.
+* ``<in> v``: v is a substring of the node's value.
+* ``<is> True``: boolean equality (case-insensitive).
+* ``<or> a <or> b``: the node's value is one of them.
+"""
+
+import operator
+
+from nova_mini.scheduler import filters
+
+_NUMERIC = {'=': operator.ge, '==': operator.eq, '!=': operator.ne,
+            '>=': operator.ge, '<=': operator.le}
+_STRING = {'s==': operator.eq, 's!=': operator.ne, 's<': operator.lt,
+           's<=': operator.le, 's>': operator.gt, 's>=': operator.ge}
+
+
+def matches(value, requirement):
+    """Whether the node's capability ``value`` meets ``requirement``."""
+    words = requirement.split()
+    if not words:
+        return value == requirement
+    op = words[0]
+    if op == '<or>':
+        return value in [w for w in words[1::2]]
+    if len(words) != 2:
+        return value == requirement
+    operand = words[1]
+    if op in _NUMERIC:
+        try:
+            return _NUMERIC[op](float(value), float(operand))
+        except ValueError:
+            return False
+    if op in _STRING:
+        return _STRING[op](value, operand)
+    if op == '<in>':
+        return operand in value
+    if op == '<is>':
+        return value.lower() == operand.lower()
+    return value == requirement
+
+
+class ComputeCapabilitiesFilter(filters.BaseNodeFilter):
+
+    def check(self, node, spec_obj):
+        has = node.capabilities
+        for name, requirement in spec_obj.capabilities.items():
+            if name not in has:
+                return 'capability %s missing' % name
+            if not matches(has[name], requirement):
+                return 'capability %s is %r, %r wanted' % (
+                    name, has[name], requirement)
+        return None
