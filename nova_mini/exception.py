@@ -204,6 +204,10 @@ class InvalidRequestSpec(Invalid):
     msg_fmt = 'Invalid request spec: %(reason)s'
 
 
+class InstanceNotFound(NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
 class NoValidHost(NovaMiniException):
     msg_fmt = 'No valid host was found. %(reason)s'
 

@@ -13,6 +13,7 @@ from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
 from nova_mini import conf
 from nova_mini.db import api as db_api
+from nova_mini import rpc
 
 CONF = conf.CONF
 
@@ -41,6 +42,8 @@ class PathDispatcher(object):
 
 def build_app(conf=CONF):
     db_api.configure(conf)
+    # transport_url and rpc_response_timeout: the servers API casts builds.
+    rpc.register_opts(conf)
     roots = PathDispatcher({
         '/compute': api_root.APIRoot(compute_root.ComputeRootController(),
                                      compute_versions.COMPUTE_API,

@@ -119,3 +119,27 @@ class NodeTrait(Base):
                         sa.ForeignKey('nodes.id', ondelete='CASCADE'),
                         primary_key=True, nullable=False)
     trait = sa.Column(sa.String(255), primary_key=True, nullable=False)
+
+
+class Instance(Base):
+    """A server. ``flavor`` is the instance's own copy of its flavor (a
+    serialized Flavor object), ``fault`` the last error (message, code,
+    details, created) as a JSON document.
+    """
+
+    __tablename__ = 'instances'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
+        sa.Index('instances_project_id_idx', 'project_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    project_id = sa.Column(sa.String(255), nullable=True)
+    user_id = sa.Column(sa.String(255), nullable=True)
+    flavor = sa.Column(sa.Text, nullable=False)
+    image_ref = sa.Column(sa.String(255), nullable=True)
+    vm_state = sa.Column(sa.String(16), nullable=False)
+    node_uuid = sa.Column(sa.String(36), nullable=True)
+    fault = sa.Column(db_types.JsonEncodedDict, nullable=True)

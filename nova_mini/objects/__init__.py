@@ -9,3 +9,4 @@ def register_all():
     __import__('nova_mini.objects.image_meta')
     __import__('nova_mini.objects.request_spec')
     __import__('nova_mini.objects.selection')
+    __import__('nova_mini.objects.instance')

@@ -272,6 +272,31 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         """Undo ``claim`` of a node not deployed yet; whether it did."""
         return _unclaim(context, node_uuid, instance_uuid)
 
+    @classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        return cls._from_db_object(
+            context, cls(), _get(context, 'instance_uuid', instance_uuid))
+
+    @classmethod
+    def release(cls, context, instance_uuid):
+        """Free the node ``instance_uuid`` has, if any: undeploy it if it
+        was deployed, else undo the claim. The uuid of the freed node, or
+        None if the instance had none.
+        """
+        try:
+            node = cls.get_by_instance_uuid(context, instance_uuid)
+        except exception.NodeNotFound:
+            return None
+        if node.provision_state == states.AVAILABLE:
+            _unclaim(context, node.uuid, instance_uuid)
+        else:
+            try:
+                node.set_provision_state(states.UNDEPLOY)
+            except exception.InvalidStateRequested:
+                # Moved meanwhile (by an operator); leave it alone.
+                return None
+        return node.uuid
+
     def set_provision_state(self, action):
         """Perform the provision ``action`` (states.TRANSITIONS)."""
         values = _set_provision_state(self._context, self, action)

@@ -8,6 +8,7 @@ from nova_mini.policies import flavor_extra_specs
 from nova_mini.policies import flavors
 from nova_mini.policies import node_traits
 from nova_mini.policies import nodes
+from nova_mini.policies import servers
 
 
 def list_rules():
@@ -18,4 +19,5 @@ def list_rules():
         flavor_access.list_rules(),
         nodes.list_rules(),
         node_traits.list_rules(),
+        servers.list_rules(),
     ))

@@ -6,6 +6,7 @@ from oslo_policy import policy
 ADMIN = 'rule:context_is_admin'
 ANY = '@'
 PROJECT_READER_OR_ADMIN = 'rule:project_reader_or_admin'
+PROJECT_MEMBER_OR_ADMIN = 'rule:project_member_or_admin'
 
 rules = [
     policy.RuleDefault('context_is_admin', 'role:admin',
@@ -16,6 +17,13 @@ rules = [
     policy.RuleDefault('project_reader_or_admin',
                        'rule:project_reader_api or rule:context_is_admin',
                        'A reader of the owning project, or an '
+                       'administrator.'),
+    policy.RuleDefault('project_member_api',
+                       'role:member and project_id:%(project_id)s',
+                       'A member of the project that owns the target.'),
+    policy.RuleDefault('project_member_or_admin',
+                       'rule:project_member_api or rule:context_is_admin',
+                       'A member of the owning project, or an '
                        'administrator.'),
 ]
 

@@ -5,8 +5,11 @@ import oslo_messaging as messaging
 
 from nova_mini import conf
 from nova_mini import exception
+from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import node as node_obj
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import rpcapi
+from nova_mini import states
 from nova_mini import version
 
 LOG = logging.getLogger(__name__)
@@ -17,6 +20,7 @@ class SchedulerManager(object):
 
     def __init__(self, host, conf=conf.CONF):
         self.host = host
+        self.conf = conf
         self.driver = filter_scheduler.FilterScheduler(conf)
 
     def ping(self, ctxt):
@@ -37,3 +41,89 @@ class SchedulerManager(object):
             LOG.info('Claimed node %s for instance %s',
                      selection.node_uuid, instance_uuid)
         return selections
+
+    def _build_timeout(self):
+        return getattr(self.conf, 'rpc_response_timeout', 60)
+
+    def _pending(self, ctxt, instance_uuids):
+        """The instances still waiting for this build: not deleted, not
+        failed, not past their deadline (the API shows those as ERROR).
+        """
+        timeout = self._build_timeout()
+        pending = []
+        for instance_uuid in instance_uuids:
+            try:
+                instance = instance_obj.Instance.get_by_uuid(ctxt,
+                                                             instance_uuid)
+            except exception.InstanceNotFound:
+                LOG.info('Instance %s was deleted before its build',
+                         instance_uuid)
+                continue
+            if instance.vm_state != instance_obj.BUILDING:
+                continue
+            if instance.expire_build(timeout):
+                LOG.warning('Instance %s waited more than %ds for a '
+                            'scheduler; not building it', instance_uuid,
+                            timeout)
+                continue
+            pending.append(instance)
+        return pending
+
+    def _deploy(self, ctxt, instance, selection):
+        """Deploy the claimed node (the node's own trait check runs) and
+        mark the instance ACTIVE; on failure record the fault. The node is
+        freed again whenever the instance did not become ACTIVE on it.
+        """
+        try:
+            node = node_obj.Node.get_by_uuid(ctxt, selection.node_uuid)
+            node.set_provision_state(states.DEPLOY)
+        except (exception.MissingNodeTraits, exception.NodeInMaintenance,
+                exception.InvalidStateRequested,
+                exception.NodeNotFound) as exc:
+            LOG.info('Deploying node %s for instance %s failed: %s',
+                     selection.node_uuid, instance.uuid, exc)
+            node_obj.Node.release(ctxt, instance.uuid)
+            instance.mark_error(
+                exception.NoValidHost(reason=exc.format_message()).message,
+                code=500)
+            return
+        if instance.mark_active(selection.node_uuid):
+            LOG.info('Instance %s is ACTIVE on node %s', instance.uuid,
+                     selection.node_uuid)
+            return
+        # Deleted or expired meanwhile: give the node back.
+        LOG.info('Instance %s stopped building meanwhile; freeing node %s',
+                 instance.uuid, selection.node_uuid)
+        node_obj.Node.release(ctxt, instance.uuid)
+
+    def build_instances(self, ctxt, spec_obj, instance_uuids):
+        """Build servers whose rows the API made in BUILD (a cast)."""
+        instances = self._pending(ctxt, instance_uuids)
+        if not instances:
+            return
+        uuids = [instance.uuid for instance in instances]
+        spec_obj.instance_uuids = uuids
+        spec_obj.num_instances = len(uuids)
+        try:
+            selections = self.driver.claim_destinations(ctxt, spec_obj,
+                                                        uuids)
+        except exception.NoValidHost as exc:
+            LOG.info('No valid host for instances %s: %s',
+                     ', '.join(uuids), exc)
+            for instance in instances:
+                instance.mark_error(exc.format_message(), code=500)
+            return
+        except Exception as exc:
+            LOG.exception('Scheduling instances %s failed', ', '.join(uuids))
+            for instance in instances:
+                instance.mark_error('Build of instance %s failed: %s'
+                                    % (instance.uuid, exc), code=500)
+            return
+        for instance, selection in zip(instances, selections):
+            try:
+                self._deploy(ctxt, instance, selection)
+            except Exception as exc:
+                LOG.exception('Building instance %s failed', instance.uuid)
+                node_obj.Node.release(ctxt, instance.uuid)
+                instance.mark_error('Build of instance %s failed: %s'
+                                    % (instance.uuid, exc), code=500)

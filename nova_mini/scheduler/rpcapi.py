@@ -5,6 +5,8 @@ API version history:
 * 1.0 - Initial version: ``ping``.
 * 1.1 - ``select_destinations`` and ``claim_destinations`` (RequestSpec
   in, Selections out).
+* 1.2 - ``build_instances`` (a cast: claim, deploy-time trait check,
+  ACTIVE or ERROR recorded on each instance).
 """
 
 import oslo_messaging as messaging
@@ -16,7 +18,7 @@ from nova_mini import rpc
 CONF = conf.CONF
 
 TOPIC = 'scheduler'
-VERSION = '1.1'
+VERSION = '1.2'
 
 
 class SchedulerAPI(object):
@@ -56,3 +58,16 @@ class SchedulerAPI(object):
         cctxt = self._prepare('1.1', timeout)
         return cctxt.call(ctxt, 'claim_destinations', spec_obj=spec_obj,
                           instance_uuids=instance_uuids)
+
+    def build_instances(self, ctxt, spec_obj, instance_uuids, retry=None):
+        """Have a scheduler build the instances (BUILD rows already made):
+        claim a node for each, check the node's traits as a deploy does,
+        and mark each ACTIVE, or ERROR with a fault. A cast: nothing comes
+        back; the instances record the outcome. ``retry`` bounds the
+        attempts to reach the broker (None: oslo.messaging's default).
+        """
+        cctxt = self._prepare('1.2', None)
+        if retry is not None:
+            cctxt = cctxt.prepare(retry=retry)
+        cctxt.cast(ctxt, 'build_instances', spec_obj=spec_obj,
+                   instance_uuids=instance_uuids)

@@ -3,6 +3,7 @@
 import pecan
 
 from nova_mini.api.compute import flavors
+from nova_mini.api.compute import servers
 from nova_mini.api.compute import versions
 from nova_mini.api import wsgi
 
@@ -23,6 +24,7 @@ def _version_document(root_url, links):
 
 class V21Controller(object):
     flavors = flavors.FlavorsController()
+    servers = servers.ServersController()
 
     @wsgi.expose()
     def index(self):

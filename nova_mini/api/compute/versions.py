@@ -99,6 +99,7 @@ HISTORY = [
 # Versions that code checks, by what they changed; *_PREVIOUS is the last
 # version before the change, for ranges that end there.
 PUBLIC_FLAVOR_ACCESS_CONFLICT = '2.7'
+EMBEDDED_FLAVOR = '2.47'
 FLAVOR_DESCRIPTION_PREVIOUS = '2.54'
 FLAVOR_DESCRIPTION = '2.55'
 FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'

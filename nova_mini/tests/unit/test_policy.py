@@ -18,6 +18,7 @@ from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
+from nova_mini.policies import servers as server_policies
 from nova_mini import policy
 
 BIN = os.path.dirname(sys.executable)
@@ -29,9 +30,12 @@ ADMIN_ONLY = [
     node_policies.CREATE, node_policies.UPDATE, node_policies.DELETE,
     node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
     trait_policies.SET, trait_policies.DELETE,
+    server_policies.EXTENDED_ATTRIBUTES,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
-           node_policies.GET, node_policies.GET_STATES, trait_policies.LIST]
+           node_policies.GET, node_policies.GET_STATES, trait_policies.LIST,
+           server_policies.INDEX, server_policies.SHOW]
+MEMBERS = [server_policies.CREATE, server_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
 
 
@@ -64,7 +68,8 @@ def test_rules_are_documented():
         for operation in rule.operations:
             assert operation['method'] in ('GET', 'POST', 'PUT', 'DELETE',
                                            'PATCH')
-            assert operation['path'].startswith(('/flavors', '/nodes')), name
+            prefixes = ('/flavors', '/nodes', '/servers')
+            assert operation['path'].startswith(prefixes), name
 
 
 def test_building_blocks_are_referenced():
@@ -86,7 +91,7 @@ def test_admin_only_defaults(name):
 
 
 def test_every_rule_has_an_expected_default():
-    assert set(ADMIN_ONLY + READERS + ANYONE) == (
+    assert set(ADMIN_ONLY + READERS + MEMBERS + ANYONE) == (
         set(_rules()) - {rule.name for rule in base.list_rules()})
 
 
@@ -128,6 +133,14 @@ def test_readers_may_read_extra_specs(contexts, name):
     for who in ('admin', 'member', 'reader'):
         assert contexts[who].can(name)
     assert contexts['nobody'].can(name, fatal=False) is False
+
+
+@pytest.mark.parametrize('name', MEMBERS, ids=_ids(MEMBERS))
+def test_members_may_boot_and_delete(contexts, name):
+    for who in ('admin', 'member'):
+        assert contexts[who].can(name)
+    for who in ('reader', 'nobody'):
+        assert contexts[who].can(name, fatal=False) is False
 
 
 @pytest.mark.parametrize('name', ANYONE, ids=_ids(ANYONE))

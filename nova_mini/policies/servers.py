@@ -1,0 +1,44 @@
+"""Policies of the servers resource."""
+
+from oslo_policy import policy
+
+from nova_mini.policies import base
+
+PREFIX = 'os_compute_api:servers:'
+INDEX = PREFIX + 'index'
+SHOW = PREFIX + 'show'
+CREATE = PREFIX + 'create'
+DELETE = PREFIX + 'delete'
+# Not a route of its own: decides what GET /servers/{server_id} shows.
+EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=INDEX, check_str=base.PROJECT_READER_OR_ADMIN,
+        description='List the servers of the project, briefly or in '
+                    'detail.',
+        operations=[{'method': 'GET', 'path': '/servers'},
+                    {'method': 'GET', 'path': '/servers/detail'}]),
+    policy.DocumentedRuleDefault(
+        name=SHOW, check_str=base.PROJECT_READER_OR_ADMIN,
+        description='Show one server.',
+        operations=[{'method': 'GET', 'path': '/servers/{server_id}'}]),
+    policy.DocumentedRuleDefault(
+        name=CREATE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
+        description='Create (boot) servers.',
+        operations=[{'method': 'POST', 'path': '/servers'}]),
+    policy.DocumentedRuleDefault(
+        name=DELETE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
+        description='Delete a server (its node is freed).',
+        operations=[{'method': 'DELETE', 'path': '/servers/{server_id}'}]),
+    policy.DocumentedRuleDefault(
+        name=EXTENDED_ATTRIBUTES, check_str=base.ADMIN,
+        description='Show the OS-EXT-SRV-ATTR:* attributes of a server '
+                    '(the node it runs on); checked without failing the '
+                    'request, it only filters the body.',
+        operations=[{'method': 'GET', 'path': '/servers/{server_id}'}]),
+]
+
+
+def list_rules():
+    return rules

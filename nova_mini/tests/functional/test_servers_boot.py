@@ -1,0 +1,205 @@
+"""Booting servers through the real stack: nova-mini-api (Keystone
+tokens) casts the build over RabbitMQ to nova-mini-scheduler, which
+claims a node, runs its deploy-time trait check and records the outcome;
+the test polls GET /servers/{id} as a client does.
+
+An API and a scheduler of this test run on a RabbitMQ virtual host of
+their own (see test_scheduler_claims: a topic's queue is shared by every
+scheduler on a virtual host, whatever its exchange), on the stack's
+database. The "no scheduler" case runs an API on a second, empty virtual
+host with a short rpc_response_timeout.
+"""
+
+import datetime
+import os
+import subprocess
+import time
+import uuid
+
+import pytest
+import requests
+import sqlalchemy as sa
+
+from nova_mini.db import models
+from nova_mini.tests.functional.harness import nova
+from nova_mini.tests.functional.harness import rabbitmq
+
+pytestmark = pytest.mark.live
+
+RUN = uuid.uuid4().hex[:6]
+RESOURCE_CLASS = 'baremetal-boot-%s' % RUN
+TRAIT = 'CUSTOM_BOOT_%s' % RUN.upper()
+FLAVOR = 'bm-boot-%s' % RUN
+TIMEOUT = 3
+
+
+def _rabbitmqctl(*args):
+    command = rabbitmq._sbin('rabbitmqctl')
+    if not command:
+        pytest.fail('rabbitmqctl is not installed')
+    subprocess.run([command] + list(args), check=True, capture_output=True,
+                   timeout=60)
+
+
+@pytest.fixture
+def vhosts(stack):
+    """Two RabbitMQ virtual hosts of this test: their transport URLs."""
+    names = ['nova_mini_boot_%s_%d' % (RUN, i) for i in range(2)]
+    for name in names:
+        _rabbitmqctl('add_vhost', name)
+        _rabbitmqctl('set_permissions', '-p', name, stack.rabbit.user,
+                     '.*', '.*', '.*')
+    try:
+        yield [stack.rabbit.transport_url + name for name in names]
+    finally:
+        for name in names:
+            _rabbitmqctl('delete_vhost', name)
+
+
+@pytest.fixture
+def boot_apis(stack, vhosts, extra_api):
+    """(URL of an API with a scheduler, URL of an API without one)."""
+    host = 'sched-boot-%s' % RUN
+    name = 'nova-mini-scheduler-%s' % host
+    extra = stack.nova.write_extra_config(name, {
+        'DEFAULT': {'host': host, 'transport_url': vhosts[0]}})
+    sched = stack.nova.start(nova.SCHEDULER, name=name,
+                             config_files=[stack.nova.conf_path, extra])
+    try:
+        _proc, port = extra_api(sections={
+            'DEFAULT': {'transport_url': vhosts[0]}})
+        _proc2, port2 = extra_api(sections={
+            'DEFAULT': {'transport_url': vhosts[1],
+                        'rpc_response_timeout': TIMEOUT}})
+        yield ('http://127.0.0.1:%d/compute/v2.1' % port,
+               'http://127.0.0.1:%d/compute/v2.1' % port2)
+    finally:
+        stack.nova.stop(sched.name, timeout=30)
+
+
+@pytest.fixture
+def engine(stack):
+    path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
+    eng = sa.create_engine('sqlite:///%s' % path,
+                           connect_args={'timeout': 30})
+    yield eng
+    eng.dispose()
+
+
+def _node(engine, traits):
+    nodes, node_traits = models.Node.__table__, models.NodeTrait.__table__
+    now = datetime.datetime.utcnow()
+    node_uuid = str(uuid.uuid4())
+    with engine.begin() as connection:
+        connection.execute(nodes.insert(), [{
+            'uuid': node_uuid, 'name': 'boot-%s' % node_uuid[:8],
+            'driver': 'fake-hardware', 'resource_class': RESOURCE_CLASS,
+            'provision_state': 'available', 'power_state': 'power off',
+            'maintenance': False,
+            'properties': {'cpus': 8, 'memory_mb': 8192, 'local_gb': 100},
+            'driver_info': {}, 'instance_info': {}, 'extra': {},
+            'created_at': now}])
+        node_id = connection.execute(sa.select(nodes.c.id).where(
+            nodes.c.uuid == node_uuid)).scalar_one()
+        if traits:
+            connection.execute(node_traits.insert(), [
+                {'node_id': node_id, 'trait': t, 'created_at': now}
+                for t in traits])
+    return node_uuid
+
+
+def _node_row(engine, node_uuid):
+    nodes = models.Node.__table__
+    with engine.connect() as connection:
+        return connection.execute(sa.select(nodes).where(
+            nodes.c.uuid == node_uuid)).first()
+
+
+def _headers(token, version='2.47'):
+    return {'X-Auth-Token': token,
+            'OpenStack-API-Version': 'compute %s' % version}
+
+
+@pytest.fixture
+def flavor(stack, admin_token):
+    url = stack.nova.compute_url
+    headers = _headers(admin_token)
+    response = requests.post(url + '/flavors', json={'flavor': {
+        'name': FLAVOR, 'id': FLAVOR, 'ram': 4096, 'vcpus': 4,
+        'disk': 50}}, headers=headers, timeout=30)
+    if response.status_code != 409:
+        assert response.status_code == 200, response.text
+    response = requests.post(
+        url + '/flavors/%s/os-extra_specs' % FLAVOR,
+        json={'extra_specs': {
+            'resources:CUSTOM_%s' % RESOURCE_CLASS.upper().replace('-', '_'):
+                '1',
+            'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
+            'resources:DISK_GB': '0',
+            'trait:%s' % TRAIT: 'required'}},
+        headers=headers, timeout=30)
+    assert response.status_code == 200, response.text
+    return FLAVOR
+
+
+def _boot(url, token, flavor_id):
+    response = requests.post(url + '/servers', json={'server': {
+        'name': 'boot-%s' % RUN, 'flavorRef': flavor_id,
+        'imageRef': 'image-%s' % RUN}}, headers=_headers(token), timeout=30)
+    assert response.status_code == 202, response.text
+    return response.json()['server']['id']
+
+
+def _wait(url, token, server_id, timeout):
+    deadline = time.monotonic() + timeout
+    while True:
+        response = requests.get(url + '/servers/%s' % server_id,
+                                headers=_headers(token), timeout=30)
+        assert response.status_code == 200, response.text
+        server = response.json()['server']
+        if server['status'] != 'BUILD' or time.monotonic() > deadline:
+            return server
+        time.sleep(0.2)
+
+
+def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
+                                            admin_token):
+    with_scheduler, without_scheduler = boot_apis
+
+    # A node with the required trait: ACTIVE on it.
+    good = _node(engine, [TRAIT, 'CUSTOM_EXTRA'])
+    server_id = _boot(with_scheduler, admin_token, flavor)
+    server = _wait(with_scheduler, admin_token, server_id, 60)
+    assert server['status'] == 'ACTIVE', server
+    assert server['OS-EXT-SRV-ATTR:hypervisor_hostname'] == good
+    assert server['flavor']['original_name'] == FLAVOR
+    row = _node_row(engine, good)
+    assert row.provision_state == 'active'
+    assert row.instance_uuid == server_id
+    assert row.instance_info == {'traits': [TRAIT]}
+
+    # Only a node missing the trait is left: ERROR, No valid host.
+    bad = _node(engine, ['CUSTOM_EXTRA'])
+    failed_id = _boot(with_scheduler, admin_token, flavor)
+    failed = _wait(with_scheduler, admin_token, failed_id, 60)
+    assert failed['status'] == 'ERROR', failed
+    assert failed['fault']['message'].startswith('No valid host was found')
+    assert _node_row(engine, bad).instance_uuid is None
+
+    # Deleting the ACTIVE server frees its node.
+    response = requests.delete(with_scheduler + '/servers/%s' % server_id,
+                               headers=_headers(admin_token), timeout=30)
+    assert response.status_code == 204
+    row = _node_row(engine, good)
+    assert row.provision_state == 'available'
+    assert row.instance_uuid is None
+
+    # No scheduler on the broker: ERROR once rpc_response_timeout passed.
+    started = time.monotonic()
+    lost_id = _boot(without_scheduler, admin_token, flavor)
+    lost = _wait(without_scheduler, admin_token, lost_id, TIMEOUT + 10)
+    assert lost['status'] == 'ERROR', lost
+    assert lost['fault']['message'].startswith(
+        'Timed out waiting for a scheduler')
+    assert time.monotonic() - started < TIMEOUT + 10
+    assert _node_row(engine, good).instance_uuid is None

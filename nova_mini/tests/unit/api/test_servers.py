@@ -1,0 +1,315 @@
+"""Booting servers in one process: the compute API (webtest) casts the
+build over oslo.messaging's in-memory ``fake`` driver to a real scheduler
+RPC server (threading executor), both on one fresh SQLite database.
+
+The live counterpart (RabbitMQ, the daemons):
+nova_mini/tests/functional/test_servers_boot.py.
+"""
+
+import time
+
+import oslo_messaging as messaging
+import pytest
+import webtest
+
+from nova_mini import context as nm_context
+from nova_mini import objects
+from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import request_spec
+from nova_mini import rpc
+from nova_mini.scheduler import manager
+from nova_mini.scheduler import rpcapi
+from nova_mini import states
+
+V21 = '/compute/v2.1'
+ADMIN = {'X-Auth-Token': 'admin:admin'}
+DEMO = {'X-Auth-Token': 'demo:demo'}
+TRAIT = 'CUSTOM_GOLD'
+
+
+@pytest.fixture
+def stack(api_fixture_factory):
+    """(webtest app, the scheduler manager); the RPC server runs."""
+    fixture = api_fixture_factory()
+    conf = fixture.conf
+    scheduler = manager.SchedulerManager('unit', conf)
+    server = rpc.get_server(
+        conf, messaging.Target(topic=rpcapi.TOPIC, server='unit'),
+        [scheduler])
+    server.start()
+    admin = nm_context.get_admin_context()
+    flavor = objects.Flavor(
+        admin, flavorid='bm-gold', name='bm-gold', memory_mb=1024, vcpus=1,
+        root_gb=10, is_public=True,
+        extra_specs={'resources:CUSTOM_BAREMETAL': '1',
+                     'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
+                     'resources:DISK_GB': '0',
+                     'trait:%s' % TRAIT: 'required'})
+    flavor.create()
+    try:
+        yield webtest.TestApp(fixture.app), scheduler, fixture
+    finally:
+        server.stop()
+        server.wait()
+
+
+def _node(name, traits=()):
+    admin = nm_context.get_admin_context()
+    node = objects.Node(admin, name=name, driver='fake-hardware',
+                        resource_class='baremetal',
+                        provision_state=states.AVAILABLE,
+                        properties={'cpus': 1, 'memory_mb': 1024,
+                                    'local_gb': 10})
+    node.create()
+    if traits:
+        objects.NodeTraitList.create(admin, node.id, list(traits))
+    return node
+
+
+def _boot(app, flavor='bm-gold', headers=DEMO, **extra):
+    body = {'server': dict({'name': 'srv', 'flavorRef': flavor,
+                            'imageRef': 'img-1'}, **extra)}
+    response = app.post_json(V21 + '/servers', body, headers=headers)
+    assert response.status_int == 202
+    return response.json['server']
+
+
+def _wait(app, server_id, headers=ADMIN, timeout=10, version=None):
+    headers = dict(headers)
+    if version:
+        headers['OpenStack-API-Version'] = 'compute %s' % version
+    deadline = time.monotonic() + timeout
+    while True:
+        server = app.get(V21 + '/servers/%s' % server_id,
+                         headers=headers).json['server']
+        if server['status'] != 'BUILD' or time.monotonic() > deadline:
+            return server
+        time.sleep(0.05)
+
+
+def test_boot_on_a_node_with_the_traits(stack):
+    app, _scheduler, _fixture = stack
+    node = _node('gold', traits=[TRAIT, 'CUSTOM_OTHER'])
+    created = _boot(app)
+    assert set(created) >= {'id', 'links', 'OS-DCF:diskConfig', 'adminPass'}
+    assert created['OS-DCF:diskConfig'] == 'MANUAL'
+    server = _wait(app, created['id'])
+    assert server['status'] == 'ACTIVE', server
+    assert server['OS-EXT-SRV-ATTR:hypervisor_hostname'] == node.uuid
+    assert server['tenant_id'] == 'demo'
+    assert server['flavor']['id'] == 'bm-gold'
+    assert 'fault' not in server
+    stored = objects.Node.get_by_uuid(nm_context.get_admin_context(),
+                                      node.uuid)
+    assert stored.provision_state == states.ACTIVE
+    assert stored.instance_uuid == created['id']
+    assert stored.instance_info == {'traits': [TRAIT]}
+    # The owner sees it, without the node.
+    own = app.get(V21 + '/servers/%s' % created['id'],
+                  headers=DEMO).json['server']
+    assert 'OS-EXT-SRV-ATTR:hypervisor_hostname' not in own
+    listed = app.get(V21 + '/servers', headers=DEMO).json['servers']
+    assert [s['id'] for s in listed] == [created['id']]
+    detail = app.get(V21 + '/servers/detail', headers=DEMO).json['servers']
+    assert detail[0]['status'] == 'ACTIVE'
+
+
+def test_flavor_snapshot_from_2_47(stack):
+    app, _scheduler, _fixture = stack
+    _node('gold', traits=[TRAIT])
+    created = _boot(app)
+    _wait(app, created['id'])
+    # Later flavor changes do not reach the server's copy.
+    objects.Flavor.get_by_flavor_id(
+        nm_context.get_admin_context(), 'bm-gold').destroy()
+    server = _wait(app, created['id'], version='2.47')
+    assert server['flavor'] == {
+        'vcpus': 1, 'ram': 1024, 'disk': 10, 'ephemeral': 0, 'swap': 0,
+        'original_name': 'bm-gold',
+        'extra_specs': {'resources:CUSTOM_BAREMETAL': '1',
+                        'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
+                        'resources:DISK_GB': '0',
+                        'trait:%s' % TRAIT: 'required'}}
+    old = _wait(app, created['id'], version='2.46')
+    assert old['flavor']['id'] == 'bm-gold'
+    assert set(old['flavor']) == {'id', 'links'}
+
+
+def test_no_node_with_the_traits_is_an_error_fault(stack):
+    app, _scheduler, _fixture = stack
+    node = _node('plain', traits=['CUSTOM_OTHER'])
+    created = _boot(app)
+    server = _wait(app, created['id'], headers=DEMO)
+    assert server['status'] == 'ERROR'
+    assert server['fault']['code'] == 500
+    assert server['fault']['message'].startswith('No valid host was found.')
+    assert server['fault']['created']
+    stored = objects.Node.get_by_uuid(nm_context.get_admin_context(),
+                                      node.uuid)
+    assert stored.instance_uuid is None
+    assert stored.provision_state == states.AVAILABLE
+
+
+def test_several_instances_get_distinct_nodes(stack):
+    app, _scheduler, _fixture = stack
+    nodes = {_node('n%d' % i, traits=[TRAIT]).uuid for i in range(3)}
+    _boot(app, min_count=3, max_count=3)
+    deadline = time.monotonic() + 10
+    while True:
+        servers = app.get(V21 + '/servers/detail?all_tenants=1',
+                          headers=ADMIN).json['servers']
+        if all(s['status'] != 'BUILD' for s in servers) or (
+                time.monotonic() > deadline):
+            break
+        time.sleep(0.05)
+    assert sorted(s['name'] for s in servers) == ['srv-1', 'srv-2', 'srv-3']
+    assert {s['status'] for s in servers} == {'ACTIVE'}
+    assert {s['OS-EXT-SRV-ATTR:hypervisor_hostname']
+            for s in servers} == nodes
+
+
+def test_deploy_time_trait_check_fails_the_build(stack, monkeypatch):
+    """A node losing the trait between selection and deploy: the node's
+    own deploy check refuses it, the claim is undone.
+    """
+    app, scheduler, _fixture = stack
+    node = _node('gold', traits=[TRAIT])
+    real_claim = scheduler.driver.claim_destinations
+
+    def claim_then_lose_trait(ctxt, spec_obj, instance_uuids):
+        selections = real_claim(ctxt, spec_obj, instance_uuids)
+        objects.NodeTrait.destroy(ctxt, node.id, TRAIT, node.uuid)
+        return selections
+
+    monkeypatch.setattr(scheduler.driver, 'claim_destinations',
+                        claim_then_lose_trait)
+    created = _boot(app)
+    server = _wait(app, created['id'])
+    assert server['status'] == 'ERROR', server
+    assert 'No valid host was found' in server['fault']['message']
+    assert TRAIT in server['fault']['message']
+    stored = objects.Node.get_by_uuid(nm_context.get_admin_context(),
+                                      node.uuid)
+    assert stored.instance_uuid is None
+    assert stored.provision_state == states.AVAILABLE
+
+
+def test_delete_frees_the_node(stack):
+    app, _scheduler, _fixture = stack
+    node = _node('gold', traits=[TRAIT])
+    created = _boot(app)
+    assert _wait(app, created['id'])['status'] == 'ACTIVE'
+    response = app.delete(V21 + '/servers/%s' % created['id'],
+                          headers=DEMO)
+    assert response.status_int == 204
+    app.get(V21 + '/servers/%s' % created['id'], headers=ADMIN, status=404)
+    stored = objects.Node.get_by_uuid(nm_context.get_admin_context(),
+                                      node.uuid)
+    assert stored.instance_uuid is None
+    assert stored.provision_state == states.AVAILABLE
+    assert stored.instance_info == {}
+
+
+def test_build_of_a_deleted_instance_frees_the_node(stack, monkeypatch):
+    """The server is deleted while the scheduler builds it: marking it
+    ACTIVE fails, and the scheduler gives the node back.
+    """
+    app, scheduler, _fixture = stack
+    node = _node('gold', traits=[TRAIT])
+    real_mark = instance_obj.Instance.mark_active
+
+    def deleted_meanwhile(self, node_uuid):
+        self.destroy()
+        return real_mark(self, node_uuid)
+
+    monkeypatch.setattr(instance_obj.Instance, 'mark_active',
+                        deleted_meanwhile)
+    created = _boot(app)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if app.get(V21 + '/servers/%s' % created['id'], headers=ADMIN,
+                   expect_errors=True).status_int == 404:
+            break
+        time.sleep(0.05)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        stored = objects.Node.get_by_uuid(nm_context.get_admin_context(),
+                                          node.uuid)
+        if stored.provision_state == states.AVAILABLE:
+            break
+        time.sleep(0.05)
+    assert stored.provision_state == states.AVAILABLE
+    assert stored.instance_uuid is None
+
+
+def test_unknown_flavor_is_a_bad_request(stack):
+    app, _scheduler, _fixture = stack
+    response = app.post_json(
+        V21 + '/servers', {'server': {'name': 's', 'flavorRef': 'nope'}},
+        headers=DEMO, expect_errors=True)
+    assert response.status_int == 400
+    assert 'nope' in response.json['badRequest']['message']
+    response = app.post_json(
+        V21 + '/servers', {'server': {'name': 's', 'flavorRef': 'bm-gold',
+                                      'bogus': 1}},
+        headers=DEMO, expect_errors=True)
+    assert response.status_int == 400
+
+
+def test_no_scheduler_fails_the_build_after_the_timeout(
+        api_fixture_factory):
+    """Nobody consumes the cast: after rpc_response_timeout the server
+    reads as ERROR, and a scheduler arriving later does not build it.
+    """
+    fixture = api_fixture_factory(conf_overrides={'rpc_response_timeout': 1})
+    app = webtest.TestApp(fixture.app)
+    admin = nm_context.get_admin_context()
+    objects.Flavor(admin, flavorid='bm', name='bm', memory_mb=1, vcpus=1,
+                   root_gb=0, is_public=True,
+                   extra_specs={'resources:CUSTOM_BAREMETAL': '1'}).create()
+    node = _node('gold')
+    created = _boot(app, flavor='bm')
+    assert _wait(app, created['id'], timeout=0)['status'] == 'BUILD'
+    time.sleep(1.2)
+    server = _wait(app, created['id'], timeout=0)
+    assert server['status'] == 'ERROR'
+    assert server['fault']['message'].startswith(
+        'Timed out waiting for a scheduler')
+    # The late scheduler takes the queued cast and leaves the server be.
+    server_rpc = rpc.get_server(
+        fixture.conf, messaging.Target(topic=rpcapi.TOPIC, server='late'),
+        [manager.SchedulerManager('late', fixture.conf)])
+    server_rpc.start()
+    try:
+        time.sleep(0.5)
+    finally:
+        server_rpc.stop()
+        server_rpc.wait()
+    assert objects.Node.get_by_uuid(admin, node.uuid).instance_uuid is None
+    assert _wait(app, created['id'], timeout=0)['status'] == 'ERROR'
+
+
+def test_expired_build_is_not_built(stack):
+    """A build cast that reaches a scheduler after the deadline is
+    dropped and the instance failed, rather than built late.
+    """
+    _app, scheduler, fixture = stack
+    fixture.conf_fixture.config(rpc_response_timeout=0)
+    admin = nm_context.get_admin_context()
+    node = _node('gold', traits=[TRAIT])
+    flavor = objects.Flavor.get_by_flavor_id(admin, 'bm-gold')
+    instance = objects.Instance(admin, uuid='4a0c7f6e-1d2b-4c3a-8e5f-'
+                                'a1b2c3d4e5f6', name='late',
+                                project_id='demo', user_id='demo',
+                                flavor=flavor, image_ref=None,
+                                vm_state=instance_obj.BUILDING,
+                                node_uuid=None, fault=None)
+    instance.create()
+    time.sleep(0.01)
+    spec = request_spec.RequestSpec.from_components(
+        admin, flavor, instance_uuids=[instance.uuid])
+    scheduler.build_instances(admin, spec, [instance.uuid])
+    stored = objects.Instance.get_by_uuid(admin, instance.uuid)
+    assert stored.status == 'ERROR'
+    assert 'Timed out waiting for a scheduler' in stored.fault['message']
+    assert objects.Node.get_by_uuid(admin, node.uuid).instance_uuid is None
