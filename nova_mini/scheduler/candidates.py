@@ -12,12 +12,12 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.objects import node_filters
-from nova_mini.objects import node_trait
 from nova_mini.objects import request_spec
 from nova_mini.scheduler import node_state
 from nova_mini import states
 
 _NODES = models.Node.__table__
+_TRAITS = models.NodeTrait.__table__
 
 
 def normalized_resource_class():
@@ -35,8 +35,29 @@ def _named(values):
     return sa.or_(_NODES.c.uuid.in_(values), _NODES.c.name.in_(values))
 
 
-def conditions(spec_obj):
-    """The SQL conditions of ``spec_obj``, or None if no node can match."""
+def _having_all(traits):
+    """SQLite: the nodes having every trait of ``traits`` (not empty) as
+    the INTERSECT of one (trait, node_id) index range per trait.
+
+    The scheduler reads every candidate (no page to stop at), and on
+    SQLite this costs about half of node_filters' shape (the first
+    trait's range, then two lookups per node in it). Not on PostgreSQL:
+    it cannot estimate an INTERSECT and hash-joins it with a scan of
+    nodes, while node_filters' shape becomes merge joins of index-only
+    scans there.
+    """
+    selects = [sa.select(_TRAITS.c.node_id).where(_TRAITS.c.trait == trait)
+               for trait in sorted(set(traits))]
+    if len(selects) == 1:
+        return _NODES.c.id.in_(selects[0])
+    return _NODES.c.id.in_(sa.intersect(*selects))
+
+
+def conditions(spec_obj, dialect=None):
+    """The SQL conditions of ``spec_obj``, or None if no node can match;
+    ``dialect``: the name of the database's (the shape of the trait
+    conditions depends on it).
+    """
     found = [_NODES.c.provision_state == states.AVAILABLE,
              _NODES.c.maintenance.is_(False),
              _NODES.c.instance_uuid.is_(None)]
@@ -46,8 +67,12 @@ def conditions(spec_obj):
         return None
     if custom:
         found.append(normalized_resource_class() == custom[0])
+    required = spec_obj.required_traits
+    if required and dialect == 'sqlite':
+        found.append(_having_all(required))
+        required = None
     found.extend(node_filters.conditions({
-        'traits': spec_obj.required_traits,
+        'traits': required,
         'not_traits': spec_obj.forbidden_traits}))
     ignored = set(spec_obj.ignore_hosts)
     if spec_obj.retry is not None:
@@ -62,21 +87,29 @@ def conditions(spec_obj):
     return found
 
 
+def _traits_column():
+    """Every trait of the node as one comma-separated string (trait
+    names have no commas): one row per candidate, not one per trait.
+    """
+    return sa.select(sa.func.aggregate_strings(_TRAITS.c.trait, ',')).where(
+        _TRAITS.c.node_id == _NODES.c.id).scalar_subquery()
+
+
 @db_api.context_manager.reader
 def get_candidates(context, spec_obj, with_traits=False):
     """NodeStates of the nodes ``spec_obj`` may get, by id."""
-    where = conditions(spec_obj)
+    where = conditions(spec_obj,
+                       context.session.get_bind().dialect.name)
     if where is None:
         return []
-    rows = context.session.execute(
-        sa.select(_NODES.c.id, _NODES.c.uuid, _NODES.c.name,
-                  _NODES.c.resource_class, _NODES.c.properties).where(
-                      *where).order_by(_NODES.c.id)).all()
-    traits = {}
+    columns = [_NODES.c.id, _NODES.c.uuid, _NODES.c.name,
+               _NODES.c.resource_class, _NODES.c.properties]
     if with_traits:
-        traits = node_trait.get_names_by_node_ids(
-            context, [row.id for row in rows])
-    return [node_state.NodeState(row.id, row.uuid, row.name,
-                                 row.resource_class, row.properties,
-                                 traits.get(row.id) if with_traits else None)
-            for row in rows]
+        columns.append(_traits_column().label('traits'))
+    rows = context.session.execute(
+        sa.select(*columns).where(*where).order_by(_NODES.c.id)).all()
+    return [node_state.NodeState(
+        row.id, row.uuid, row.name, row.resource_class, row.properties,
+        (row.traits.split(',') if row.traits else ()) if with_traits
+        else None)
+        for row in rows]
