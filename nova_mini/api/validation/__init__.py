@@ -219,8 +219,10 @@ def request_json(req):
     return req.json
 
 
-def body(schema, min_version=None, max_version=None):
-    """Validate the JSON request body against ``schema``."""
+def _ranged(kind, schema, min_version, max_version, instance_of, message):
+    """A decorator validating ``instance_of(request)`` against ``schema``
+    for requests whose microversion is in [min_version, max_version].
+    """
     validator = _validator(schema)
     lower = microversion.APIVersion(min_version) if min_version else None
     upper = microversion.APIVersion(max_version) if max_version else None
@@ -230,35 +232,25 @@ def body(schema, min_version=None, max_version=None):
         def wrapper(self, *args):
             req = pecan.request
             if _in_range(req.api_version, lower, upper):
-                error = _first_error(validator, request_json(req))
+                error = _first_error(validator, instance_of(req))
                 if error is not None:
-                    raise exception.ValidationError(
-                        detail=_body_message(error))
+                    raise exception.ValidationError(detail=message(error))
             return func(self, *args)
-        _record_range(wrapper, 'body', lower, upper)
+        _record_range(wrapper, kind, lower, upper)
         return wrapper
     return decorator
+
+
+def body(schema, min_version=None, max_version=None):
+    """Validate the JSON request body against ``schema``."""
+    return _ranged('body', schema, min_version, max_version, request_json,
+                   _body_message)
 
 
 def query(schema, min_version=None, max_version=None):
     """Validate the query string, as a dict of lists, against ``schema``."""
-    validator = _validator(schema)
-    lower = microversion.APIVersion(min_version) if min_version else None
-    upper = microversion.APIVersion(max_version) if max_version else None
-
-    def decorator(func):
-        @functools.wraps(func, updated=())
-        def wrapper(self, *args):
-            req = pecan.request
-            if _in_range(req.api_version, lower, upper):
-                error = _first_error(validator, req.GET.dict_of_lists())
-                if error is not None:
-                    raise exception.ValidationError(
-                        detail=_query_message(error))
-            return func(self, *args)
-        _record_range(wrapper, 'query', lower, upper)
-        return wrapper
-    return decorator
+    return _ranged('query', schema, min_version, max_version,
+                   lambda req: req.GET.dict_of_lists(), _query_message)
 
 
 def _query_message(error):

@@ -16,7 +16,6 @@ exchange (the stack's own, other test runs'), consumes the same queue.
 import concurrent.futures
 import datetime
 import os
-import subprocess
 import uuid
 
 import pytest
@@ -31,7 +30,6 @@ from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi
 from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import rabbitmq
 
 pytestmark = pytest.mark.live
 
@@ -42,25 +40,12 @@ RESOURCE_CLASS = 'baremetal-live'
 TRAIT = 'CUSTOM_LIVE_CLAIMS'
 
 
-def _rabbitmqctl(*args):
-    command = rabbitmq._sbin('rabbitmqctl')
-    if not command:
-        pytest.fail('rabbitmqctl is not installed')
-    subprocess.run([command] + list(args), check=True, capture_output=True,
-                   timeout=60)
-
-
 @pytest.fixture
 def vhost(stack):
     """A RabbitMQ virtual host of this test; its transport URL."""
     name = 'nova_mini_claims_%s' % uuid.uuid4().hex[:8]
-    _rabbitmqctl('add_vhost', name)
-    try:
-        _rabbitmqctl('set_permissions', '-p', name, stack.rabbit.user,
-                     '.*', '.*', '.*')
-        yield stack.rabbit.transport_url + name
-    finally:
-        _rabbitmqctl('delete_vhost', name)
+    with stack.rabbit.virtual_hosts(name) as urls:
+        yield urls[0]
 
 
 @pytest.fixture

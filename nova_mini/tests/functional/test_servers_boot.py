@@ -12,7 +12,6 @@ host with a short rpc_response_timeout.
 
 import datetime
 import os
-import subprocess
 import time
 import uuid
 
@@ -22,7 +21,6 @@ import sqlalchemy as sa
 
 from nova_mini.db import models
 from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import rabbitmq
 
 pytestmark = pytest.mark.live
 
@@ -33,27 +31,12 @@ FLAVOR = 'bm-boot-%s' % RUN
 TIMEOUT = 3
 
 
-def _rabbitmqctl(*args):
-    command = rabbitmq._sbin('rabbitmqctl')
-    if not command:
-        pytest.fail('rabbitmqctl is not installed')
-    subprocess.run([command] + list(args), check=True, capture_output=True,
-                   timeout=60)
-
-
 @pytest.fixture
 def vhosts(stack):
     """Two RabbitMQ virtual hosts of this test: their transport URLs."""
     names = ['nova_mini_boot_%s_%d' % (RUN, i) for i in range(2)]
-    for name in names:
-        _rabbitmqctl('add_vhost', name)
-        _rabbitmqctl('set_permissions', '-p', name, stack.rabbit.user,
-                     '.*', '.*', '.*')
-    try:
-        yield [stack.rabbit.transport_url + name for name in names]
-    finally:
-        for name in names:
-            _rabbitmqctl('delete_vhost', name)
+    with stack.rabbit.virtual_hosts(*names) as urls:
+        yield urls
 
 
 @pytest.fixture
