@@ -42,21 +42,26 @@ def _nodes_with(traits):
     return sa.select(_TRAITS.c.node_id).where(_TRAITS.c.trait == traits)
 
 
-def _required(traits):
-    """Conditions for "has every trait of ``traits``" (sorted, not empty).
-
-    The first trait drives the query through the (trait, node_id) index,
-    so only nodes having it are visited, never every node (correlated
-    EXISTS alone make SQLite scan nodes); each other trait is one primary
-    key lookup per such node. PostgreSQL turns it into merge joins of
-    index-only scans.
+def _required(traits, dialect):
+    """Conditions for "has every trait of ``traits``" (sorted, not empty),
+    driven by the (trait, node_id) index: only nodes having the traits are
+    visited, never every node.
     """
+    if dialect == 'sqlite' and len(traits) > 1:
+        # NOTE: SQLite runs a correlated EXISTS once per candidate row;
+        # intersecting the index ranges of the traits costs about a third.
+        return [_NODES.c.id.in_(sa.intersect(
+            *[_nodes_with(trait) for trait in traits]))]
+    # PostgreSQL cannot estimate an INTERSECT (it would scan nodes); this
+    # form becomes merge joins of index-only scans there.
     return [_NODES.c.id.in_(_nodes_with(traits[0]))] + [
         _having([trait]) for trait in traits[1:]]
 
 
-def conditions(filters):
-    """The SQL conditions (ANDed) of ``filters``."""
+def conditions(filters, dialect=None):
+    """The SQL conditions (ANDed) of ``filters``; ``dialect`` (the
+    database's dialect name) picks the faster of equivalent forms.
+    """
     found = []
     for name in _EQUAL:
         if filters.get(name) is not None:
@@ -69,7 +74,7 @@ def conditions(filters):
                      _NODES.c.instance_uuid.is_(None))
     required = sorted(set(filters.get('traits') or ()))
     if required:
-        found.extend(_required(required))
+        found.extend(_required(required, dialect))
     if filters.get('not_traits'):
         found.append(~_having(set(filters['not_traits'])))
     if filters.get('traits_any'):
@@ -82,6 +87,7 @@ def conditions(filters):
 
 def apply(query, filters):
     """``query`` (of models.Node) narrowed by ``filters``."""
-    for condition in conditions(filters):
+    dialect = query.session.get_bind().dialect.name
+    for condition in conditions(filters, dialect):
         query = query.filter(condition)
     return query

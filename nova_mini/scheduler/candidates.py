@@ -35,24 +35,6 @@ def _named(values):
     return sa.or_(_NODES.c.uuid.in_(values), _NODES.c.name.in_(values))
 
 
-def _having_all(traits):
-    """SQLite: the nodes having every trait of ``traits`` (not empty) as
-    the INTERSECT of one (trait, node_id) index range per trait.
-
-    The scheduler reads every candidate (no page to stop at), and on
-    SQLite this costs about half of node_filters' shape (the first
-    trait's range, then two lookups per node in it). Not on PostgreSQL:
-    it cannot estimate an INTERSECT and hash-joins it with a scan of
-    nodes, while node_filters' shape becomes merge joins of index-only
-    scans there.
-    """
-    selects = [sa.select(_TRAITS.c.node_id).where(_TRAITS.c.trait == trait)
-               for trait in sorted(set(traits))]
-    if len(selects) == 1:
-        return _NODES.c.id.in_(selects[0])
-    return _NODES.c.id.in_(sa.intersect(*selects))
-
-
 def conditions(spec_obj, dialect=None):
     """The SQL conditions of ``spec_obj``, or None if no node can match;
     ``dialect``: the name of the database's (the shape of the trait
@@ -67,13 +49,9 @@ def conditions(spec_obj, dialect=None):
         return None
     if custom:
         found.append(normalized_resource_class() == custom[0])
-    required = spec_obj.required_traits
-    if required and dialect == 'sqlite':
-        found.append(_having_all(required))
-        required = None
     found.extend(node_filters.conditions({
-        'traits': required,
-        'not_traits': spec_obj.forbidden_traits}))
+        'traits': spec_obj.required_traits,
+        'not_traits': spec_obj.forbidden_traits}, dialect))
     ignored = set(spec_obj.ignore_hosts)
     if spec_obj.retry is not None:
         ignored.update(spec_obj.retry.nodes)
