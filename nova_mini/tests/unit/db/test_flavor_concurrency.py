@@ -2,13 +2,13 @@
 workers really write in parallel): extra spec merges lose nothing and
 raise nothing."""
 
-import threading
 
 import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
 from nova_mini.tests.fixtures import database as db_fixture
+from nova_mini.tests.fixtures import threads
 
 THREADS = 8
 ROUNDS = 15
@@ -22,24 +22,7 @@ def database(request):
 
 
 def _run_threads(target):
-    barrier = threading.Barrier(THREADS)
-    errors = []
-
-    def run(index):
-        try:
-            barrier.wait(timeout=30)
-            target(index)
-        except Exception as exc:    # reported below, with the thread
-            errors.append((index, exc))
-
-    threads = [threading.Thread(target=run, args=(i,))
-               for i in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    assert errors == []
+    assert threads.race(target, THREADS) == []
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ PostgreSQL: on-demand loading, removal with the node, trait filters in
 SQL, and the limit of 50 traits per node under concurrent writers.
 """
 
-import threading
 
 import pytest
 import sqlalchemy as sa
@@ -13,6 +12,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node_trait
+from nova_mini.tests.fixtures import threads
 
 LIMIT = node_trait.MAX_TRAITS_PER_NODE
 THREADS = 12
@@ -91,24 +91,8 @@ def test_rejected_replace_keeps_the_old_set(admin):
 
 
 def _race(target):
-    barrier = threading.Barrier(THREADS)
-    errors = []
-
-    def run(index):
-        try:
-            barrier.wait(timeout=30)
-            target(index)
-        except Exception as exc:    # reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(i,))
-               for i in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return errors
+    """The exceptions the racing calls raised."""
+    return [exc for _index, exc in threads.race(target, THREADS)]
 
 
 def test_concurrent_adds_never_pass_the_limit(admin):
