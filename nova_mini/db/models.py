@@ -83,6 +83,8 @@ class Node(Base):
         sa.UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
         sa.Index('nodes_provision_state_idx', 'provision_state'),
         sa.Index('nodes_resource_class_idx', 'resource_class'),
+        # The scheduler's ranking by memory (RAMWeigher), ties by id.
+        sa.Index('nodes_memory_mb_idx', 'memory_mb', 'id'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True)
@@ -103,6 +105,11 @@ class Node(Base):
     instance_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
     extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
     last_error = sa.Column(sa.Text, nullable=True)
+    # The size in ``properties`` as whole numbers (objects.node.capacity_of),
+    # for the scheduler's SQL: capacity checks and ranking.
+    cpus = sa.Column(sa.Integer, nullable=False, server_default='0')
+    memory_mb = sa.Column(sa.Integer, nullable=False, server_default='0')
+    local_gb = sa.Column(sa.Integer, nullable=False, server_default='0')
 
 
 class NodeTrait(Base):

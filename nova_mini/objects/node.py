@@ -28,6 +28,28 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
 _DICTS = ('driver_info', 'properties', 'instance_info', 'extra')
 # Columns a node list may be sorted by: not the JSON documents.
 SORT_KEYS = tuple(c for c in COLUMNS if c not in _DICTS)
+# Columns copying the node's size from ``properties`` (capacity_of).
+CAPACITY = ('cpus', 'memory_mb', 'local_gb')
+# The largest value an INTEGER column holds on every database.
+_MAX_AMOUNT = 2 ** 31 - 1
+
+
+def _amount(value):
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        amount = int(value)
+    except (TypeError, ValueError):
+        return 0
+    return min(max(amount, 0), _MAX_AMOUNT)
+
+
+def capacity_of(properties):
+    """The CAPACITY columns of a node with ``properties``: whole numbers
+    (``16384`` or ``"16384"``), 0 where absent or not a number.
+    """
+    properties = properties or {}
+    return {name: _amount(properties.get(name)) for name in CAPACITY}
 
 
 def _duplicate(exc, values, node_ident):
@@ -240,6 +262,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('power_state', states.POWER_OFF)
         for name in _DICTS:
             values.setdefault(name, {})
+        values.update(capacity_of(values['properties']))
         row = _create(self._context, values)
         self._from_db_object(self._context, self, row, traits=[])
 
@@ -249,6 +272,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         if values.pop('traits', None) is not None:
             raise exception.Invalid('Node traits are set with their own '
                                     'methods.')
+        if 'properties' in values:
+            values.update(capacity_of(values['properties']))
         if values:
             values['updated_at'] = timeutils.utcnow()
             _update(self._context, self.id, self.uuid, values)

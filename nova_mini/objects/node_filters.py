@@ -42,11 +42,14 @@ def _nodes_with(traits):
     return sa.select(_TRAITS.c.node_id).where(_TRAITS.c.trait == traits)
 
 
-def _required(traits, dialect):
+def _required(traits, dialect, probe=False):
     """Conditions for "has every trait of ``traits``" (sorted, not empty),
     driven by the (trait, node_id) index: only nodes having the traits are
-    visited, never every node.
+    visited, never every node. With ``probe``, each node is checked by
+    the primary key instead: for a few nodes chosen by other conditions.
     """
+    if probe:
+        return [_having([trait]) for trait in traits]
     if dialect == 'sqlite' and len(traits) > 1:
         # NOTE: SQLite runs a correlated EXISTS once per candidate row;
         # intersecting the index ranges of the traits costs about a third.
@@ -58,9 +61,11 @@ def _required(traits, dialect):
         _having([trait]) for trait in traits[1:]]
 
 
-def conditions(filters, dialect=None):
+def conditions(filters, dialect=None, probe=False):
     """The SQL conditions (ANDed) of ``filters``; ``dialect`` (the
-    database's dialect name) picks the faster of equivalent forms.
+    database's dialect name) picks the faster of equivalent forms, and so
+    does ``probe``: whether other conditions already narrow the nodes to a
+    few (see _required).
     """
     found = []
     for name in _EQUAL:
@@ -74,7 +79,7 @@ def conditions(filters, dialect=None):
                      _NODES.c.instance_uuid.is_(None))
     required = sorted(set(filters.get('traits') or ()))
     if required:
-        found.extend(_required(required, dialect))
+        found.extend(_required(required, dialect, probe))
     if filters.get('not_traits'):
         found.append(~_having(set(filters['not_traits'])))
     if filters.get('traits_any'):

@@ -1,10 +1,13 @@
 """The database half of scheduling: the nodes a request may get at all.
 
 One query returns the nodes that are available, not in maintenance,
-without an instance, of the request's resource class and with every
+without an instance, of the request's resource class, big enough for the
+request's VCPU, MEMORY_MB and DISK_GB (the capacity columns), with every
 required trait and no forbidden one, minus the nodes this request ignores
-(or only the ones it forces). Capacity and capabilities are then checked
-by the filters (scheduler.filters), which see only these candidates.
+(or only the ones it forces). The filters (scheduler.filters) then see
+only these candidates; given an order (the weighers' ``sql_order``) and a
+limit, the query returns the best ones first, a page at a time, or looks
+only at a slice of the best-ranked nodes of all.
 """
 
 import sqlalchemy as sa
@@ -18,6 +21,10 @@ from nova_mini import states
 
 _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
+
+# Resource class of a request -> the node column holding its size.
+CAPACITY = {'VCPU': _NODES.c.cpus, 'MEMORY_MB': _NODES.c.memory_mb,
+            'DISK_GB': _NODES.c.local_gb}
 
 
 def normalized_resource_class():
@@ -35,10 +42,13 @@ def _named(values):
     return sa.or_(_NODES.c.uuid.in_(values), _NODES.c.name.in_(values))
 
 
-def conditions(spec_obj, dialect=None):
+def conditions(spec_obj, dialect=None, requirements=True, probe=False):
     """The SQL conditions of ``spec_obj``, or None if no node can match;
-    ``dialect``: the name of the database's (the shape of the trait
-    conditions depends on it).
+    ``dialect``: the name of the database's, and ``probe``: whether other
+    conditions pick a few nodes already (both shape the trait conditions,
+    see node_filters). Without ``requirements``, the capacity and trait
+    conditions are left out: the nodes that could serve the request at
+    all, which the filters are run over to explain a failure.
     """
     found = [_NODES.c.provision_state == states.AVAILABLE,
              _NODES.c.maintenance.is_(False),
@@ -49,9 +59,14 @@ def conditions(spec_obj, dialect=None):
         return None
     if custom:
         found.append(normalized_resource_class() == custom[0])
-    found.extend(node_filters.conditions({
-        'traits': spec_obj.required_traits,
-        'not_traits': spec_obj.forbidden_traits}, dialect))
+    if requirements:
+        for resource_class, column in sorted(CAPACITY.items()):
+            wanted = spec_obj.resources.get(resource_class, 0)
+            if wanted > 0:
+                found.append(column >= wanted)
+        found.extend(node_filters.conditions({
+            'traits': spec_obj.required_traits,
+            'not_traits': spec_obj.forbidden_traits}, dialect, probe))
     ignored = set(spec_obj.ignore_hosts)
     if spec_obj.retry is not None:
         ignored.update(spec_obj.retry.nodes)
@@ -73,21 +88,50 @@ def _traits_column():
         _TRAITS.c.node_id == _NODES.c.id).scalar_subquery()
 
 
+_COLUMNS = ('id', 'uuid', 'name', 'resource_class', 'properties', 'cpus',
+            'memory_mb', 'local_gb')
+
+
 @db_api.context_manager.reader
-def get_candidates(context, spec_obj, with_traits=False):
-    """NodeStates of the nodes ``spec_obj`` may get, by id."""
-    where = conditions(spec_obj,
-                       context.session.get_bind().dialect.name)
+def get_candidates(context, spec_obj, with_traits=False, order_by=None,
+                   limit=None, offset=0, among=None, requirements=True):
+    """NodeStates of the nodes ``spec_obj`` may get, ranked by
+    ``order_by`` (clauses on the nodes table ending with the id; default:
+    by id). ``limit`` and ``offset`` cut a page of that ranking.
+
+    ``among``, ``(start, count)``: consider only the nodes ranked start to
+    start + count - 1 among *all* nodes (an index range of the ranking,
+    each node then checked on its own), rather than finding the candidates
+    through the traits' index ranges: cheaper whenever the best nodes are
+    likely candidates. See ``conditions`` for ``requirements``.
+    """
+    order_by = order_by or [_NODES.c.id.asc()]
+    where = conditions(spec_obj, context.session.get_bind().dialect.name,
+                       requirements, probe=among is not None)
     if where is None:
         return []
-    columns = [_NODES.c.id, _NODES.c.uuid, _NODES.c.name,
-               _NODES.c.resource_class, _NODES.c.properties]
+    if among is not None:
+        start, count = among
+        where.append(_NODES.c.id.in_(
+            sa.select(_NODES.c.id).order_by(*order_by).limit(count).offset(
+                start).scalar_subquery()))
+    columns = [_NODES.c[name] for name in _COLUMNS]
     if with_traits:
         columns.append(_traits_column().label('traits'))
-    rows = context.session.execute(
-        sa.select(*columns).where(*where).order_by(_NODES.c.id)).all()
+    query = sa.select(*columns).where(*where).order_by(*order_by)
+    if limit is not None:
+        query = query.limit(limit).offset(offset)
+    rows = context.session.execute(query).all()
     return [node_state.NodeState(
         row.id, row.uuid, row.name, row.resource_class, row.properties,
+        row.cpus, row.memory_mb, row.local_gb,
         (row.traits.split(',') if row.traits else ()) if with_traits
         else None)
         for row in rows]
+
+
+@db_api.context_manager.reader
+def node_count_bound(context):
+    """At least the number of nodes (the highest id), cheaply."""
+    return context.session.execute(
+        sa.select(sa.func.max(_NODES.c.id))).scalar() or 0

@@ -21,6 +21,20 @@ from nova_mini.scheduler import weighers
 LOG = logging.getLogger(__name__)
 
 
+# Ranked reads (see FilterScheduler._passing). First, slices of the
+# best-ranked nodes of all, FIRST_SLICE nodes then twice as many each
+# time, SCAN_BUDGET nodes at most; then pages of all candidates: the first
+# holds PAGE_FACTOR times the nodes needed (at least MIN_PAGE), each
+# further page 4 times more.
+FIRST_SLICE = 128
+SCAN_BUDGET = 1024
+PAGE_FACTOR = 2
+MIN_PAGE = 32
+# At debug level, the filters explain a failure on at most this many of
+# the nodes that could serve the request at all.
+EXPLAIN_LIMIT = 1000
+
+
 class FilterScheduler(object):
 
     def __init__(self, conf):
@@ -31,8 +45,13 @@ class FilterScheduler(object):
         self._needs_traits = any(f.needs_traits for f in self.filters)
         self._random = random.SystemRandom()
 
-    def _filter(self, nodes, spec_obj, summary):
+    def _filter(self, nodes, spec_obj, counts):
+        """The nodes passing every filter; ``counts`` (filter name ->
+        nodes passed) is added to.
+        """
         for node_filter in self.filters:
+            if not nodes:
+                break
             passed = []
             for node in nodes:
                 reason = node_filter.check(node, spec_obj)
@@ -43,11 +62,82 @@ class FilterScheduler(object):
                               node.uuid, reason)
             LOG.debug('%s: %d of %d nodes passed', node_filter.name,
                       len(passed), len(nodes))
-            summary.append('%s: %d' % (node_filter.name, len(passed)))
+            counts[node_filter.name] = counts.get(node_filter.name, 0) + len(
+                passed)
             nodes = passed
-            if not nodes:
-                break
         return nodes
+
+    def _passing(self, context, spec_obj, needed, counts):
+        """Candidates that passed the filters, at least ``needed`` of them
+        if there are that many, best first if the database ranks them.
+
+        When the database can rank nodes as the weighers would, the best
+        of all nodes are checked first, slice by slice: when candidates
+        are not rare, the first slice holds enough, and the work does not
+        grow with the number of nodes. When SCAN_BUDGET nodes did not,
+        candidates are rare: every candidate is found through the
+        indexes of the request's traits and read in ranked pages until
+        enough passed. Without a ranking in SQL, every candidate is read.
+        """
+        order = weighers.sql_order(self.weighers, self.conf)
+        if order is None:
+            nodes = candidates.get_candidates(
+                context, spec_obj, with_traits=self._needs_traits)
+            counts['database'] = len(nodes)
+            return self._filter(nodes, spec_obj, counts)
+        passed = self._best_of_all(context, spec_obj, order, needed, counts)
+        if passed is not None:
+            return passed
+        counts.clear()
+        passed = []
+        offset, limit = 0, max(PAGE_FACTOR * needed, MIN_PAGE)
+        while True:
+            page = candidates.get_candidates(
+                context, spec_obj, with_traits=self._needs_traits,
+                order_by=order, limit=limit, offset=offset)
+            counts['database'] = counts.get('database', 0) + len(page)
+            passed.extend(self._filter(page, spec_obj, counts))
+            if len(passed) >= needed or len(page) < limit:
+                return passed
+            offset += limit
+            limit *= 4
+
+    def _best_of_all(self, context, spec_obj, order, needed, counts):
+        """The candidates among the SCAN_BUDGET best-ranked nodes that
+        passed the filters, once ``needed`` passed (or every node was
+        seen); None if the budget ran out first.
+        """
+        bound = candidates.node_count_bound(context)
+        passed = []
+        start, size = 0, FIRST_SLICE
+        while start < SCAN_BUDGET:
+            size = min(size, SCAN_BUDGET - start)
+            nodes = candidates.get_candidates(
+                context, spec_obj, with_traits=self._needs_traits,
+                order_by=order, among=(start, size))
+            counts['database'] = counts.get('database', 0) + len(nodes)
+            passed.extend(self._filter(nodes, spec_obj, counts))
+            start += size
+            if len(passed) >= needed or start >= bound:
+                return passed
+            size *= 2
+        return None
+
+    def _explain(self, context, spec_obj):
+        """Log why the nodes that could serve ``spec_obj`` at all (state,
+        resource class) do not: the filters run on them without the
+        database's capacity and trait conditions.
+        """
+        nodes = candidates.get_candidates(
+            context, spec_obj, with_traits=self._needs_traits,
+            limit=EXPLAIN_LIMIT, requirements=False)
+        counts = {}
+        self._filter(nodes, spec_obj, counts)
+        LOG.debug('Of %d available node(s) of the resource class%s: %s',
+                  len(nodes), ' (the first %d)' % EXPLAIN_LIMIT
+                  if len(nodes) == EXPLAIN_LIMIT else '',
+                  ', '.join('%s: %d' % item for item in counts.items())
+                  or 'no filter ran')
 
     def select_destinations(self, context, spec_obj, instance_uuids=None,
                             return_alternates=False):
@@ -56,28 +146,31 @@ class FilterScheduler(object):
         instance gets a different node; raises NoValidHost if there are not
         enough nodes for all of them.
         """
+        options = self.conf.filter_scheduler
         count = len(instance_uuids or ()) or spec_obj.num_instances
-        nodes = candidates.get_candidates(context, spec_obj,
-                                          with_traits=self._needs_traits)
-        summary = ['database: %d' % len(nodes)]
-        nodes = self._filter(nodes, spec_obj, summary)
+        alternates = options.max_attempts - 1 if return_alternates else 0
+        # The i-th pick comes from the best host_subset_size of what the
+        # earlier picks left; the alternates follow the last pick.
+        needed = count - 1 + max(options.host_subset_size, alternates + 1)
+        counts = {}
+        nodes = self._passing(context, spec_obj, needed, counts)
         weighed = weighers.weigh(self.weighers, nodes, spec_obj, self.conf)
         if len(weighed) < count:
             reason = ('%d node(s) wanted, %d suitable (%s).'
-                      % (count, len(weighed), ', '.join(summary)))
+                      % (count, len(weighed), ', '.join(
+                          '%s: %d' % item for item in counts.items())))
             LOG.debug('No valid host for request %s: %s',
                       getattr(context, 'request_id', None), reason)
+            if LOG.isEnabledFor(logging.DEBUG):
+                self._explain(context, spec_obj)
             raise exception.NoValidHost(reason=reason)
-        subset = self.conf.filter_scheduler.host_subset_size
         chosen = []
         for _ in range(count):
-            index = self._random.randrange(min(subset, len(weighed)))
+            index = self._random.randrange(
+                min(options.host_subset_size, len(weighed)))
             chosen.append(weighed.pop(index))
-        alternates = []
-        if return_alternates:
-            alternates = weighed[:self.conf.filter_scheduler.max_attempts - 1]
         return [[selection_obj.Selection.from_node_state(node, weight)
-                 for weight, node in [pick] + alternates]
+                 for weight, node in [pick] + weighed[:alternates]]
                 for pick in chosen]
 
     def claim_destinations(self, context, spec_obj, instance_uuids):

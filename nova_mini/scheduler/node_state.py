@@ -1,13 +1,6 @@
 """NodeState: a candidate node as filters and weighers see it."""
 
 
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
-
-
 def parse_capabilities(text):
     """``"k:v,k2:v2"`` (Ironic's ``properties['capabilities']``) as a dict;
     a dict is taken as is. Malformed entries are skipped.
@@ -23,33 +16,29 @@ def parse_capabilities(text):
 
 
 class NodeState(object):
-    """The scheduler's read-only view of one candidate node."""
+    """The scheduler's read-only view of one candidate node.
+
+    ``cpus``, ``memory_mb`` and ``local_gb`` are the node's capacity
+    columns (objects.node.capacity_of), the numbers the database compared
+    with the request, so filters and the SQL agree.
+    """
 
     __slots__ = ('id', 'uuid', 'name', 'resource_class', 'properties',
-                 'traits', '_capabilities')
+                 'cpus', 'memory_mb', 'local_gb', 'traits', '_capabilities')
 
     def __init__(self, id, uuid, name, resource_class, properties,
-                 traits=None):
+                 cpus=0, memory_mb=0, local_gb=0, traits=None):
         self.id = id
         self.uuid = uuid
         self.name = name
         self.resource_class = resource_class
         self.properties = properties or {}
+        self.cpus = cpus
+        self.memory_mb = memory_mb
+        self.local_gb = local_gb
         # None: not loaded (no enabled filter needs them).
         self.traits = None if traits is None else frozenset(traits)
         self._capabilities = None
-
-    @property
-    def cpus(self):
-        return _int(self.properties.get('cpus'))
-
-    @property
-    def memory_mb(self):
-        return _int(self.properties.get('memory_mb'))
-
-    @property
-    def local_gb(self):
-        return _int(self.properties.get('local_gb'))
 
     @property
     def cpu_arch(self):

@@ -4,8 +4,15 @@ Each weigher gives every node a raw weight; they are normalized to 0..1
 per weigher, multiplied by the weigher's multiplier and summed, so that no
 weigher dominates just by the scale of its numbers (as in Nova). Loaded
 by name from the ``nova_mini.scheduler.weighers`` entry point group.
+
+A weigher whose raw weight is a column of the nodes table names it in
+``sql_key`` (an index on (column, id) must exist); when it is the only
+weigher, the database ranks the candidates by it (``sql_order``) and the
+scheduler reads them best first, stopping once enough have passed the
+filters.
 """
 
+from nova_mini.db import models
 from nova_mini.scheduler import filters
 
 NAMESPACE = 'nova_mini.scheduler.weighers'
@@ -14,6 +21,8 @@ NAMESPACE = 'nova_mini.scheduler.weighers'
 class BaseWeigher(object):
     # The [filter_scheduler] option holding this weigher's multiplier.
     multiplier_option = None
+    # The SQL expression (of the nodes table) equal to weigh(), or None.
+    sql_key = None
 
     def multiplier(self, conf):
         return getattr(conf.filter_scheduler, self.multiplier_option)
@@ -41,6 +50,27 @@ def weigh(weighers, nodes, spec_obj, conf):
                 totals[i] += factor * value
     order = sorted(range(len(nodes)), key=lambda i: -totals[i])
     return [(totals[i], nodes[i]) for i in order]
+
+
+def sql_order(weighers, conf):
+    """ORDER BY clauses that rank nodes best first as ``weigh`` would, or
+    None if the database cannot: more than one weigher (normalization
+    depends on the set weighed), or one without ``sql_key``. Ties go by
+    node id, in the key's direction (one index on (key, id) serves both
+    directions); without a weigher, or with a multiplier of 0, by id.
+    """
+    node_id = models.Node.__table__.c.id
+    if not weighers:
+        return [node_id.asc()]
+    if len(weighers) > 1 or weighers[0].sql_key is None:
+        return None
+    factor = weighers[0].multiplier(conf)
+    key = weighers[0].sql_key
+    if factor > 0:
+        return [key.desc(), node_id.desc()]
+    if factor < 0:
+        return [key.asc(), node_id.asc()]
+    return [node_id.asc()]
 
 
 def load(names):

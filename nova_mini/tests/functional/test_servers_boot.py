@@ -78,7 +78,8 @@ def _node(engine, traits):
             'uuid': node_uuid, 'name': 'boot-%s' % node_uuid[:8],
             'driver': 'fake-hardware', 'resource_class': RESOURCE_CLASS,
             'provision_state': 'available', 'power_state': 'power off',
-            'maintenance': False,
+            'maintenance': False, 'cpus': 8, 'memory_mb': 8192,
+            'local_gb': 100,
             'properties': {'cpus': 8, 'memory_mb': 8192, 'local_gb': 100},
             'driver_info': {}, 'instance_info': {}, 'extra': {},
             'created_at': now}])

@@ -113,3 +113,35 @@ def test_manage_db_sync_and_version(backend, tmp_path):
         assert _diff(fixture.engine) == []
     finally:
         fixture.cleanUp()
+
+
+@pytest.mark.parametrize('backend', [
+    pytest.param('sqlite'),
+    pytest.param('postgresql', marks=pytest.mark.postgresql)])
+def test_node_capacity_is_backfilled(backend):
+    """0004 copies the size of existing nodes out of ``properties``."""
+    fixture = db_fixture.DatabaseFixture(backend, sync=False)
+    fixture.setUp()
+    try:
+        engine = fixture.engine
+        migration.db_sync(engine, '0003_instances')
+        nodes = sa.table('nodes', sa.column('id'), sa.column('uuid'),
+                         sa.column('driver'), sa.column('maintenance'),
+                         sa.column('properties'))
+        documents = ['{"cpus": 8, "memory_mb": "16384", "local_gb": 100}',
+                     '{"memory_mb": "lots"}', None, '[1]']
+        with engine.begin() as connection:
+            connection.execute(nodes.insert(), [
+                {'id': i, 'uuid': 'node-%d' % i, 'driver': 'fake-hardware',
+                 'maintenance': False, 'properties': text}
+                for i, text in enumerate(documents, 1)])
+        migration.db_sync(engine)
+        with engine.connect() as connection:
+            rows = connection.execute(sa.text(
+                'SELECT cpus, memory_mb, local_gb FROM nodes '
+                'ORDER BY id')).all()
+        assert [tuple(row) for row in rows] == [
+            (8, 16384, 100), (0, 0, 0), (0, 0, 0), (0, 0, 0)]
+        assert _diff(engine) == []
+    finally:
+        fixture.cleanUp()

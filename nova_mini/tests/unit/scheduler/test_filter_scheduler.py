@@ -118,9 +118,22 @@ def test_no_valid_host_names_the_filters(admin, scheduler, caplog):
         scheduler.select_destinations(admin, _spec(), ['a'])
     message = info.value.format_message()
     assert message.startswith('No valid host was found.')
-    assert 'database: 1' in message and 'RamFilter: 0' in message
+    # The database checks capacity: no candidate at all ...
+    assert '1 node(s) wanted, 0 suitable (database: 0).' in message
+    # ... and at debug level the filters tell why, on the nodes of the
+    # resource class.
     assert 'RamFilter rejected node' in caplog.text
     assert 'MEMORY_MB 1024 wanted, node has memory_mb 512' in caplog.text
+    assert ('Of 1 available node(s) of the resource class: '
+            'ComputeCapabilitiesFilter: 1, RamFilter: 0') in caplog.text
+
+
+def test_no_explanation_below_debug(admin, scheduler, caplog):
+    _node(admin, 'small', memory_mb=512)
+    caplog.set_level('INFO', logger='nova_mini.scheduler')
+    with pytest.raises(exception.NoValidHost):
+        scheduler.select_destinations(admin, _spec(), ['a'])
+    assert 'rejected node' not in caplog.text
 
 
 def test_not_enough_nodes_for_all_instances(admin, scheduler):

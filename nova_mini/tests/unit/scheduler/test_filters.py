@@ -8,6 +8,7 @@ import pytest
 
 from nova_mini.conf import scheduler as scheduler_conf
 from nova_mini import objects
+from nova_mini.objects import node as node_obj
 from nova_mini.objects import request_spec
 from nova_mini.scheduler import filters
 from nova_mini.scheduler.filters import compute_capabilities
@@ -33,8 +34,11 @@ def _node(traits=(), **properties):
     props = {'cpus': 4, 'memory_mb': 4096, 'local_gb': 100,
              'cpu_arch': 'x86_64'}
     props.update(properties)
+    # The capacity columns hold what the Node object derives from
+    # properties.
     return node_state.NodeState(1, 'uuid-1', 'n1', 'baremetal', props,
-                                traits)
+                                traits=traits,
+                                **node_obj.capacity_of(props))
 
 
 @pytest.fixture
