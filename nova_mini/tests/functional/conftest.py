@@ -1,6 +1,8 @@
 """Session-scoped fixtures that start the real services once for all live
 tests: RabbitMQ (already running or started), Keystone and nova_mini's
-three daemons on free ports, with an RPC exchange of their own.
+three daemons on free ports, on a RabbitMQ virtual host of the run (deleted
+at the end), so that no other test run or deployed stack on the broker
+consumes their RPC.
 
 When a live test fails, the end of every daemon's log is attached to its
 report; the state directory (configs, logs) is kept and its path printed.
@@ -30,22 +32,31 @@ def pytest_configure(config):
 
 @pytest.fixture(scope='session')
 def stack(tmp_path_factory):
-    """The running stack (a harness.Stack); stopped at the end of the
-    session, which fails if a daemon does not exit 0 on SIGTERM.
+    """The running stack (a harness.Stack); stopped, and its virtual host
+    deleted, at the end of the session, which fails if a daemon does not
+    exit 0 on SIGTERM.
     """
     state_dir = str(tmp_path_factory.mktemp('stack'))
     run_id = uuid.uuid4().hex[:8]
-    st = harness.Stack(state_dir, exchange='nova_mini_test_%s' % run_id,
+    # NOTE: the virtual host is what keeps this run apart (a topic's queue
+    # is named after the topic alone); the exchange only names it alike.
+    name = 'nova_mini_test_%s' % run_id
+    st = harness.Stack(state_dir, exchange=name, virtual_host=name,
                        host='nova-mini-test-%s' % run_id,
                        fast_passwords=True)
     _STATE.update(stack=st, state_dir=state_dir)
     try:
         st.up()
-    except harness.HarnessError as exc:
+    except BaseException as exc:
+        # Whatever stopped it (HarnessError, Ctrl-C), stop what was
+        # started and delete the virtual host.
+        tails = _log_tails(st)
         st.adopt()
         st.down()
+        if not isinstance(exc, harness.HarnessError):
+            raise
         pytest.fail('the live stack did not start: %s\n%s'
-                    % (exc, _log_tails(st)), pytrace=False)
+                    % (exc, tails), pytrace=False)
     yield st
     _STATE['stack'] = None
     codes = st.down()

@@ -3,6 +3,7 @@ a real notify socket, a clean exit on SIGTERM (after the requests in
 flight), and one clear line, exit status 1, when they cannot start.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -81,33 +82,43 @@ def _receive_until(sock, wanted):
     return lines
 
 
-def _check_ready_and_stopping(stack, script_name, sock, address):
+@contextlib.contextmanager
+def _extra_daemon_config(stack, script_name):
+    """(config sections, URL answering once ready or None) of an extra
+    ``script_name``.
+    """
     port = util.free_port()
     if script_name == nova.API:
-        sections = {'api': {'bind_port': port, 'workers': 1}}
-        url = 'http://127.0.0.1:%d/compute/' % port
+        yield ({'api': {'bind_port': port, 'workers': 1}},
+               'http://127.0.0.1:%d/compute/' % port)
     elif script_name == nova.METADATA:
-        sections = {'metadata': {'bind_port': port, 'workers': 1}}
-        url = 'http://127.0.0.1:%d/openstack' % port
+        yield ({'metadata': {'bind_port': port, 'workers': 1}},
+               'http://127.0.0.1:%d/openstack' % port)
     else:
-        # Its own exchange: it must not answer the other tests' pings.
-        sections = {'DEFAULT': {'control_exchange': 'notify_%s'
-                                % uuid.uuid4().hex[:8],
-                                'host': 'notify-test'}}
-        url = None
-    proc = _start(stack, script_name, address, sections)
-    try:
-        assert 'READY=1' in _receive_until(sock, 'READY=1')
-        if url:
-            util.wait_until(lambda: nova.http_status(url) == 200, 30,
-                            'GET %s' % url)
-        proc.send_signal(signal.SIGTERM)
-        assert 'STOPPING=1' in _receive_until(sock, 'STOPPING=1')
-        assert proc.wait(START_TIMEOUT) == 0
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        # NOTE: a virtual host of its own, so that it takes none of the
+        # stack's RPC: every scheduler of a virtual host consumes the one
+        # "scheduler" queue, whatever its exchange.
+        name = 'nova_mini_notify_%s' % uuid.uuid4().hex[:8]
+        with stack.rabbit.virtual_hosts(name) as urls:
+            yield ({'DEFAULT': {'transport_url': urls[0],
+                                'host': 'notify-test'}}, None)
+
+
+def _check_ready_and_stopping(stack, script_name, sock, address):
+    with _extra_daemon_config(stack, script_name) as (sections, url):
+        proc = _start(stack, script_name, address, sections)
+        try:
+            assert 'READY=1' in _receive_until(sock, 'READY=1')
+            if url:
+                util.wait_until(lambda: nova.http_status(url) == 200, 30,
+                                'GET %s' % url)
+            proc.send_signal(signal.SIGTERM)
+            assert 'STOPPING=1' in _receive_until(sock, 'STOPPING=1')
+            assert proc.wait(START_TIMEOUT) == 0
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 @pytest.mark.parametrize('script_name', nova.DAEMONS)

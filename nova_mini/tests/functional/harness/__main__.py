@@ -2,7 +2,8 @@
 and tools/run-tests.sh.
 
     python -m nova_mini.tests.functional.harness up --state-dir DIR \
-        [--api-port 8774] [--metadata-port 8775] [--keystone-port 5000]
+        [--api-port 8774] [--metadata-port 8775] [--keystone-port 5000] \
+        [--virtual-host NAME]
     python -m nova_mini.tests.functional.harness down --state-dir DIR
     python -m nova_mini.tests.functional.harness status --state-dir DIR
     python -m nova_mini.tests.functional.harness ensure-rabbitmq
@@ -30,7 +31,8 @@ def _say(message):
 def cmd_up(args):
     st = stack.Stack(args.state_dir, api_port=args.api_port,
                      metadata_port=args.metadata_port,
-                     keystone_port=args.keystone_port, debug=args.debug)
+                     keystone_port=args.keystone_port, debug=args.debug,
+                     virtual_host=args.virtual_host)
     try:
         st.up(log=_say, start_daemons=not args.skip_daemons)
     except util.HarnessError:
@@ -87,6 +89,10 @@ def main(argv=None):
     up.add_argument('--api-port', type=int)
     up.add_argument('--metadata-port', type=int)
     up.add_argument('--keystone-port', type=int)
+    up.add_argument('--virtual-host',
+                    help='RabbitMQ virtual host of the daemons (default: '
+                         'the one of a previous "up", else "/"); made if '
+                         'missing (and then deleted by "down")')
     up.add_argument('--debug', action='store_true',
                     help='debug logging in the daemons')
     up.add_argument('--skip-daemons', action='store_true',

@@ -52,8 +52,10 @@ class NovaMini(object):
 
     :param keystone: None for ``auth_strategy = noauth2``, else a dict with
         ``auth_url`` and the ``password`` of the ``nova`` service user.
-    :param exchange: the oslo.messaging control exchange; a unique one per
-        test run keeps its RPC apart from any other nova_mini on the broker.
+    :param transport_url: its virtual host is what keeps a test run's RPC
+        apart from other nova_minis on the broker, not ``exchange``: the
+        rabbit driver names a topic's queue after the topic alone.
+    :param exchange: the oslo.messaging control exchange.
     """
 
     def __init__(self, state_dir, transport_url, api_port, metadata_port,

@@ -1,5 +1,6 @@
 """RabbitMQ: use the one on 127.0.0.1:5672 if it answers AMQP, otherwise
-start Debian's rabbitmq-server and wait (bounded) until it does.
+start Debian's rabbitmq-server and wait (bounded) until it does; virtual
+hosts made and deleted with rabbitmqctl.
 """
 
 import contextlib
@@ -7,6 +8,7 @@ import logging
 import os
 import shutil
 import subprocess
+from urllib import parse
 
 import kombu
 
@@ -24,11 +26,22 @@ def _sbin(command):
 
 
 def _rabbitmqctl(*args):
+    """Run ``rabbitmqctl -q args``; its standard output."""
     command = _sbin('rabbitmqctl')
     if not command:
-        raise RuntimeError('rabbitmqctl is not installed')
-    subprocess.run([command] + list(args), check=True, capture_output=True,
-                   timeout=60)
+        raise util.HarnessError('rabbitmqctl is not installed')
+    argv = [command, '-q'] + list(args)
+    what = ' '.join(argv[2:])
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise util.HarnessError('rabbitmqctl %s: still running after 60s'
+                                % what)
+    if proc.returncode != 0:
+        raise util.HarnessError('rabbitmqctl %s: exit status %d\n%s' % (
+            what, proc.returncode, (proc.stdout + proc.stderr)[-2000:]))
+    return proc.stdout
 
 
 class RabbitMQ(object):
@@ -41,29 +54,77 @@ class RabbitMQ(object):
         self.password = password
         self.started_here = False
 
+    def url(self, virtual_host=None):
+        """The transport URL of ``virtual_host`` (None or "/": the default
+        virtual host).
+        """
+        path = ('' if virtual_host in (None, '/')
+                else parse.quote(virtual_host, safe=''))
+        return 'rabbit://%s:%s@%s:%d/%s' % (self.user, self.password,
+                                            self.host, self.port, path)
+
     @property
     def transport_url(self):
-        return 'rabbit://%s:%s@%s:%d/' % (self.user, self.password,
-                                          self.host, self.port)
+        return self.url()
+
+    # NOTE: oslo.messaging's rabbit driver names a topic's queue after the
+    # topic alone ("scheduler"), whatever the control exchange, so every
+    # scheduler on a virtual host consumes the same queue. Only a virtual
+    # host of its own keeps a stack's (or a test's) RPC apart.
+
+    def virtual_host_names(self):
+        return set(_rabbitmqctl('list_vhosts', '--no-table-headers',
+                                'name').splitlines())
+
+    def add_virtual_host(self, name):
+        """Make virtual host ``name`` unless it exists, and give our user
+        every permission on it; whether it was made here.
+        """
+        made = name not in self.virtual_host_names()
+        if made:
+            _rabbitmqctl('add_vhost', name)
+        try:
+            self._grant(name)
+        except util.HarnessError:
+            if made:
+                self.delete_virtual_host(name)
+            raise
+        return made
+
+    def delete_virtual_host(self, name):
+        """Delete virtual host ``name``; one already gone is fine."""
+        try:
+            _rabbitmqctl('delete_vhost', name)
+        except util.HarnessError:
+            if name in self.virtual_host_names():
+                raise
+
+    def _grant(self, name):
+        _rabbitmqctl('set_permissions', '-p', name, self.user,
+                     '.*', '.*', '.*')
+
+    def queues(self, virtual_host):
+        """``{queue name: number of consumers}`` of ``virtual_host``."""
+        lines = _rabbitmqctl('list_queues', '--no-table-headers', '-p',
+                             virtual_host, 'name', 'consumers').splitlines()
+        return {name: int(count) for name, count in
+                (line.rsplit('\t', 1) for line in lines if line)}
 
     @contextlib.contextmanager
     def virtual_hosts(self, *names):
         """Make virtual hosts ``names`` (with our user's permissions) for
-        the block; yields their transport URLs. Queues are named after
-        topics alone, so a test that must not meet other runs' daemons on
-        the broker uses a virtual host of its own.
+        the block; yields their transport URLs.
         """
         made = []
         try:
             for name in names:
                 _rabbitmqctl('add_vhost', name)
                 made.append(name)
-                _rabbitmqctl('set_permissions', '-p', name, self.user,
-                             '.*', '.*', '.*')
-            yield [self.transport_url + name for name in names]
+                self._grant(name)
+            yield [self.url(name) for name in names]
         finally:
             for name in made:
-                _rabbitmqctl('delete_vhost', name)
+                self.delete_virtual_host(name)
 
     def accepts_amqp(self, timeout=3):
         """Whether an AMQP login with our credentials succeeds."""

@@ -1,9 +1,11 @@
 """The whole stack of one state directory: RabbitMQ, Keystone with the
 users, projects and catalog nova_mini needs, and nova_mini's daemons.
 
-Used two ways: by the live tests (free ports, a unique RPC exchange,
-everything stopped at the end of the session) and by the CLI behind
-tools/stack.sh (fixed ports, processes left running, ``down`` later).
+Used two ways: by the live tests (free ports, a RabbitMQ virtual host and
+an RPC exchange of their own, everything stopped and the virtual host
+deleted at the end of the session) and by the CLI behind tools/stack.sh
+(fixed ports, the default virtual host "/", processes left running,
+``down`` later).
 Its record, ``stack.json`` (mode 0600: it holds the passwords), lets a
 later ``up`` reuse ports and passwords and a later ``down`` find the pids.
 
@@ -41,10 +43,15 @@ USERS = {
 
 
 class Stack(object):
+    """:param virtual_host: the RabbitMQ virtual host of the daemons'
+        transport URL (default "/"); any other one is made by ``up`` if
+        missing, and deleted by ``down`` if ``up`` made it.
+    """
 
     def __init__(self, state_dir, api_port=None, metadata_port=None,
                  keystone_port=None, exchange=None, host=None,
-                 rabbit_port=5672, debug=False, fast_passwords=False):
+                 rabbit_port=5672, debug=False, fast_passwords=False,
+                 virtual_host=None):
         self.state_dir = os.path.abspath(state_dir)
         self.record_path = os.path.join(self.state_dir, 'stack.json')
         record = self._load_record()
@@ -59,6 +66,13 @@ class Stack(object):
                                                          'demo')}
         self.exchange = exchange or record.get('exchange') or 'nova_mini'
         self.rabbit = rabbitmq.RabbitMQ(port=rabbit_port)
+        self.virtual_host = (virtual_host or record.get('virtual_host')
+                             or '/')
+        # Whether an ``up`` made the virtual host, which ``down`` deletes.
+        self.virtual_host_made = (
+            record.get('virtual_host') == self.virtual_host
+            and record.get('virtual_host_made', False))
+        self.transport_url = self.rabbit.url(self.virtual_host)
         # Whether an ``up`` of this state directory started RabbitMQ, which
         # ``down`` then stops.
         self.rabbit_started = record.get('rabbitmq_started', False)
@@ -66,7 +80,7 @@ class Stack(object):
             os.path.join(self.state_dir, 'keystone'), self.keystone_port,
             self.passwords['admin'], hash_rounds=4 if fast_passwords else 12)
         self.nova = nova.NovaMini(
-            self.state_dir, self.rabbit.transport_url, self.api_port,
+            self.state_dir, self.transport_url, self.api_port,
             self.metadata_port,
             keystone={'auth_url': self.keystone.auth_url,
                       'password': self.passwords['nova']},
@@ -85,10 +99,12 @@ class Stack(object):
                       'keystone': self.keystone_port},
             'passwords': self.passwords,
             'exchange': self.exchange,
+            'virtual_host': self.virtual_host,
+            'virtual_host_made': self.virtual_host_made,
             'auth_url': self.keystone.auth_url,
             'compute_url': self.nova.compute_url,
             'metadata_url': self.nova.metadata_url,
-            'transport_url': self.rabbit.transport_url,
+            'transport_url': self.transport_url,
             'config_file': self.nova.conf_path,
             'rabbitmq_started': self.rabbit_started,
         }
@@ -108,12 +124,16 @@ class Stack(object):
         os.makedirs(self.state_dir, exist_ok=True)
         self._check_ports(start_daemons)
         self._save_record()
-        log('RabbitMQ: %s' % self.rabbit.transport_url.replace(
+        log('RabbitMQ: %s' % self.transport_url.replace(
             ':%s@' % self.rabbit.password, ':***@'))
         self.rabbit.ensure()
         if self.rabbit.started_here:
             self.rabbit_started = True
             self._save_record()
+        if self.virtual_host != '/':
+            if self.rabbit.add_virtual_host(self.virtual_host):
+                self.virtual_host_made = True
+                self._save_record()
 
         if self.keystone.adopt() and self._adopted_keystone_answers():
             log('Keystone: already running on %s' % self.keystone.url)
@@ -252,21 +272,38 @@ class Stack(object):
         return status
 
     def down(self, stop_rabbit=True):
-        """Stop the daemons, Keystone, and RabbitMQ if started here;
-        ``{name: exit status}`` of the daemons.
+        """Stop the daemons and Keystone, delete the virtual host and stop
+        RabbitMQ if made or started here; ``{name: exit status}`` of the
+        daemons.
         """
         keystone = self.keystone.process
         if keystone and keystone.running:
             keystone.send_signal(signal.SIGTERM)     # in parallel
-        codes = self.nova.stop_all()
-        self.keystone.stop()
-        if stop_rabbit and self.rabbit_started:
-            self.rabbit.started_here = True
-            self.rabbit.stop()
-            self.rabbit_started = False
-            if os.path.exists(self.record_path):
-                self._save_record()
+        try:
+            codes = self.nova.stop_all()
+            self.keystone.stop()
+        finally:
+            # Even when a daemon would not stop: a test run's virtual host
+            # must not outlive it.
+            self._release_rabbit(stop_rabbit)
         return codes
+
+    def _release_rabbit(self, stop_rabbit):
+        """Delete the virtual host if made here; stop RabbitMQ if started
+        here and ``stop_rabbit``.
+        """
+        released = False
+        try:
+            if self.virtual_host_made:
+                self.rabbit.delete_virtual_host(self.virtual_host)
+                self.virtual_host_made, released = False, True
+        finally:
+            if stop_rabbit and self.rabbit_started:
+                self.rabbit.started_here = True
+                self.rabbit.stop()
+                self.rabbit_started, released = False, True
+            if released and os.path.exists(self.record_path):
+                self._save_record()
 
     def log_files(self):
         """Every log of this stack, for printing on failure."""
