@@ -208,6 +208,10 @@ class InstanceNotFound(NotFound):
     msg_fmt = 'Instance %(instance_id)s could not be found.'
 
 
+class RequestSpecNotFound(NotFound):
+    msg_fmt = 'RequestSpec not found for instance %(instance_uuid)s.'
+
+
 class NoValidHost(NovaMiniException):
     msg_fmt = 'No valid host was found. %(reason)s'
 

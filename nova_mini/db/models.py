@@ -150,3 +150,22 @@ class Instance(Base):
     vm_state = sa.Column(sa.String(16), nullable=False)
     node_uuid = sa.Column(sa.String(36), nullable=True)
     fault = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
+class RequestSpec(Base):
+    """What an instance was booted with: the persistable part of its
+    RequestSpec (nova_mini.objects.request_spec), serialized, one row per
+    instance, deleted with it.
+    """
+
+    __tablename__ = 'request_specs'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid',
+                            name='uniq_request_specs0instance_uuid'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(
+        sa.String(36), sa.ForeignKey('instances.uuid', ondelete='CASCADE'),
+        nullable=False)
+    spec = sa.Column(sa.Text, nullable=False)

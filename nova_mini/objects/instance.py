@@ -4,6 +4,10 @@ An instance keeps a copy of the flavor it was booted with (``flavor``, a
 Flavor object stored serialized), so later edits or the deletion of the
 flavor change nothing about it (compute API 2.47 shows this copy).
 
+Instances of one request are created together with the RequestSpec each
+keeps (``InstanceList.create_all``, one transaction); deleting an instance
+deletes its spec.
+
 Its ``vm_state`` moves from ``building`` to ``active`` or ``error`` only
 through conditional UPDATEs (``WHERE vm_state = 'building'``): the
 scheduler finishing a build, the scheduler failing it and the API
@@ -24,6 +28,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import request_spec
 
 BUILDING = 'building'
 ACTIVE = 'active'
@@ -94,8 +99,17 @@ def _update_building(context, uuid, values, created_before=None):
 
 @db_api.context_manager.writer
 def _destroy(context, uuid):
+    request_spec.destroy_for_instance(context, uuid)
     return bool(context.session.execute(_INSTANCES.delete().where(
         _INSTANCES.c.uuid == uuid)).rowcount)
+
+
+@db_api.context_manager.writer
+def _create_all(context, instances, spec):
+    for instance in instances:
+        instance._context = context      # one transaction for all
+        instance.create()
+    spec.store(context, [instance.uuid for instance in instances])
 
 
 @base.NovaMiniObjectRegistry.register
@@ -206,6 +220,17 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
     fields = {
         'objects': fields.ListOfObjectsField('Instance'),
     }
+
+    @classmethod
+    def create_all(cls, context, instances, spec):
+        """Create ``instances`` (Instance objects not yet created) and
+        store ``spec`` for each, in one transaction: all of them or, on any
+        error, none.
+        """
+        _create_all(context, instances, spec)
+        result = cls(context, objects=list(instances))
+        result.obj_reset_changes()
+        return result
 
     @classmethod
     def get_all(cls, context, project_id=None, limit=None):

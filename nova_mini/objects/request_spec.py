@@ -21,11 +21,23 @@ nodes to ignore or force, the retry record); ``persistable()`` drops them.
 The legacy form, ``(request_spec, filter_properties)`` as nested dicts, is
 read by ``from_dict`` and written by ``to_legacy_dict``; one is the inverse
 of the other, nothing is lost on the way.
+
+Each instance keeps the persistable part of the spec it was booted with
+(table ``request_specs``, one row per instance): ``store()`` writes it, in
+the transaction that creates the instances (``InstanceList.create_all``),
+``get_by_instance_uuid()`` reads it back, and the rows go with their
+instances.
 """
 
 import datetime
 import math
 
+from oslo_serialization import jsonutils
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
@@ -47,6 +59,29 @@ PER_REQUEST_FIELDS = ('instance_uuids', 'ignore_hosts', 'force_nodes',
 # Fields computed from the flavor and image by _derive().
 DERIVED_FIELDS = ('resources', 'required_traits', 'forbidden_traits',
                   'capabilities')
+
+_SPECS = models.RequestSpec.__table__
+
+
+@db_api.context_manager.writer
+def _store(context, instance_uuids, text):
+    now = timeutils.utcnow()
+    context.session.execute(_SPECS.insert(), [
+        {'instance_uuid': uuid, 'spec': text, 'created_at': now,
+         'updated_at': now} for uuid in instance_uuids])
+
+
+@db_api.context_manager.reader
+def _load(context, instance_uuid):
+    return context.session.execute(sa.select(_SPECS.c.spec).where(
+        _SPECS.c.instance_uuid == instance_uuid)).scalar()
+
+
+@db_api.context_manager.writer
+def destroy_for_instance(context, instance_uuid):
+    """Delete the stored spec of an instance (part of its deletion)."""
+    context.session.execute(_SPECS.delete().where(
+        _SPECS.c.instance_uuid == instance_uuid))
 
 
 @base.NovaMiniObjectRegistry.register
@@ -267,6 +302,35 @@ class RequestSpec(base.NovaMiniObject):
             if name not in PER_REQUEST_FIELDS and clone.obj_attr_is_set(name)})
         copy.obj_reset_changes(recursive=True)
         return copy
+
+    def store(self, context=None, instance_uuids=None):
+        """Store ``persistable()`` for each of ``instance_uuids`` (default:
+        this request's instances), in the transaction of ``context``
+        (default: the spec's) if one is open.
+        """
+        uuids = list(self.instance_uuids if instance_uuids is None
+                     else instance_uuids)
+        if not uuids:
+            raise exception.InvalidRequestSpec(
+                reason='no instance to store it for')
+        text = jsonutils.dumps(self.persistable().obj_to_primitive())
+        _store(context or self._context, uuids, text)
+
+    @classmethod
+    def get_by_instance_uuid(cls, context, instance_uuid):
+        """The stored spec of an instance: its persistable fields, with
+        ``instance_uuids`` set to that instance and ``num_instances`` as
+        booted.
+        """
+        text = _load(context, instance_uuid)
+        if text is None:
+            raise exception.RequestSpecNotFound(instance_uuid=instance_uuid)
+        spec = cls.obj_from_primitive(jsonutils.loads(text),
+                                      context=context)
+        spec.obj_set_defaults(*PER_REQUEST_FIELDS)
+        spec.instance_uuids = [instance_uuid]
+        spec.obj_reset_changes(recursive=True)
+        return spec
 
     @property
     def resource_class(self):

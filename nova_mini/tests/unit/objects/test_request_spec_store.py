@@ -1,0 +1,140 @@
+"""The RequestSpec kept with each instance, on real databases (SQLite and
+PostgreSQL): stored in the transaction that creates the instances, read
+back whole, deleted with its instance.
+"""
+
+from oslo_db import exception as db_exc
+import pytest
+import sqlalchemy as sa
+
+from nova_mini import context as nm_context
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import request_spec
+
+pytestmark = pytest.mark.usefixtures('db')
+
+UUIDS = ['6d1f3a52-0c4e-4b7a-9e21-%012d' % n for n in range(3)]
+
+
+@pytest.fixture
+def admin():
+    return nm_context.get_admin_context()
+
+
+def _flavor(context):
+    return objects.Flavor(
+        context, flavorid='bm', name='bm', memory_mb=1024, vcpus=2,
+        root_gb=10, ephemeral_gb=0, swap=0, is_public=True, disabled=False,
+        description=None,
+        extra_specs={'resources:CUSTOM_BAREMETAL': '1',
+                     'resources:VCPU': '0', 'trait:CUSTOM_GOLD': 'required',
+                     'trait:CUSTOM_OLD': 'forbidden',
+                     'capabilities:boot_mode': 'uefi'})
+
+
+def _spec(context, uuids):
+    return request_spec.RequestSpec.from_components(
+        context, _flavor(context),
+        image={'id': 'img-1',
+               'properties': {'hw_architecture': 'x86_64'}},
+        instance_uuids=uuids, project_id='demo', user_id='alice',
+        availability_zone='az1',
+        scheduler_hints={'group': 'g1', 'same_host': ['a', 'b']},
+        ignore_hosts=['n0'], force_nodes=['n9'],
+        retry={'num_attempts': 2, 'nodes': ['n3']})
+
+
+def _instances(context, uuids):
+    return [objects.Instance(
+        context, uuid=uuid, name='srv-%d' % n, project_id='demo',
+        user_id='alice', flavor=_flavor(context), image_ref='img-1',
+        vm_state=instance_obj.BUILDING, node_uuid=None, fault=None)
+        for n, uuid in enumerate(uuids)]
+
+
+@db_api.context_manager.reader
+def _rows(context, table):
+    return context.session.execute(
+        sa.select(sa.func.count()).select_from(table)).scalar()
+
+
+def _counts(context):
+    return (_rows(context, models.Instance.__table__),
+            _rows(context, models.RequestSpec.__table__))
+
+
+def test_each_instance_keeps_the_persistable_spec(admin):
+    spec = _spec(admin, UUIDS[:2])
+    created = objects.InstanceList.create_all(
+        admin, _instances(admin, UUIDS[:2]), spec)
+    assert [i.uuid for i in created] == UUIDS[:2]
+    assert all(i.id for i in created)
+    assert _counts(admin) == (2, 2)
+
+    for uuid in UUIDS[:2]:
+        stored = request_spec.RequestSpec.get_by_instance_uuid(admin, uuid)
+        # What was asked, and what was derived from it, come back whole...
+        for name in ('num_instances', 'project_id', 'user_id',
+                     'availability_zone', 'scheduler_hints', 'resources',
+                     'required_traits', 'forbidden_traits', 'capabilities'):
+            assert getattr(stored, name) == getattr(spec, name), name
+        assert stored.flavor.extra_specs == spec.flavor.extra_specs
+        assert stored.flavor.flavorid == 'bm'
+        assert stored.image.id == 'img-1'
+        assert stored.image.properties.hw_architecture == 'x86_64'
+        # ... this request's own data does not: the spec is the
+        # instance's own, with nothing to ignore or retry.
+        assert stored.instance_uuids == [uuid]
+        assert stored.instance_count == 1
+        assert (stored.ignore_hosts, stored.force_nodes,
+                stored.retry) == ([], [], None)
+        assert stored.obj_what_changed() == set()
+
+
+def test_missing_spec_is_not_found(admin):
+    with pytest.raises(exception.RequestSpecNotFound) as info:
+        request_spec.RequestSpec.get_by_instance_uuid(admin, UUIDS[0])
+    assert UUIDS[0] in info.value.format_message()
+
+
+def test_a_failed_spec_store_writes_no_instance(admin, monkeypatch):
+    def broken(context, instance_uuids, text):
+        raise exception.InvalidRequestSpec(reason='disk full')
+
+    monkeypatch.setattr(request_spec, '_store', broken)
+    with pytest.raises(exception.InvalidRequestSpec):
+        objects.InstanceList.create_all(
+            admin, _instances(admin, UUIDS[:2]), _spec(admin, UUIDS[:2]))
+    assert _counts(admin) == (0, 0)
+
+
+def test_a_failed_instance_writes_nothing(admin):
+    """The third instance repeats the first one's uuid: the unique
+    constraint refuses it, and the first two go too.
+    """
+    uuids = [UUIDS[0], UUIDS[1], UUIDS[0]]
+    with pytest.raises(db_exc.DBDuplicateEntry):
+        objects.InstanceList.create_all(
+            admin, _instances(admin, uuids), _spec(admin, UUIDS[:2]))
+    assert _counts(admin) == (0, 0)
+
+
+def test_deleting_the_instance_deletes_its_spec(admin):
+    objects.InstanceList.create_all(admin, _instances(admin, UUIDS[:2]),
+                                    _spec(admin, UUIDS[:2]))
+    assert objects.Instance.get_by_uuid(admin, UUIDS[0]).destroy()
+    with pytest.raises(exception.RequestSpecNotFound):
+        request_spec.RequestSpec.get_by_instance_uuid(admin, UUIDS[0])
+    assert request_spec.RequestSpec.get_by_instance_uuid(
+        admin, UUIDS[1]).instance_uuids == [UUIDS[1]]
+    assert _counts(admin) == (1, 1)
+
+
+def test_store_needs_an_instance(admin):
+    with pytest.raises(exception.InvalidRequestSpec):
+        _spec(admin, []).store(admin)
+    assert _counts(admin) == (0, 0)
