@@ -9,6 +9,11 @@ INDEX = PREFIX + 'index'
 SHOW = PREFIX + 'show'
 CREATE = PREFIX + 'create'
 DELETE = PREFIX + 'delete'
+# Not routes of their own: checked by the list routes for what a query
+# asks (every project; the filters of administrators).
+INDEX_ALL_TENANTS = PREFIX + 'index:get_all_tenants'
+DETAIL_ALL_TENANTS = PREFIX + 'detail:get_all_tenants'
+ALLOW_ALL_FILTERS = PREFIX + 'allow_all_filters'
 # Not a route of its own: decides what GET /servers/{server_id} shows.
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
@@ -17,6 +22,22 @@ rules = [
         name=INDEX, check_str=base.PROJECT_READER_OR_ADMIN,
         description='List the servers of the project, briefly or in '
                     'detail.',
+        operations=[{'method': 'GET', 'path': '/servers'},
+                    {'method': 'GET', 'path': '/servers/detail'}]),
+    policy.DocumentedRuleDefault(
+        name=INDEX_ALL_TENANTS, check_str=base.ADMIN,
+        description='List the servers of every project (all_tenants).',
+        operations=[{'method': 'GET', 'path': '/servers'}]),
+    policy.DocumentedRuleDefault(
+        name=DETAIL_ALL_TENANTS, check_str=base.ADMIN,
+        description='List the servers of every project in detail '
+                    '(all_tenants).',
+        operations=[{'method': 'GET', 'path': '/servers/detail'}]),
+    policy.DocumentedRuleDefault(
+        name=ALLOW_ALL_FILTERS, check_str=base.ADMIN,
+        description='Filter server lists by every filter; others may use '
+                    'only those Nova allows them at the microversion (the '
+                    'others are ignored).',
         operations=[{'method': 'GET', 'path': '/servers'},
                     {'method': 'GET', 'path': '/servers/detail'}]),
     policy.DocumentedRuleDefault(

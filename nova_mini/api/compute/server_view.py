@@ -1,15 +1,89 @@
-"""How a server looks in compute API responses, by microversion."""
+"""How a server looks in compute API responses, by microversion.
+
+The fields are Nova 34's, so that clients reading them (openstackclient,
+openstacksdk) find every one they expect; those about things nova_mini
+servers do not have (addresses, volumes, key pairs, locks) carry the
+values Nova shows for a server without them.
+"""
+
+import hashlib
+import re
+from urllib import parse
+
+from oslo_utils import timeutils
 
 from nova_mini.api.compute import versions
 from nova_mini.api import microversion
+from nova_mini.objects import instance as instance_obj
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import servers as policies
 
-_EMBEDDED_FLAVOR = microversion.APIVersion(versions.EMBEDDED_FLAVOR)
+_V = microversion.APIVersion
+_EXTENDED_ATTRIBUTES = _V(versions.SERVER_EXTENDED_ATTRIBUTES)
+_LOCKED = _V(versions.SERVER_LOCKED)
+_DESCRIPTION = _V(versions.SERVER_DESCRIPTION)
+_TAGS = _V(versions.SERVER_TAGS)
+_EMBEDDED_FLAVOR = _V(versions.EMBEDDED_FLAVOR)
+_TRUSTED_CERTS = _V(versions.TRUSTED_IMAGE_CERTIFICATES)
+_SERVER_GROUPS = _V(versions.SERVER_GROUPS)
+_LOCKED_REASON = _V(versions.SERVER_LOCKED_REASON)
+
+# Nova's power states: nothing yet, and running (a deployed node).
+NOSTATE = 0
+RUNNING = 1
+
+# Host names: what becomes a hyphen, and what is dropped (\w is any
+# letter or digit, not only ASCII ones, as in Nova).
+_HOSTNAME_SEPARATORS = re.compile(r'[ ._]')
+_NOT_HOSTNAME = re.compile(r'[^\w-]+')
+
+# Statuses whose servers show a progress (Nova's, of those nova_mini has).
+_PROGRESS_STATUSES = ('ACTIVE', 'BUILD')
 
 
 def _iso(value):
     return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
+
+
+def task_state(instance):
+    """Nova's task state: the scheduler builds the server in one go."""
+    return 'scheduling' if instance.vm_state == instance_obj.BUILDING else (
+        None)
+
+
+def power_state(instance):
+    return RUNNING if instance.vm_state == instance_obj.ACTIVE else NOSTATE
+
+
+def launched_at(instance):
+    # NOTE: nothing updates an ACTIVE instance, so its updated_at is when
+    # its build finished. Nova shows this stamp with microseconds.
+    if instance.vm_state != instance_obj.ACTIVE or not instance.updated_at:
+        return None
+    return instance.updated_at.strftime('%Y-%m-%dT%H:%M:%S.%f')
+
+
+def host_id(instance):
+    """Nova's hostId: a hash of the project and the machine (here the
+    node) that two servers share when they share a machine.
+    """
+    if not instance.node_uuid:
+        return ''
+    return hashlib.sha224(('%s%s' % (instance.project_id,
+                                     instance.node_uuid)).encode()
+                          ).hexdigest()
+
+
+def hostname(instance):
+    """The host name Nova derives from a server's name: Latin-1 only, at
+    most 63 characters (dnsmasq's limit), spaces, dots and underscores
+    turned into hyphens, other punctuation dropped, lower case, no
+    leading or trailing hyphen; ``Server-<uuid>`` if nothing is left.
+    """
+    name = (instance.name or '').encode('latin-1', 'ignore').decode(
+        'latin-1')[:63]
+    name = _NOT_HOSTNAME.sub('', _HOSTNAME_SEPARATORS.sub('-', name))
+    return name.lower().strip('-') or 'Server-%s' % instance.uuid
 
 
 class ServerView(object):
@@ -19,6 +93,12 @@ class ServerView(object):
         self.version = req.api_version
         self.root_url = req.application_url.rstrip('/')
         self._req = req
+        self._may = {}
+
+    def _can(self, rule):
+        if rule not in self._may:
+            self._may[rule] = self._req.ctxt.can(rule, fatal=False)
+        return self._may[rule]
 
     def _links(self, kind, ident):
         return [
@@ -37,20 +117,53 @@ class ServerView(object):
         body = {'vcpus': flavor.vcpus, 'ram': flavor.memory_mb,
                 'disk': flavor.root_gb, 'ephemeral': flavor.ephemeral_gb,
                 'swap': flavor.swap, 'original_name': flavor.name}
-        if self._req.ctxt.can(specs_policies.INDEX, fatal=False):
+        if self._can(specs_policies.INDEX):
             body['extra_specs'] = dict(flavor.extra_specs)
+        return body
+
+    def _fault(self, instance):
+        fault = instance.fault
+        created = fault.get('created')
+        try:
+            created = _iso(timeutils.parse_isotime(created))
+        except (TypeError, ValueError):
+            pass    # shown as stored
+        body = {'code': fault.get('code', 500),
+                'message': fault.get('message'), 'created': created}
+        # As Nova: the details of a 500 are for administrators only.
+        if fault.get('details') and (self._req.ctxt.is_admin or
+                                     body['code'] != 500):
+            body['details'] = fault['details']
+        return body
+
+    def _extended_attributes(self, instance):
+        body = {
+            'OS-EXT-SRV-ATTR:host': None,
+            'OS-EXT-SRV-ATTR:instance_name': 'instance-%08x' % instance.id,
+            'OS-EXT-SRV-ATTR:hypervisor_hostname': instance.node_uuid,
+        }
+        if self.version >= _EXTENDED_ATTRIBUTES:
+            body.update({
+                'OS-EXT-SRV-ATTR:hostname': hostname(instance),
+                'OS-EXT-SRV-ATTR:kernel_id': '',
+                'OS-EXT-SRV-ATTR:ramdisk_id': '',
+                'OS-EXT-SRV-ATTR:launch_index': None,
+                'OS-EXT-SRV-ATTR:reservation_id': None,
+                'OS-EXT-SRV-ATTR:root_device_name': None,
+                'OS-EXT-SRV-ATTR:user_data': None,
+            })
         return body
 
     def basic(self, instance):
         return {'id': instance.uuid, 'name': instance.name,
                 'links': self._links('servers', instance.uuid)}
 
-    def detail(self, instance):
+    def detail(self, instance, server_groups=False):
         body = self.basic(instance)
         body.update({
             'status': instance.status,
-            'tenant_id': instance.project_id,
-            'user_id': instance.user_id,
+            'tenant_id': instance.project_id or '',
+            'user_id': instance.user_id or '',
             'flavor': self._flavor(instance),
             'image': ({'id': instance.image_ref,
                        'links': self._links('images', instance.image_ref)[1:]}
@@ -59,32 +172,84 @@ class ServerView(object):
             'updated': _iso(instance.updated_at),
             'addresses': {},
             'metadata': {},
-            'hostId': '',
+            'hostId': host_id(instance),
+            'accessIPv4': '',
+            'accessIPv6': '',
+            'config_drive': '',
+            'key_name': None,
             'OS-DCF:diskConfig': 'MANUAL',
+            'OS-EXT-AZ:availability_zone': '',
+            'OS-EXT-STS:vm_state': instance.vm_state,
+            'OS-EXT-STS:task_state': task_state(instance),
+            'OS-EXT-STS:power_state': power_state(instance),
+            'OS-SRV-USG:launched_at': launched_at(instance),
+            'OS-SRV-USG:terminated_at': None,
+            'os-extended-volumes:volumes_attached': [],
         })
+        if instance.status in _PROGRESS_STATUSES:
+            body['progress'] = 0
         if instance.fault and instance.status == 'ERROR':
-            fault = instance.fault
-            body['fault'] = {'code': fault.get('code', 500),
-                             'message': fault.get('message'),
-                             'created': fault.get('created')}
-            if fault.get('details') and self._req.ctxt.is_admin:
-                body['fault']['details'] = fault['details']
-        if self._req.ctxt.can(policies.EXTENDED_ATTRIBUTES, fatal=False):
-            body['OS-EXT-SRV-ATTR:hypervisor_hostname'] = instance.node_uuid
+            body['fault'] = self._fault(instance)
+        if self._can(policies.EXTENDED_ATTRIBUTES):
+            body.update(self._extended_attributes(instance))
+        if self.version >= _LOCKED:
+            body['locked'] = False
+        if self.version >= _DESCRIPTION:
+            body['description'] = None
+        if self.version >= _TAGS:
+            body['tags'] = []
+        if self.version >= _TRUSTED_CERTS:
+            body['trusted_image_certificates'] = None
+        # As Nova: in GET /servers/{id}, not in /servers/detail.
+        if server_groups and self.version >= _SERVER_GROUPS:
+            body['server_groups'] = []
+        if self.version >= _LOCKED_REASON:
+            body['locked_reason'] = None
         return body
 
     def show(self, instance):
-        return {'server': self.detail(instance)}
+        return {'server': self.detail(instance, server_groups=True)}
 
-    def created(self, instance, admin_pass):
+    def created(self, instance, admin_pass, security_groups=None):
         return {'server': {
             'id': instance.uuid,
             'links': self._links('servers', instance.uuid),
             'OS-DCF:diskConfig': 'MANUAL',
-            'security_groups': [{'name': 'default'}],
+            'security_groups': security_groups or [{'name': 'default'}],
             'adminPass': admin_pass,
         }}
 
-    def index(self, instances, detail):
+    def index(self, instances, detail, next_wanted=False,
+              link_params=None):
+        """The list body; a full page links to the next one, repeating
+        the query parameters named in ``link_params`` (all if None; the
+        ignored ones left out) with the last server as the marker.
+        """
         render = self.detail if detail else self.basic
-        return {'servers': [render(i) for i in instances]}
+        body = {'servers': [render(i) for i in instances]}
+        if next_wanted:
+            path = 'servers/detail' if detail else 'servers'
+            body['servers_links'] = [{
+                'rel': 'next',
+                'href': '%s/v2.1/%s?%s' % (
+                    self.root_url, path, parse.urlencode(self._next_query(
+                        instances[-1].uuid, link_params))),
+            }]
+        return body
+
+    def _next_query(self, marker, link_params):
+        # As Nova: parameters sorted by name, the marker in its place or
+        # else last. NOTE: unlike Nova, which keeps only the last value of
+        # a repeated parameter, every value stays, in its order: the next
+        # page keeps all the sort keys and statuses of this one.
+        params = sorted(
+            ((name, value) for name, value in self._req.GET.items()
+             if link_params is None or name in link_params),
+            key=lambda param: param[0])
+        names = [name for name, _value in params]
+        if 'marker' not in names:
+            return params + [('marker', marker)]
+        place = names.index('marker')
+        params = [param for param in params if param[0] != 'marker']
+        params.insert(place, ('marker', marker))
+        return params

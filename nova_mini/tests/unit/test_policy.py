@@ -31,6 +31,8 @@ ADMIN_ONLY = [
     node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
     trait_policies.SET, trait_policies.DELETE,
     server_policies.EXTENDED_ATTRIBUTES,
+    server_policies.INDEX_ALL_TENANTS, server_policies.DETAIL_ALL_TENANTS,
+    server_policies.ALLOW_ALL_FILTERS,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            node_policies.GET, node_policies.GET_STATES, trait_policies.LIST,
