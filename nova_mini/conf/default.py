@@ -21,6 +21,12 @@ default_opts = [
                default=os.path.join(os.path.expanduser('~'), '.nova_mini'),
                help='Directory where nova_mini keeps its state, such as the '
                     'default SQLite database.'),
+    cfg.StrOpt('default_availability_zone',
+               default='nova',
+               help='The availability zone of every node. nova_mini has one '
+                    'zone: a server asking for another one is refused, and '
+                    'a built server shows this one. Administrators may name '
+                    'a node with "<zone>::<node uuid or name>".'),
 ]
 
 

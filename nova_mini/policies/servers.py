@@ -14,6 +14,7 @@ DELETE = PREFIX + 'delete'
 INDEX_ALL_TENANTS = PREFIX + 'index:get_all_tenants'
 DETAIL_ALL_TENANTS = PREFIX + 'detail:get_all_tenants'
 ALLOW_ALL_FILTERS = PREFIX + 'allow_all_filters'
+CREATE_FORCED_HOST = PREFIX + 'create:forced_host'
 # Not a route of its own: decides what GET /servers/{server_id} shows.
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
@@ -47,6 +48,12 @@ rules = [
     policy.DocumentedRuleDefault(
         name=CREATE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
         description='Create (boot) servers.',
+        operations=[{'method': 'POST', 'path': '/servers'}]),
+    policy.DocumentedRuleDefault(
+        name=CREATE_FORCED_HOST, check_str=base.ADMIN,
+        description='Create servers on a node named in the availability '
+                    'zone ("<zone>::<node>"); the node must still meet '
+                    "the flavor's requirements.",
         operations=[{'method': 'POST', 'path': '/servers'}]),
     policy.DocumentedRuleDefault(
         name=DELETE, check_str=base.PROJECT_MEMBER_OR_ADMIN,

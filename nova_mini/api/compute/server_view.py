@@ -14,10 +14,12 @@ from oslo_utils import timeutils
 
 from nova_mini.api.compute import versions
 from nova_mini.api import microversion
+from nova_mini import conf
 from nova_mini.objects import instance as instance_obj
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import servers as policies
 
+CONF = conf.CONF
 _V = microversion.APIVersion
 _EXTENDED_ATTRIBUTES = _V(versions.SERVER_EXTENDED_ATTRIBUTES)
 _LOCKED = _V(versions.SERVER_LOCKED)
@@ -178,7 +180,11 @@ class ServerView(object):
             'config_drive': '',
             'key_name': None,
             'OS-DCF:diskConfig': 'MANUAL',
-            'OS-EXT-AZ:availability_zone': '',
+            # Every node is in the one zone; a server not on a node yet
+            # is in none.
+            'OS-EXT-AZ:availability_zone': (
+                CONF.default_availability_zone if instance.node_uuid
+                else ''),
             'OS-EXT-STS:vm_state': instance.vm_state,
             'OS-EXT-STS:task_state': task_state(instance),
             'OS-EXT-STS:power_state': power_state(instance),

@@ -6,6 +6,12 @@ client polls GET /servers/{id}. A build nobody finished within
 ``[DEFAULT] rpc_response_timeout`` seconds (no scheduler running, the
 message lost) is turned into ERROR when the server is next read, so no
 server stays in BUILD forever (doc/source/reference/scheduler.rst).
+
+Real clients work unchanged (doc/source/reference/compute-api.rst):
+openstacksdk boots with ``imageRef``; openstackclient, which looks
+``--image`` up in the Image service nova_mini does not have, boots with
+``--block-device uuid=IMAGE,source_type=image,destination_type=local,
+boot_index=0``, whose image is then the server's.
 """
 
 from oslo_log import log as logging
@@ -15,7 +21,9 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.compute.schemas import servers as schema
+from nova_mini.api.compute import server_filters
 from nova_mini.api.compute import server_view
+from nova_mini.api.compute import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -62,6 +70,92 @@ def _counts(body):
     return min_count, max_count
 
 
+def _bad_mapping(details):
+    return exception.Invalid('Block Device Mapping is Invalid: %s'
+                             % details)
+
+
+def _root_image(mappings):
+    """The image of the root disk in ``block_device_mapping_v2``, or None.
+
+    Bare metal deploys an image onto the node's own disk: the image root
+    disk (source ``image``, destination ``local``, boot index 0) is the
+    only mapping nova_mini can honour; it has no Block Storage service
+    for the others.
+    """
+    root = None
+    for mapping in mappings:
+        boot_index = mapping.get('boot_index')
+        boot_index = -1 if boot_index is None else int(boot_index)
+        if (mapping.get('source_type') != 'image' or boot_index != 0 or
+                mapping.get('destination_type') != 'local'):
+            raise _bad_mapping(
+                'nova_mini deploys an image onto the node and has no Block '
+                'Storage service; the only mapping it takes is the image '
+                'root disk (source_type image, destination_type local, '
+                'boot_index 0).')
+        if root is not None:
+            raise _bad_mapping('Boot sequence for the instance and '
+                               'image/block device mapping combination is '
+                               'not valid.')
+        root = mapping.get('uuid') or mapping.get('image_id')
+        if not root:
+            raise _bad_mapping('Missing device UUID.')
+    return root
+
+
+def _image_ref(body):
+    """The image to deploy: ``imageRef``, else the image root disk."""
+    image_ref = body.get('imageRef') or None
+    root = _root_image(body.get('block_device_mapping_v2') or [])
+    if image_ref and root and root != image_ref:
+        raise _bad_mapping('the root disk image %s is not imageRef %s.'
+                           % (root, image_ref))
+    image_ref = image_ref or root
+    if not image_ref:
+        raise exception.Invalid('Missing imageRef attribute')
+    return image_ref
+
+
+def _refuse_unsupported(body):
+    """400 for what nova_mini cannot do, in Nova's words where Nova has
+    them (it has no key pairs, networks or reservation ids to use).
+    """
+    if body.get('key_name') is not None:
+        raise exception.Invalid('Invalid key_name provided.')
+    networks = body.get('networks')
+    if isinstance(networks, list) and networks:
+        raise exception.Invalid(
+            'nova_mini has no Networking service: networks must be "auto", '
+            '"none" or empty.')
+    if strutils.bool_from_string(body.get('return_reservation_id')):
+        raise exception.Invalid('return_reservation_id is not supported: '
+                                'nova_mini keeps no reservation ids.')
+
+
+def _destination(context, requested):
+    """``(zone, forced nodes)`` of the ``availability_zone`` asked for:
+    ``ZONE``, or for administrators ``ZONE::NODE`` (a node uuid or name)
+    as in Nova, where the middle part names a compute host, which
+    nova_mini does not have.
+    """
+    if not requested:
+        return None, []
+    zone, _sep, rest = requested.partition(':')
+    host, _sep, node = rest.partition(':')
+    if zone and zone != CONF.default_availability_zone:
+        raise exception.Invalid(
+            'The requested availability zone is not available')
+    if not (host or node):
+        return zone or None, []
+    context.can(policies.CREATE_FORCED_HOST)
+    if host or not node:
+        raise exception.Invalid(
+            'nova_mini has no compute hosts: name the node with '
+            '"%s::<node uuid or name>".' % CONF.default_availability_zone)
+    return zone or None, [node]
+
+
 def _hints(req_body):
     hints = (req_body.get('os:scheduler_hints') or
              req_body.get('OS-SCH-HNT:scheduler_hints') or {})
@@ -88,27 +182,31 @@ class ServersController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         context.can(policies.INDEX)
-        project_id = context.project_id
-        if context.is_admin and strutils.bool_from_string(
-                req.GET.get('all_tenants', 'false')):
-            project_id = None
-        limit = req.GET.get('limit')
-        limit = min(int(limit), CONF.api.max_limit) if limit else (
-            CONF.api.max_limit)
-        instances = objects.InstanceList.get_all(context, project_id,
-                                                 limit=limit)
+        query = server_filters.ServerQuery(req, context, detail)
+        instances = objects.InstanceList.get_all(
+            context, query.project_id(context),
+            limit=None if query.selects else query.limit)
         timeout = build_timeout()
         for instance in instances:
             instance.expire_build(timeout)
-        return server_view.ServerView(req).index(instances.objects, detail)
+        page = query.page(instances.objects)
+        return server_view.ServerView(req).index(
+            page, detail, next_wanted=query.next_wanted(page),
+            link_params=schema.index_query['properties'])
 
     @wsgi.expose()
-    @validation.query(schema.index_query)
+    @validation.query(schema.index_query,
+                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
+    @validation.query(schema.index_query_v275,
+                      min_version=versions.STRICT_VALIDATION)
     def get_all(self):
         return self._list(detail=False)
 
     @wsgi.expose()
-    @validation.query(schema.index_query)
+    @validation.query(schema.index_query,
+                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
+    @validation.query(schema.index_query_v275,
+                      min_version=versions.STRICT_VALIDATION)
     def detail(self):
         return self._list(detail=True)
 
@@ -119,7 +217,16 @@ class ServersController(rest.RestController):
         return server_view.ServerView(req).show(instance)
 
     @wsgi.expose(status=202)
-    @validation.body(schema.create)
+    @validation.body(schema.create,
+                     max_version=versions.SERVER_DESCRIPTION_PREVIOUS)
+    @validation.body(schema.create_v219,
+                     min_version=versions.SERVER_DESCRIPTION,
+                     max_version=versions.SERVER_TAGS_ON_CREATE_PREVIOUS)
+    @validation.body(schema.create_v252,
+                     min_version=versions.SERVER_TAGS_ON_CREATE,
+                     max_version=versions.PERSONALITY_REMOVED_PREVIOUS)
+    @validation.body(schema.create_v257,
+                     min_version=versions.PERSONALITY_REMOVED)
     def post(self):
         req = pecan.request
         context = req.ctxt
@@ -127,26 +234,30 @@ class ServersController(rest.RestController):
         body = req.json['server']
         flavor = _flavor(context, body['flavorRef'])
         _min_count, count = _counts(body)
-        image_ref = body.get('imageRef') or None
-        instances = []
-        for index in range(count):
-            name = body['name']
-            if count > 1:
-                name = '%s-%d' % (name, index + 1)
-            instance = objects.Instance(
-                context, uuid=uuidutils.generate_uuid(), name=name,
-                project_id=context.project_id, user_id=context.user_id,
-                flavor=flavor, image_ref=image_ref,
-                vm_state=instance_obj.BUILDING, node_uuid=None, fault=None)
-            instance.create()
-            instances.append(instance)
-        uuids = [instance.uuid for instance in instances]
+        image_ref = _image_ref(body)
+        _refuse_unsupported(body)
+        zone, force_nodes = _destination(context,
+                                         body.get('availability_zone'))
+        uuids = [uuidutils.generate_uuid() for _index in range(count)]
+        # The spec first: a flavor it cannot be derived from is refused
+        # before anything is written.
         spec = request_spec.RequestSpec.from_components(
             context, flavor, image={'id': image_ref},
             instance_uuids=uuids, project_id=context.project_id,
             user_id=context.user_id,
-            availability_zone=body.get('availability_zone'),
+            availability_zone=zone, force_nodes=force_nodes,
             scheduler_hints=_hints(req.json))
+        instances = []
+        for index, uuid in enumerate(uuids):
+            name = body['name']
+            if count > 1:
+                name = '%s-%d' % (name, index + 1)
+            instances.append(objects.Instance(
+                context, uuid=uuid, name=name,
+                project_id=context.project_id, user_id=context.user_id,
+                flavor=flavor, image_ref=image_ref,
+                vm_state=instance_obj.BUILDING, node_uuid=None, fault=None))
+        objects.InstanceList.create_all(context, instances, spec)
         try:
             scheduler_rpcapi.SchedulerAPI(CONF).build_instances(
                 context, spec, uuids, retry=CAST_RETRIES)
@@ -161,9 +272,14 @@ class ServersController(rest.RestController):
                 instance.mark_error('Could not reach a scheduler: %s'
                                     % reason)
         admin_pass = body.get('adminPass')
-        if not isinstance(admin_pass, str):
+        if admin_pass is None:
             admin_pass = uuidutils.generate_uuid(dashed=False)[:12]
-        return server_view.ServerView(req).created(instances[0], admin_pass)
+        created = server_view.ServerView(req).created(
+            instances[0], admin_pass, body.get('security_groups'))
+        # As Nova: Location is the new server's self link.
+        location = created['server']['links'][0]['href']
+        return wsgi.json_response(created, status=202,
+                                  headers=[('Location', location)])
 
     @wsgi.expose(status=204)
     def delete(self, server_id):

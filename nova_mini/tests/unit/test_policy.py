@@ -30,7 +30,7 @@ ADMIN_ONLY = [
     node_policies.CREATE, node_policies.UPDATE, node_policies.DELETE,
     node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
     trait_policies.SET, trait_policies.DELETE,
-    server_policies.EXTENDED_ATTRIBUTES,
+    server_policies.EXTENDED_ATTRIBUTES, server_policies.CREATE_FORCED_HOST,
     server_policies.INDEX_ALL_TENANTS, server_policies.DETAIL_ALL_TENANTS,
     server_policies.ALLOW_ALL_FILTERS,
 ]

@@ -13,6 +13,7 @@ import pytest
 import webtest
 
 from nova_mini import context as nm_context
+from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import request_spec
@@ -254,6 +255,103 @@ def test_unknown_flavor_is_a_bad_request(stack):
                                       'bogus': 1}},
         headers=DEMO, expect_errors=True)
     assert response.status_int == 400
+
+
+def test_each_server_keeps_its_request_spec(stack):
+    app, _scheduler, _fixture = stack
+    _node('keep-1', traits=[TRAIT])
+    _node('keep-2', traits=[TRAIT])
+    admin = nm_context.get_admin_context()
+    response = app.post_json(
+        V21 + '/servers',
+        {'server': {'name': 'srv', 'flavorRef': 'bm-gold',
+                    'imageRef': 'img-1', 'max_count': 2},
+         'os:scheduler_hints': {'group': 'g1'}}, headers=DEMO)
+    first = response.json['server']
+    servers = [s for s in app.get(V21 + '/servers', headers=DEMO)
+               .json['servers'] if s['name'].startswith('srv-')]
+    assert first['id'] in {s['id'] for s in servers} and len(servers) == 2
+    for server in servers:
+        assert _wait(app, server['id'])['status'] == 'ACTIVE'
+        spec = request_spec.RequestSpec.get_by_instance_uuid(
+            admin, server['id'])
+        assert spec.instance_uuids == [server['id']]
+        assert spec.num_instances == 2
+        assert (spec.project_id, spec.user_id) == ('demo', 'demo')
+        assert spec.image.id == 'img-1'
+        assert spec.required_traits == [TRAIT]
+        assert spec.resources == {'CUSTOM_BAREMETAL': 1}
+        assert spec.scheduler_hints == {'group': ['g1']}
+        app.delete(V21 + '/servers/%s' % server['id'], headers=DEMO)
+        with pytest.raises(exception.RequestSpecNotFound):
+            request_spec.RequestSpec.get_by_instance_uuid(admin,
+                                                          server['id'])
+
+
+def test_availability_zone(stack):
+    """One zone, "nova"; administrators may name the node in it."""
+    app, _scheduler, _fixture = stack
+    admin = nm_context.get_admin_context()
+    _node('az-1', traits=[TRAIT])
+    wanted = _node('az-2', traits=[TRAIT])
+
+    def boot(zone, headers=DEMO):
+        return app.post_json(
+            V21 + '/servers',
+            {'server': {'name': 'az', 'flavorRef': 'bm-gold',
+                        'imageRef': 'img-1', 'availability_zone': zone}},
+            headers=headers, expect_errors=True)
+
+    refused = [(boot('elsewhere'), 400,
+                'The requested availability zone is not available'),
+               (boot('nova::az-2'), 403, 'create:forced_host'),
+               (boot('nova:compute-1', ADMIN), 400, 'no compute hosts'),
+               (boot('nova:compute-1:az-2', ADMIN), 400, 'no compute hosts')]
+    for response, status, message in refused:
+        assert response.status_int == status, response.text
+        fault = response.json['badRequest' if status == 400 else 'forbidden']
+        assert message in fault['message']
+    assert objects.InstanceList.get_all(admin).objects == []
+
+    server = _wait(app, boot('nova', DEMO).json['server']['id'])
+    assert server['status'] == 'ACTIVE'
+    assert server['OS-EXT-AZ:availability_zone'] == 'nova'
+    # Named by name (or uuid), the node is the one used, whatever the
+    # weighers prefer.
+    for ref in ('nova::az-2', '::%s' % wanted.uuid):
+        app.delete(V21 + '/servers/%s' % server['id'], headers=ADMIN)
+        server = _wait(app, boot(ref, ADMIN).json['server']['id'])
+        assert server['status'] == 'ACTIVE'
+        assert server['OS-EXT-SRV-ATTR:hypervisor_hostname'] == wanted.uuid
+        spec = request_spec.RequestSpec.get_by_instance_uuid(admin,
+                                                             server['id'])
+        assert spec.availability_zone == ('nova' if ref[0] == 'n' else None)
+    # A named node that cannot take the server: no valid host.
+    app.delete(V21 + '/servers/%s' % server['id'], headers=ADMIN)
+    objects.NodeTraitList.destroy(admin, wanted.id)
+    server = _wait(app, boot('nova::az-2', ADMIN).json['server']['id'])
+    assert server['status'] == 'ERROR'
+    assert server['fault']['message'].startswith('No valid host was found')
+
+
+def test_a_flavor_without_a_spec_writes_nothing(stack):
+    """A flavor whose requirements cannot be derived (a resource amount
+    that is no number) is refused before any instance is written.
+    """
+    app, _scheduler, _fixture = stack
+    admin = nm_context.get_admin_context()
+    objects.Flavor(admin, flavorid='bm-odd', name='bm-odd', memory_mb=1,
+                   vcpus=1, root_gb=1, is_public=True,
+                   extra_specs={'resources:CUSTOM_BAREMETAL': 'one'}).create()
+    response = app.post_json(
+        V21 + '/servers', {'server': {'name': 'odd', 'flavorRef': 'bm-odd',
+                                      'imageRef': 'img-1',
+                                      'max_count': 3}},
+        headers=DEMO, expect_errors=True)
+    assert response.status_int == 400
+    assert 'resources:CUSTOM_BAREMETAL' in (
+        response.json['badRequest']['message'])
+    assert objects.InstanceList.get_all(admin).objects == []
 
 
 def test_no_scheduler_fails_the_build_after_the_timeout(

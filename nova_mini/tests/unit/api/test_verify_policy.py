@@ -70,9 +70,11 @@ ROUTES = [
      '/servers/%s' % SERVER, None, None),
 ]
 
-# Rules that filter a response body rather than guard a route: checked
-# with fatal=False by a route that another rule guards (test below).
-BODY_RULES = {server_policies.EXTENDED_ATTRIBUTES}
+# Rules a route that another rule guards checks only for some requests:
+# one filters the response body (checked with fatal=False), one guards
+# what a body may ask for (tests below).
+BODY_RULES = {server_policies.EXTENDED_ATTRIBUTES,
+              server_policies.CREATE_FORCED_HOST}
 # Rules the list routes check for what a query asks, after their own
 # (gabbits/servers-list.yaml).
 QUERY_RULES = {server_policies.INDEX_ALL_TENANTS,
@@ -185,6 +187,25 @@ def test_body_rules_filter_the_body(api_fixture_factory):
                      'demo:demo')
     assert shown.status_int == 200
     assert key not in shown.json['server']
+
+
+def test_forced_host_rule_guards_a_named_node(api_fixture_factory):
+    rule = server_policies.CREATE_FORCED_HOST
+    app = webtest.TestApp(api_fixture_factory(
+        policy_rules={rule: '!'}).app)
+    admin = nm_context.get_admin_context()
+    objects.Flavor(admin, flavorid=FLAVOR, name=FLAVOR, memory_mb=1,
+                   vcpus=1, root_gb=0, is_public=True,
+                   extra_specs={}).create()
+    body = {'server': {'name': 's', 'flavorRef': FLAVOR, 'imageRef': 'i',
+                       'availability_zone': 'nova::node-1'}}
+    response = _request(app, 'POST', '/servers', body, None)
+    assert response.json == {'forbidden': {
+        'code': 403,
+        'message': "Policy doesn't allow %s to be performed." % rule}}
+    assert objects.InstanceList.get_all(admin).objects == []
+    body['server']['availability_zone'] = 'nova'
+    assert _request(app, 'POST', '/servers', body, None).status_int == 202
 
 
 WRITES = {flavor_policies.CREATE, flavor_policies.UPDATE,

@@ -165,7 +165,8 @@ def test_failure_after_the_flavor_row_rolls_it_back(db, admin):
               projects=['p', 'p'])
     assert db.row_counts() == {'flavors': 0, 'flavor_extra_specs': 0,
                                'flavor_projects': 0, 'nodes': 0,
-                               'node_traits': 0, 'instances': 0}
+                               'node_traits': 0, 'instances': 0,
+                               'request_specs': 0}
     # And the names are free.
     _make(admin, 'f1', 'one')
 
@@ -406,7 +407,8 @@ def test_destroy_removes_the_children(db, admin):
         objects.Flavor.get_by_flavor_id(admin, 'gone')
     assert db.row_counts() == {'flavors': 1, 'flavor_extra_specs': 1,
                                'flavor_projects': 1, 'nodes': 0,
-                               'node_traits': 0, 'instances': 0}
+                               'node_traits': 0, 'instances': 0,
+                               'request_specs': 0}
     with db.engine.connect() as connection:
         for model in (models.FlavorExtraSpec, models.FlavorProject):
             flavor_ids = set(connection.execute(
@@ -432,4 +434,5 @@ def test_the_schema_cascades_too(db, admin):
             models.Flavor.__table__.c.id == flavor.id))
     assert db.row_counts() == {'flavors': 0, 'flavor_extra_specs': 0,
                                'flavor_projects': 0, 'nodes': 0,
-                               'node_traits': 0, 'instances': 0}
+                               'node_traits': 0, 'instances': 0,
+                               'request_specs': 0}
