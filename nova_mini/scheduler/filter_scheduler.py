@@ -11,6 +11,7 @@ import random
 
 from oslo_log import log as logging
 
+from nova_mini.db import api as db_api
 from nova_mini import exception
 from nova_mini.objects import node as node_obj
 from nova_mini.objects import selection as selection_obj
@@ -79,6 +80,11 @@ class FilterScheduler(object):
         indexes of the request's traits and read in ranked pages until
         enough passed. Without a ranking in SQL, every candidate is read.
         """
+        # One transaction (one connection checkout) for every read.
+        with db_api.context_manager.reader.using(context):
+            return self._read_passing(context, spec_obj, needed, counts)
+
+    def _read_passing(self, context, spec_obj, needed, counts):
         order = weighers.sql_order(self.weighers, self.conf)
         if order is None:
             nodes = candidates.get_candidates(
@@ -107,7 +113,7 @@ class FilterScheduler(object):
         passed the filters, once ``needed`` passed (or every node was
         seen); None if the budget ran out first.
         """
-        bound = candidates.node_count_bound(context)
+        bound = None
         passed = []
         start, size = 0, FIRST_SLICE
         while start < SCAN_BUDGET:
@@ -118,7 +124,12 @@ class FilterScheduler(object):
             counts['database'] = counts.get('database', 0) + len(nodes)
             passed.extend(self._filter(nodes, spec_obj, counts))
             start += size
-            if len(passed) >= needed or start >= bound:
+            if len(passed) >= needed:
+                return passed
+            # Read only when the first slice was not enough: usually it is.
+            if bound is None:
+                bound = candidates.node_count_bound(context)
+            if start >= bound:
                 return passed
             size *= 2
         return None
