@@ -15,7 +15,7 @@ every call goes through the exact-name dict and the prefix index.
 
 Usage::
 
-    /opt/nmvenv/bin/python tools/bench/extra_specs_validation.py \\
+    .venv-tests/bin/python tools/bench/extra_specs_validation.py \\
         [--nova-python /tmp/novavenv/bin/python] [--pairs 10000] \\
         [--rounds 5] [--json]
 """

@@ -27,8 +27,8 @@ a single request (new connection, nothing else running) is measured too.
 
 Example (from the repository root)::
 
-    /opt/nmvenv/bin/python tools/bench/flavors_api.py             # 3 x 15 s
-    /opt/nmvenv/bin/python tools/bench/flavors_api.py --rounds 5 --duration 20
+    .venv-tests/bin/python tools/bench/flavors_api.py             # 3 x 15 s
+    .venv-tests/bin/python tools/bench/flavors_api.py --rounds 5 --duration 20
 
 Every load run is bounded (duration + warm-up + a margin); the whole run
 takes about rounds x scenarios x 2 x (duration + warm-up + 1) seconds plus

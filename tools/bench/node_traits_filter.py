@@ -34,10 +34,10 @@ under 3, i.e. the filter is answered from the indexes, not by a scan).
 
 Usage::
 
-    /opt/nmvenv/bin/python tools/bench/node_traits_filter.py      # SQLite
-    /opt/nmvenv/bin/python tools/bench/node_traits_filter.py \\
+    .venv-tests/bin/python tools/bench/node_traits_filter.py      # SQLite
+    .venv-tests/bin/python tools/bench/node_traits_filter.py \\
         --backend sqlite --backend postgresql --runs 21 --json-out r.json
-    /opt/nmvenv/bin/python tools/bench/node_traits_filter.py --sizes 2000 \\
+    .venv-tests/bin/python tools/bench/node_traits_filter.py --sizes 2000 \\
         --runs 5        # a quick check
 """
 

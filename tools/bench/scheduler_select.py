@@ -34,12 +34,12 @@ verdicts.  ``--profile`` adds a cProfile of the in-process call.
 
 Usage::
 
-    /opt/nmvenv/bin/python tools/bench/scheduler_select.py
-    /opt/nmvenv/bin/python tools/bench/scheduler_select.py --runs 51 \\
+    .venv-tests/bin/python tools/bench/scheduler_select.py
+    .venv-tests/bin/python tools/bench/scheduler_select.py --runs 51 \\
         --json-out /tmp/sched.json
-    /opt/nmvenv/bin/python tools/bench/scheduler_select.py --sizes 1000 \\
+    .venv-tests/bin/python tools/bench/scheduler_select.py --sizes 1000 \\
         --runs 5            # a quick check
-    /opt/nmvenv/bin/python tools/bench/scheduler_select.py --backend postgresql
+    .venv-tests/bin/python tools/bench/scheduler_select.py --backend postgresql
 """
 
 import argparse
