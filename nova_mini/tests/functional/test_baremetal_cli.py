@@ -10,14 +10,11 @@ the error lines the client builds from Ironic's ``{"error_message": ...}``.
 """
 
 import json
-import subprocess
 import uuid
 
 import pytest
 import requests
 
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
 
 pytestmark = pytest.mark.live
 
@@ -26,18 +23,11 @@ VERSION = '1.37'
 
 def baremetal(stack, *args, user='admin', version=VERSION, check=True):
     """``openstack baremetal [--os-baremetal-api-version V] ARGS``."""
-    env = util.clean_env(**stack.credentials(user))
-    argv = [nova.script('openstack'), 'baremetal']
+    argv = ['baremetal']
     if version:
         argv += ['--os-baremetal-api-version', version]
-    argv += list(args)
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL, timeout=120)
-    if check:
-        assert proc.returncode == 0, (
-            'openstack baremetal %s: exit %d\n%s%s'
-            % (' '.join(args), proc.returncode, proc.stdout, proc.stderr))
-    return proc
+    return stack.openstack(*argv, *args, user=user, check=check,
+                           timeout=120)
 
 
 def baremetal_json(stack, *args, **kwargs):
@@ -71,12 +61,8 @@ def node(stack):
 
 
 def test_catalog_lists_baremetal(stack):
-    env = util.clean_env(**stack.credentials('admin'))
-    proc = subprocess.run(
-        [nova.script('openstack'), 'endpoint', 'list', '--service',
-         'baremetal', '-f', 'json'],
-        capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL,
-        timeout=120)
+    proc = stack.openstack('endpoint', 'list', '--service', 'baremetal',
+                           '-f', 'json', check=False)
     assert proc.returncode == 0, proc.stderr
     endpoints = json.loads(proc.stdout)
     assert sorted(e['Interface'] for e in endpoints) == [

@@ -3,32 +3,17 @@ Keystone's catalog.
 """
 
 import json
-import subprocess
 import uuid
 
 import pytest
 
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
 
 pytestmark = pytest.mark.live
 
 
-def openstack(stack, *args, user='admin', check=True):
-    env = util.clean_env(**stack.credentials(user))
-    proc = subprocess.run([nova.script('openstack')] + list(args),
-                          capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL, timeout=120)
-    if check:
-        assert proc.returncode == 0, (
-            'openstack %s: exit %d\n%s%s' % (' '.join(args), proc.returncode,
-                                             proc.stdout, proc.stderr))
-    return proc
-
-
 def openstack_json(stack, *args, **kwargs):
-    return json.loads(openstack(stack, *args, '-f', 'json',
-                                **kwargs).stdout)
+    return json.loads(stack.openstack(*args, '-f', 'json',
+                                      **kwargs).stdout)
 
 
 def test_catalog_lists_compute(stack):
@@ -56,14 +41,15 @@ def test_flavor_lifecycle(stack):
             'Ephemeral': 0, 'VCPUs': 2, 'Is Public': True} in listed
 
     # The table a person reads has the flavor on one row.
-    table = openstack(stack, 'flavor', 'list').stdout
+    table = stack.openstack('flavor', 'list').stdout
     row = [line for line in table.splitlines() if name in line]
     assert len(row) == 1
     assert [c.strip() for c in row[0].strip('|').split('|')] == [
         flavor_id, name, '512', '1', '0', '2', 'True']
 
-    proc = openstack(stack, 'flavor', 'set', '--property', 'hw:cpu_policy=dedicated',
-                     '--property', 'hw:numa_nodes=1', name)
+    proc = stack.openstack('flavor', 'set', '--property',
+                           'hw:cpu_policy=dedicated', '--property',
+                           'hw:numa_nodes=1', name)
     assert proc.stdout == ''
 
     shown = openstack_json(stack, 'flavor', 'show', name)
@@ -72,20 +58,20 @@ def test_flavor_lifecycle(stack):
     assert shown['properties'] == {'hw:cpu_policy': 'dedicated',
                                    'hw:numa_nodes': '1'}
 
-    openstack(stack, 'flavor', 'unset', '--property', 'hw:numa_nodes', name)
+    stack.openstack('flavor', 'unset', '--property', 'hw:numa_nodes', name)
     shown = openstack_json(stack, 'flavor', 'show', flavor_id)
     assert shown['properties'] == {'hw:cpu_policy': 'dedicated'}
 
-    openstack(stack, 'flavor', 'delete', name)
-    gone = openstack(stack, 'flavor', 'show', name, check=False)
+    stack.openstack('flavor', 'delete', name)
+    gone = stack.openstack('flavor', 'show', name, check=False)
     assert gone.returncode == 1
     assert 'No Flavor found for %s' % name in gone.stderr
 
 
 def test_member_cannot_create_flavor(stack):
-    proc = openstack(stack, 'flavor', 'create', '--ram', '512', '--vcpus',
-                     '1', 'cli-demo-%s' % uuid.uuid4().hex[:8], user='demo',
-                     check=False)
+    proc = stack.openstack('flavor', 'create', '--ram', '512', '--vcpus',
+                           '1', 'cli-demo-%s' % uuid.uuid4().hex[:8],
+                           user='demo', check=False)
     assert proc.returncode == 1
     assert ("Policy doesn't allow os_compute_api:os-flavor-manage:create "
             "to be performed." in proc.stderr)

@@ -18,7 +18,6 @@ root disk), and prints image ids where it would print names.
 
 import contextlib
 import json
-import subprocess
 import uuid
 
 import openstack
@@ -140,16 +139,8 @@ def openstack_cli(stack, compute_url, *args, user='demo', check=True):
     """``openstack ARGS`` as ``user``, with the compute endpoint of these
     tests.
     """
-    env = util.clean_env(OS_COMPUTE_ENDPOINT_OVERRIDE=compute_url,
-                         **stack.credentials(user))
-    proc = subprocess.run([nova.script('openstack')] + list(args),
-                          capture_output=True, text=True, env=env,
-                          stdin=subprocess.DEVNULL, timeout=180)
-    if check:
-        assert proc.returncode == 0, (
-            'openstack %s: exit %d\n%s%s' % (' '.join(args), proc.returncode,
-                                             proc.stdout, proc.stderr))
-    return proc
+    return stack.openstack(*args, user=user, check=check,
+                           OS_COMPUTE_ENDPOINT_OVERRIDE=compute_url)
 
 
 def test_openstack_server_commands(stack, compute_url, flavors, node,

@@ -26,6 +26,7 @@ import os
 import secrets
 import shlex
 import signal
+import subprocess
 import sys
 
 from nova_mini.tests.functional.harness import keystone as ks
@@ -211,6 +212,24 @@ class Stack(object):
                 admin.ensure_endpoint(service_id, interface, url)
 
     # -- credentials
+
+    def openstack(self, *args, user='admin', check=True, timeout=180,
+                  **env):
+        """Run ``openstack ARGS`` (python-openstackclient, unchanged) as
+        ``user``, with ``env`` added to its environment; the completed
+        process. With ``check``, a non-zero exit fails with the output.
+        """
+        proc = subprocess.run(
+            [nova.script('openstack')] + [str(arg) for arg in args],
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            env=util.clean_env(**dict(self.credentials(user), **env)),
+            timeout=timeout)
+        if check:
+            assert proc.returncode == 0, (
+                'openstack %s: exit %d\n%s%s' % (
+                    ' '.join(map(str, args)), proc.returncode, proc.stdout,
+                    proc.stderr))
+        return proc
 
     def credentials(self, user='admin'):
         """The OS_* variables of ``user`` (admin or demo)."""
