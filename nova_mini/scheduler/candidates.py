@@ -10,6 +10,9 @@ limit, the query returns the best ones first, a page at a time, or looks
 only at a slice of the best-ranked nodes of all.
 """
 
+import collections
+import threading
+
 import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
@@ -25,6 +28,15 @@ _TRAITS = models.NodeTrait.__table__
 # Resource class of a request -> the node column holding its size.
 CAPACITY = {'VCPU': _NODES.c.cpus, 'MEMORY_MB': _NODES.c.memory_mb,
             'DISK_GB': _NODES.c.local_gb}
+
+_BY_ID = (_NODES.c.id.asc(),)
+
+# Candidate statements kept for reuse: building one (and its SQLAlchemy
+# cache key) costs about as much as running it; the requests for one
+# flavor share one. Least recently used first.
+STATEMENT_CACHE_SIZE = 256
+_statements = collections.OrderedDict()
+_statements_lock = threading.Lock()
 
 
 def normalized_resource_class():
@@ -92,6 +104,61 @@ _COLUMNS = ('id', 'uuid', 'name', 'resource_class', 'properties', 'cpus',
             'memory_mb', 'local_gb')
 
 
+def _asked(spec_obj):
+    """What ``conditions`` reads of ``spec_obj``, hashable."""
+    retried = spec_obj.retry.nodes if spec_obj.retry is not None else ()
+    return (tuple(spec_obj.custom_resource_classes),
+            tuple(sorted((rc, spec_obj.resources.get(rc, 0))
+                         for rc in CAPACITY)),
+            tuple(sorted(spec_obj.required_traits)),
+            tuple(sorted(spec_obj.forbidden_traits)),
+            tuple(sorted(set(spec_obj.ignore_hosts) | set(retried))),
+            tuple(spec_obj.force_nodes))
+
+
+def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
+           requirements):
+    where = conditions(spec_obj, dialect, requirements,
+                       probe=among is not None)
+    if where is None:
+        return None
+    if among is not None:
+        start, count = among
+        where.append(_NODES.c.id.in_(
+            sa.select(_NODES.c.id).order_by(*order_by).limit(count).offset(
+                start).scalar_subquery()))
+    columns = [_NODES.c[name] for name in _COLUMNS]
+    if with_traits:
+        columns.append(_traits_column().label('traits'))
+    query = sa.select(*columns).where(*where).order_by(*order_by)
+    if limit is not None:
+        query = query.limit(limit).offset(offset)
+    return query
+
+
+def _statement(spec_obj, dialect, with_traits, order_by, limit, offset,
+               among, requirements):
+    """The candidate query (None: no node can match), from the cache if
+    an equal request was made before.
+    """
+    # NOTE: the order by the identity of its clauses (== on SQL makes
+    # SQL); the entry keeps them alive, so an id is not reused meanwhile.
+    key = (_asked(spec_obj), dialect, with_traits,
+           tuple(map(id, order_by)), limit, offset, among, requirements)
+    with _statements_lock:
+        found = _statements.get(key)
+        if found is not None:
+            _statements.move_to_end(key)
+            return found[0]
+    query = _build(spec_obj, dialect, with_traits, order_by, limit, offset,
+                   among, requirements)
+    with _statements_lock:
+        _statements[key] = (query, order_by)
+        while len(_statements) > STATEMENT_CACHE_SIZE:
+            _statements.popitem(last=False)
+    return query
+
+
 @db_api.context_manager.reader
 def get_candidates(context, spec_obj, with_traits=False, order_by=None,
                    limit=None, offset=0, among=None, requirements=True):
@@ -105,22 +172,11 @@ def get_candidates(context, spec_obj, with_traits=False, order_by=None,
     through the traits' index ranges: cheaper whenever the best nodes are
     likely candidates. See ``conditions`` for ``requirements``.
     """
-    order_by = order_by or [_NODES.c.id.asc()]
-    where = conditions(spec_obj, context.session.get_bind().dialect.name,
-                       requirements, probe=among is not None)
-    if where is None:
+    query = _statement(spec_obj, context.session.get_bind().dialect.name,
+                       with_traits, tuple(order_by or _BY_ID), limit, offset,
+                       among, requirements)
+    if query is None:
         return []
-    if among is not None:
-        start, count = among
-        where.append(_NODES.c.id.in_(
-            sa.select(_NODES.c.id).order_by(*order_by).limit(count).offset(
-                start).scalar_subquery()))
-    columns = [_NODES.c[name] for name in _COLUMNS]
-    if with_traits:
-        columns.append(_traits_column().label('traits'))
-    query = sa.select(*columns).where(*where).order_by(*order_by)
-    if limit is not None:
-        query = query.limit(limit).offset(offset)
     rows = context.session.execute(query).all()
     return [node_state.NodeState(
         row.id, row.uuid, row.name, row.resource_class, row.properties,

@@ -52,25 +52,44 @@ def weigh(weighers, nodes, spec_obj, conf):
     return [(totals[i], nodes[i]) for i in order]
 
 
-def sql_order(weighers, conf):
-    """ORDER BY clauses that rank nodes best first as ``weigh`` would, or
-    None if the database cannot: more than one weigher (normalization
-    depends on the set weighed), or one without ``sql_key``. Ties go by
-    node id, in the key's direction (one index on (key, id) serves both
-    directions); without a weigher, or with a multiplier of 0, by id.
-    """
+# The orders sql_order returns: the same tuple for the same ranking, so
+# that the candidate statements built for one are reused (candidates.py).
+_ORDERS = {}
+
+
+def _order(key, direction):
+    # NOTE: by id: a column compared with == makes SQL, not a bool. Table
+    # columns live as long as the process.
+    ident = (None if key is None else id(key), direction)
     node_id = models.Node.__table__.c.id
+    found = _ORDERS.get(ident)
+    if found is None:
+        if key is None:
+            found = (node_id.asc(),)
+        elif direction > 0:
+            found = (key.desc(), node_id.desc())
+        else:
+            found = (key.asc(), node_id.asc())
+        found = _ORDERS.setdefault(ident, found)
+    return found
+
+
+def sql_order(weighers, conf):
+    """ORDER BY clauses (a tuple) that rank nodes best first as ``weigh``
+    would, or None if the database cannot: more than one weigher
+    (normalization depends on the set weighed), or one without
+    ``sql_key``. Ties go by node id, in the key's direction (one index on
+    (key, id) serves both directions); without a weigher, or with a
+    multiplier of 0, by id.
+    """
     if not weighers:
-        return [node_id.asc()]
+        return _order(None, 0)
     if len(weighers) > 1 or weighers[0].sql_key is None:
         return None
     factor = weighers[0].multiplier(conf)
-    key = weighers[0].sql_key
-    if factor > 0:
-        return [key.desc(), node_id.desc()]
-    if factor < 0:
-        return [key.asc(), node_id.asc()]
-    return [node_id.asc()]
+    if factor == 0:
+        return _order(None, 0)
+    return _order(weighers[0].sql_key, 1 if factor > 0 else -1)
 
 
 def load(names):

@@ -231,3 +231,40 @@ def test_small_fleet_is_seen_whole_in_slices(admin, conf, monkeypatch):
     # Fewer than needed pass, but every node was in a slice: no pages.
     names, read = _read(admin, conf, 3, spec)
     assert names == ['n0'] and read == 5
+
+
+def test_equal_requests_share_one_statement(admin, monkeypatch):
+    """The statement of a request is built once and reused for equal
+    requests (any spec with the same requirements), never for others;
+    the cache keeps the most recently used STATEMENT_CACHE_SIZE.
+    """
+    _node(admin, 'gold', traits=['CUSTOM_GOLD'])
+    _node(admin, 'plain')
+    built = []
+    real_build = candidates._build
+
+    def counting(*args):
+        built.append(args[0].required_traits)
+        return real_build(*args)
+
+    monkeypatch.setattr(candidates, '_build', counting)
+    monkeypatch.setattr(candidates, 'STATEMENT_CACHE_SIZE', 2)
+    monkeypatch.setattr(candidates, '_statements',
+                        candidates.collections.OrderedDict())
+    gold = {'trait:CUSTOM_GOLD': 'required'}
+    assert _names(admin, _spec(gold)) == ['gold']
+    assert _names(admin, _spec(gold)) == ['gold']
+    assert built == [['CUSTOM_GOLD']]
+    # Another requirement, another statement; the answers stay apart.
+    assert _names(admin, _spec({'trait:CUSTOM_GOLD': 'forbidden'})) == [
+        'plain']
+    assert _names(admin, _spec(gold, memory_mb=8192)) == []
+    assert len(built) == 3
+    # The cache holds two: the first request's statement was dropped.
+    assert _names(admin, _spec(gold)) == ['gold']
+    assert len(built) == 4
+    # Retried and ignored nodes are part of the request.
+    spec = _spec()
+    spec.ignore_hosts = ['gold']
+    assert _names(admin, spec) == ['plain']
+    assert _names(admin, _spec()) == ['gold', 'plain']
