@@ -98,11 +98,15 @@ def _changed(test):
     return make
 
 
-def _never_locked(name, value):
+def _strict_bool(value):
     try:
-        locked = strutils.bool_from_string(value, strict=True)
+        return strutils.bool_from_string(value, strict=True)
     except ValueError as exc:
         raise exception.Invalid(str(exc))
+
+
+def _never_locked(name, value):
+    locked = _strict_bool(value)
     # nova_mini servers are never locked.
     return lambda instance: not locked
 
@@ -176,11 +180,7 @@ def all_tenants(params):
         return False
     if not params['all_tenants']:
         return True
-    try:
-        return strutils.bool_from_string(params['all_tenants'],
-                                         strict=True)
-    except ValueError as exc:
-        raise exception.Invalid(str(exc))
+    return _strict_bool(params['all_tenants'])
 
 
 class ServerQuery(object):
@@ -304,22 +304,22 @@ class ServerQuery(object):
         """The servers of ``instances`` (every server the caller may list)
         on this page.
         """
-        chosen = list(instances)
+        # As Nova: the page follows the marker's place in the order,
+        # whether or not the marker passes the filters (it may have
+        # changed since the previous page), so it is kept for the sort.
+        chosen = [i for i in instances
+                  if i.uuid == self.marker or
+                  all(match(i) for match in self.filters)]
         # Stable sorts, last key first; None before any value, as SQL.
         for key, direction in reversed(self.sort):
             value = _SORT_KEYS[key]
             chosen.sort(key=lambda i: (value(i) is not None, value(i)),
                         reverse=direction == 'desc')
         if self.marker is not None:
-            # As Nova: the page follows the marker's place in the order,
-            # whether or not the marker passes the filters (it may have
-            # changed since the previous page).
             uuids = [i.uuid for i in chosen]
             if self.marker not in uuids:
                 raise exception.MarkerNotFound(marker=self.marker)
             chosen = chosen[uuids.index(self.marker) + 1:]
-        chosen = [i for i in chosen
-                  if all(match(i) for match in self.filters)]
         return chosen[:self.limit]
 
     def next_wanted(self, page):
