@@ -219,3 +219,17 @@ class NoValidHost(NovaMiniException):
 class RPCVersionCapped(NovaMiniException):
     msg_fmt = ('%(api)s RPC API %(version)s is needed but [upgrade_levels] '
                '%(api)s caps it at %(cap)s.')
+
+
+# Metadata and vendordata
+
+class VendorDataConfigError(NovaMiniException):
+    """A vendordata provider is misconfigured; found when it is loaded."""
+
+    msg_fmt = 'Invalid vendordata configuration: %(reason)s'
+
+
+class VendorDataTargetFailed(NovaMiniException):
+    """A dynamic vendordata target failed and failures are fatal."""
+
+    msg_fmt = 'Vendordata target %(target)s failed: %(reason)s'
