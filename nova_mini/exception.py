@@ -80,6 +80,20 @@ class InvalidSortKey(Invalid):
     msg_fmt = 'Sort key supplied is invalid: %(sort_key)s'
 
 
+class MetadataLimitExceeded(Forbidden):
+    # Nova's words for its metadata_items quota (403 in its API).
+    msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'
+
+
+class InstanceMetadataNotFound(NotFound):
+    msg_fmt = 'Metadata item was not found'
+
+
+class InstanceInvalidState(Conflict):
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it is "
+               "in %(attr)s %(state)s")
+
+
 class DatabaseNotReady(NovaMiniException):
     msg_fmt = ('The database at %(url)s is not usable: %(reason)s')
 
@@ -233,3 +247,19 @@ class VendorDataTargetFailed(NovaMiniException):
     """A dynamic vendordata target failed and failures are fatal."""
 
     msg_fmt = 'Vendordata target %(target)s failed: %(reason)s'
+
+
+class MetadataConfigError(NovaMiniException):
+    """The metadata service cannot start with this configuration."""
+
+    msg_fmt = '%(reason)s'
+
+
+class MetadataRequestInvalid(Invalid):
+    """A metadata request without the identity headers it needs."""
+
+    msg_fmt = '%(reason)s'
+
+
+class MetadataSignatureInvalid(Forbidden):
+    msg_fmt = 'Invalid proxy request signature.'

@@ -150,6 +150,22 @@ class Instance(Base):
     vm_state = sa.Column(sa.String(16), nullable=False)
     node_uuid = sa.Column(sa.String(36), nullable=True)
     fault = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    # What the compute API was given at boot (Nova's columns of the same
+    # meaning): the user data as the base64 text received, the
+    # description, the access addresses and whether a config drive was
+    # asked for.
+    user_data = sa.Column(sa.Text, nullable=True)
+    description = sa.Column(sa.Text, nullable=True)
+    access_ip_v4 = sa.Column(sa.String(45), nullable=True)
+    access_ip_v6 = sa.Column(sa.String(45), nullable=True)
+    config_drive = sa.Column(sa.Boolean, nullable=False,
+                             server_default=sa.false())
+    # The place of the instance in its multi-create request (0..).
+    launch_index = sa.Column(sa.Integer, nullable=False, server_default='0')
+    # The roles of the user who booted it (vendordata sends them).
+    boot_roles = sa.Column(db_types.JsonEncodedList, nullable=True)
+    # When its build finished (updated_at moves with every change).
+    launched_at = sa.Column(sa.DateTime, nullable=True)
 
 
 class RequestSpec(Base):
@@ -169,3 +185,36 @@ class RequestSpec(Base):
         sa.String(36), sa.ForeignKey('instances.uuid', ondelete='CASCADE'),
         nullable=False)
     spec = sa.Column(sa.Text, nullable=False)
+
+
+class InstanceMetadata(Base):
+    """One item of a server's metadata (the compute API's ``metadata``)."""
+
+    __tablename__ = 'instance_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid', 'key',
+                            name='uniq_instance_metadata0instance_uuid0key'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    instance_uuid = sa.Column(
+        sa.String(36), sa.ForeignKey('instances.uuid', ondelete='CASCADE'),
+        nullable=False)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.String(255), nullable=False)
+
+
+class InstanceTag(Base):
+    """One tag of a server. The index on ``tag`` serves the tag filters
+    of server lists, as Nova's ``tags_tag_idx``.
+    """
+
+    __tablename__ = 'instance_tags'
+    __table_args__ = (
+        sa.Index('instance_tags_tag_idx', 'tag'),
+    )
+
+    instance_uuid = sa.Column(
+        sa.String(36), sa.ForeignKey('instances.uuid', ondelete='CASCADE'),
+        primary_key=True, nullable=False)
+    tag = sa.Column(sa.String(60), primary_key=True, nullable=False)

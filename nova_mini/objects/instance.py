@@ -14,10 +14,22 @@ scheduler finishing a build, the scheduler failing it and the API
 expiring an overdue build may race, and the database decides which one
 wins; the losers see it and undo what they did (see
 nova_mini.scheduler.manager).
+
+An instance also keeps what its boot request gave: ``metadata`` (table
+instance_metadata), ``tags`` (instance_tags), the user data as received
+(base64 text), description, access addresses, config drive flag, its
+place in a multi-create (``launch_index``) and the roles of the user who
+booted it (``boot_roles``, for vendordata). Every change of an instance
+sets its ``updated_at``, so readers may key caches on ``(uuid,
+updated_at)``. Metadata writes start by updating the instance's row (see
+``_lock``): concurrent writers of one instance take turns, so the
+metadata quota holds however many API workers write at once.
 """
 
 import datetime
+import re
 
+from oslo_db import api as oslo_db_api
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -37,9 +49,33 @@ ERROR = 'error'
 # vm_state -> the status the compute API shows.
 STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', ERROR: 'ERROR'}
 
+# Nova's default quota of metadata items per server ([quota]
+# metadata_items), the limit Nova's API applies on create and update.
+MAX_METADATA_ITEMS = 128
+
+# What a vm_state must be for the server's metadata to change (Nova:
+# not while building, nor in error).
+METADATA_STATES = (ACTIVE,)
+
 _INSTANCES = models.Instance.__table__
+_METADATA = models.InstanceMetadata.__table__
+_TAGS = models.InstanceTag.__table__
 _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
-            'vm_state', 'node_uuid', 'fault', 'created_at', 'updated_at')
+            'vm_state', 'node_uuid', 'fault', 'created_at', 'updated_at',
+            'user_data', 'description', 'access_ip_v4', 'access_ip_v6',
+            'config_drive', 'launch_index', 'launched_at')
+
+# What update_details() may change (PUT /servers/{id}).
+_UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
+                        'access_ip_v6'])
+
+# Host names: what becomes a hyphen, and what is dropped (\w is any
+# letter or digit, not only ASCII ones, as in Nova).
+_HOSTNAME_SEPARATORS = re.compile(r'[ ._]')
+_NOT_HOSTNAME = re.compile(r'[^\w-]+')
+
+# Rows per IN (...) when a list loads its metadata and tags.
+_CHUNK = 500
 
 
 def make_fault(message, code=500, details=None):
@@ -56,21 +92,65 @@ def _load_flavor(text):
     return flavor_obj.Flavor.obj_from_primitive(jsonutils.loads(text))
 
 
+def check_metadata_quota(metadata):
+    """MetadataLimitExceeded if ``metadata`` has more items than allowed."""
+    if len(metadata) > MAX_METADATA_ITEMS:
+        raise exception.MetadataLimitExceeded(allowed=MAX_METADATA_ITEMS)
+
+
+def _insert_metadata(context, uuid, metadata, now):
+    if metadata:
+        context.session.execute(_METADATA.insert(), [
+            {'instance_uuid': uuid, 'key': key, 'value': value,
+             'created_at': now}
+            for key, value in sorted(metadata.items())])
+
+
 @db_api.context_manager.writer
-def _create(context, values):
+def _create(context, values, metadata, tags):
     row = models.Instance(**values)
     context.session.add(row)
     context.session.flush()
+    _insert_metadata(context, row.uuid, metadata, values['created_at'])
+    if tags:
+        context.session.execute(_TAGS.insert(), [
+            {'instance_uuid': row.uuid, 'tag': tag,
+             'created_at': values['created_at']} for tag in tags])
     return row
+
+
+def _children(context, uuids):
+    """``({uuid: metadata}, {uuid: [tag, ...]})`` of ``uuids``: one query
+    per table for every _CHUNK instances, whatever their number.
+    """
+    metadata = {uuid: {} for uuid in uuids}
+    tags = {uuid: [] for uuid in uuids}
+    uuids = list(metadata)
+    for start in range(0, len(uuids), _CHUNK):
+        chunk = uuids[start:start + _CHUNK]
+        for uuid, key, value in context.session.execute(
+                sa.select(_METADATA.c.instance_uuid, _METADATA.c.key,
+                          _METADATA.c.value).where(
+                    _METADATA.c.instance_uuid.in_(chunk)).order_by(
+                    _METADATA.c.instance_uuid, _METADATA.c.key)):
+            metadata[uuid][key] = value
+        for uuid, tag in context.session.execute(
+                sa.select(_TAGS.c.instance_uuid, _TAGS.c.tag).where(
+                    _TAGS.c.instance_uuid.in_(chunk)).order_by(
+                    _TAGS.c.instance_uuid, _TAGS.c.tag)):
+            tags[uuid].append(tag)
+    return metadata, tags
 
 
 @db_api.context_manager.reader
 def _get(context, uuid):
+    """``(row, metadata, tags)`` of the instance, read in one transaction."""
     row = context.session.execute(sa.select(_INSTANCES).where(
         _INSTANCES.c.uuid == uuid)).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    return row
+    metadata, tags = _children(context, [uuid])
+    return row, metadata[uuid], tags[uuid]
 
 
 @db_api.context_manager.reader
@@ -81,7 +161,105 @@ def _get_all(context, project_id, limit):
         query = query.where(_INSTANCES.c.project_id == project_id)
     if limit is not None:
         query = query.limit(limit)
-    return context.session.execute(query).all()
+    rows = context.session.execute(query).all()
+    metadata, tags = _children(context, [row.uuid for row in rows])
+    return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
+
+
+def _lock(context, uuid, states, action):
+    """Set the instance's ``updated_at`` if its vm_state is one of
+    ``states`` (any if None); the stamp set.
+
+    NOTE: this must be the transaction's first statement. It takes the
+    row lock (PostgreSQL, MySQL) or the database write lock (SQLite)
+    before anything is read, so concurrent metadata writes of one
+    instance run one after the other, each seeing the others' items; and
+    it settles the race with a deletion or a state change, as the
+    vm_state is checked by the same statement. (On SQLite, a transaction
+    that reads first fails with SQLITE_BUSY instead of waiting.)
+    """
+    now = timeutils.utcnow()
+    conditions = [_INSTANCES.c.uuid == uuid]
+    if states is not None:
+        conditions.append(_INSTANCES.c.vm_state.in_(states))
+    if context.session.execute(_INSTANCES.update().where(
+            *conditions).values(updated_at=now)).rowcount:
+        return now
+    state = context.session.execute(sa.select(_INSTANCES.c.vm_state).where(
+        _INSTANCES.c.uuid == uuid)).scalar()
+    if state is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    raise exception.InstanceInvalidState(
+        action=action, instance_uuid=uuid, attr='vm_state', state=state)
+
+
+def _read_metadata(context, uuid):
+    return dict(context.session.execute(
+        sa.select(_METADATA.c.key, _METADATA.c.value).where(
+            _METADATA.c.instance_uuid == uuid)).all())
+
+
+_retry = oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
+                                   max_retry_interval=0.5, jitter=True,
+                                   retry_on_deadlock=True)
+
+
+@_retry
+@db_api.context_manager.writer
+def _replace_metadata(context, uuid, metadata, states, action):
+    now = _lock(context, uuid, states, action)
+    check_metadata_quota(metadata)
+    context.session.execute(_METADATA.delete().where(
+        _METADATA.c.instance_uuid == uuid))
+    _insert_metadata(context, uuid, metadata, now)
+    return now, dict(sorted(metadata.items()))
+
+
+@_retry
+@db_api.context_manager.writer
+def _update_metadata(context, uuid, updates, states, action):
+    now = _lock(context, uuid, states, action)
+    existing = _read_metadata(context, uuid)
+    merged = dict(existing, **updates)
+    check_metadata_quota(merged)
+    changed = [{'b_key': key, 'b_value': value}
+               for key, value in sorted(updates.items())
+               if key in existing and existing[key] != value]
+    if changed:
+        context.session.execute(
+            _METADATA.update().where(
+                _METADATA.c.instance_uuid == uuid,
+                _METADATA.c.key == sa.bindparam('b_key')).values(
+                    value=sa.bindparam('b_value'), updated_at=now),
+            changed)
+    _insert_metadata(context, uuid,
+                     {key: value for key, value in updates.items()
+                      if key not in existing}, now)
+    return now, dict(sorted(merged.items()))
+
+
+@_retry
+@db_api.context_manager.writer
+def _delete_metadata_item(context, uuid, key, states, action):
+    now = _lock(context, uuid, states, action)
+    if not context.session.execute(_METADATA.delete().where(
+            _METADATA.c.instance_uuid == uuid,
+            _METADATA.c.key == key)).rowcount:
+        # The transaction is rolled back: updated_at stays as it was.
+        raise exception.InstanceMetadataNotFound()
+    return now, dict(sorted(_read_metadata(context, uuid).items()))
+
+
+@db_api.context_manager.writer
+def _update(context, uuid, values):
+    """Apply ``values`` (and a new updated_at) in one UPDATE; concurrent
+    updates of different fields both stick, of the same field the last
+    one wins, and an instance deleted meanwhile raises InstanceNotFound
+    with nothing written.
+    """
+    if not context.session.execute(_INSTANCES.update().where(
+            _INSTANCES.c.uuid == uuid).values(**values)).rowcount:
+        raise exception.InstanceNotFound(instance_id=uuid)
 
 
 @db_api.context_manager.writer
@@ -117,7 +295,10 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
     """A server (on a bare-metal node once built)."""
 
     # Version 1.0: Initial version
-    VERSION = '1.0'
+    # Version 1.1: metadata, tags, user_data, description, access_ip_v4,
+    #              access_ip_v6, config_drive, launch_index, boot_roles,
+    #              key_name, launched_at
+    VERSION = '1.1'
 
     fields = {
         'id': fields.IntegerField(),
@@ -131,35 +312,153 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'node_uuid': fields.UUIDField(nullable=True),
         # {'message', 'code', 'details', 'created'} of the last error.
         'fault': fields.FlexibleDictField(nullable=True),
+        'metadata': fields.DictOfStringsField(),
+        'tags': fields.ListOfStringsField(),
+        # base64 text, exactly as the compute API received it.
+        'user_data': fields.StringField(nullable=True),
+        'description': fields.StringField(nullable=True),
+        'access_ip_v4': fields.StringField(nullable=True),
+        'access_ip_v6': fields.StringField(nullable=True),
+        'config_drive': fields.BooleanField(),
+        'launch_index': fields.IntegerField(),
+        'boot_roles': fields.ListOfStringsField(),
+        # Always None: nova_mini has no key pairs yet (the API refuses
+        # key names).
+        'key_name': fields.StringField(nullable=True),
+        'launched_at': fields.DateTimeField(nullable=True),
     }
+
+    # The Flavor version each Instance version carries.
+    obj_relationships = {
+        'flavor': [('1.0', '1.0')],
+    }
+
+    # Fields of 1.1, dropped for 1.0 targets.
+    _FIELDS_1_1 = ('metadata', 'tags', 'user_data', 'description',
+                   'access_ip_v4', 'access_ip_v6', 'config_drive',
+                   'launch_index', 'boot_roles', 'key_name', 'launched_at')
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        target = tuple(int(part) for part in target_version.split('.'))
+        if target < (1, 1):
+            for name in self._FIELDS_1_1:
+                primitive.pop(name, None)
 
     @property
     def status(self):
         return STATUS.get(self.vm_state, 'UNKNOWN')
 
+    @property
+    def hostname(self):
+        """The host name Nova derives from the server's name: Latin-1
+        only, at most 63 characters (dnsmasq's limit), spaces, dots and
+        underscores turned into hyphens, other punctuation dropped, lower
+        case, no leading or trailing hyphen; ``Server-<uuid>`` if nothing
+        is left.
+        """
+        name = (self.name or '').encode('latin-1', 'ignore').decode(
+            'latin-1')[:63]
+        name = _NOT_HOSTNAME.sub('', _HOSTNAME_SEPARATORS.sub('-', name))
+        return name.lower().strip('-') or 'Server-%s' % self.uuid
+
     @classmethod
-    def _from_db_object(cls, context, instance, row):
+    def _from_db_object(cls, context, instance, loaded):
+        row, metadata, tags = loaded
         for name in _COLUMNS:
             setattr(instance, name, getattr(row, name))
         instance.flavor = _load_flavor(row.flavor)
+        instance.metadata = metadata
+        instance.tags = tags
+        instance.boot_roles = list(row.boot_roles or [])
+        instance.key_name = None
         instance._context = context
         instance.obj_reset_changes(recursive=True)
         return instance
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
+        """The instance; InstanceNotFound if there is none (deleted
+        instances are gone).
+        """
         return cls._from_db_object(context, cls(), _get(context, uuid))
 
     def create(self):
+        """Insert the instance with its metadata and tags (deduplicated);
+        MetadataLimitExceeded past the quota, with nothing written.
+        """
         values = self.obj_get_changes()
         values['flavor'] = _dump_flavor(self.flavor)
+        metadata = values.pop('metadata', None) or {}
+        check_metadata_quota(metadata)
+        tags = sorted(set(values.pop('tags', None) or []))
+        values.pop('key_name', None)
         values.setdefault('vm_state', BUILDING)
+        values.setdefault('config_drive', False)
+        values.setdefault('launch_index', 0)
+        values['boot_roles'] = list(values.get('boot_roles') or [])
         now = timeutils.utcnow()
         values.setdefault('created_at', now)
         values.setdefault('updated_at', now)
-        row = _create(self._context, values)
+        row = _create(self._context, values, metadata, tags)
         self._from_db_object(self._context, self, _get(self._context,
                                                        row.uuid))
+
+    def _set_metadata(self, written):
+        self.updated_at, self.metadata = written
+        self.obj_reset_changes(['updated_at', 'metadata'])
+        return self.metadata
+
+    def replace_metadata(self, metadata, states=METADATA_STATES,
+                         action='update metadata'):
+        """Make ``metadata`` the instance's whole metadata; the new
+        metadata. Raises MetadataLimitExceeded past the quota,
+        InstanceNotFound if it is gone, InstanceInvalidState unless its
+        vm_state is one of ``states`` (None: any), with nothing written.
+        Concurrent writers take turns (``_lock``): the last one's items
+        are the metadata.
+        """
+        return self._set_metadata(_replace_metadata(
+            self._context, self.uuid, metadata, states, action))
+
+    def update_metadata(self, updates, states=METADATA_STATES,
+                        action='update metadata'):
+        """Merge ``updates`` into the metadata; the merged metadata. The
+        quota is checked on the merged items in the transaction that
+        writes them, after the writers before it committed: two workers
+        adding different items to a server one short of the quota cannot
+        both succeed. Errors as replace_metadata.
+        """
+        return self._set_metadata(_update_metadata(
+            self._context, self.uuid, updates, states, action))
+
+    def delete_metadata_item(self, key, states=METADATA_STATES,
+                             action='delete metadata'):
+        """Remove item ``key``; InstanceMetadataNotFound if it has none
+        (also when a concurrent writer removed it first), other errors as
+        replace_metadata.
+        """
+        return self._set_metadata(_delete_metadata_item(
+            self._context, self.uuid, key, states, action))
+
+    def update_details(self, **values):
+        """Change ``name``, ``description``, ``access_ip_v4`` or
+        ``access_ip_v6`` (PUT /servers/{id}) in one UPDATE that also sets
+        updated_at. The race with a deletion is settled by that
+        statement: InstanceNotFound, nothing written, if the row is gone.
+        """
+        unknown = set(values) - _UPDATABLE
+        if unknown:
+            raise ValueError('Not updatable: %s' % ', '.join(sorted(unknown)))
+        values['updated_at'] = timeutils.utcnow()
+        _update(self._context, self.uuid, values)
+        for name, value in values.items():
+            setattr(self, name, value)
+        self.obj_reset_changes(list(values))
+
+    def set_description(self, description):
+        """Set the description (and updated_at); see update_details()."""
+        self.update_details(description=description)
 
     def destroy(self):
         """Delete the row; False if it was gone already."""
@@ -180,7 +479,8 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         (deleted, failed or expired meanwhile).
         """
         return self._finish({'vm_state': ACTIVE, 'node_uuid': node_uuid,
-                             'fault': None})
+                             'fault': None,
+                             'launched_at': timeutils.utcnow()})
 
     def mark_error(self, message, code=500, details=None):
         """BUILD -> ERROR with a fault; False if no longer building."""
@@ -234,7 +534,10 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def get_all(cls, context, project_id=None, limit=None):
-        """Newest first; those of ``project_id`` only if given."""
+        """Newest first; those of ``project_id`` only if given. Their
+        metadata and tags are read with one query per table for the
+        whole list.
+        """
         result = cls(context)
         result.objects = [
             Instance._from_db_object(context, Instance(), row)

@@ -123,7 +123,7 @@ def _never_deleted(name, value):
 _MATCHERS = {
     'name': _regex(lambda i: i.name),
     'display_name': _regex(lambda i: i.name),
-    'hostname': _regex(server_view.hostname),
+    'hostname': _regex(lambda i: i.hostname),
     'node': _regex(lambda i: i.node_uuid),
     'flavor': _equal(lambda i: i.flavor.flavorid),
     'image': _equal(lambda i: i.image_ref),
@@ -153,7 +153,7 @@ _SORT_KEYS = dict(
     created_at=lambda i: i.created_at,
     updated_at=lambda i: i.updated_at,
     display_name=lambda i: i.name,
-    hostname=server_view.hostname,
+    hostname=lambda i: i.hostname,
     uuid=lambda i: i.uuid,
     vm_state=lambda i: i.vm_state,
     task_state=server_view.task_state,

@@ -7,7 +7,6 @@ values Nova shows for a server without them.
 """
 
 import hashlib
-import re
 from urllib import parse
 
 from oslo_utils import timeutils
@@ -34,11 +33,6 @@ _LOCKED_REASON = _V(versions.SERVER_LOCKED_REASON)
 NOSTATE = 0
 RUNNING = 1
 
-# Host names: what becomes a hyphen, and what is dropped (\w is any
-# letter or digit, not only ASCII ones, as in Nova).
-_HOSTNAME_SEPARATORS = re.compile(r'[ ._]')
-_NOT_HOSTNAME = re.compile(r'[^\w-]+')
-
 # Statuses whose servers show a progress (Nova's, of those nova_mini has).
 _PROGRESS_STATUSES = ('ACTIVE', 'BUILD')
 
@@ -58,11 +52,10 @@ def power_state(instance):
 
 
 def launched_at(instance):
-    # NOTE: nothing updates an ACTIVE instance, so its updated_at is when
-    # its build finished. Nova shows this stamp with microseconds.
-    if instance.vm_state != instance_obj.ACTIVE or not instance.updated_at:
+    # Nova shows this stamp with microseconds.
+    if not instance.launched_at:
         return None
-    return instance.updated_at.strftime('%Y-%m-%dT%H:%M:%S.%f')
+    return instance.launched_at.strftime('%Y-%m-%dT%H:%M:%S.%f')
 
 
 def host_id(instance):
@@ -74,18 +67,6 @@ def host_id(instance):
     return hashlib.sha224(('%s%s' % (instance.project_id,
                                      instance.node_uuid)).encode()
                           ).hexdigest()
-
-
-def hostname(instance):
-    """The host name Nova derives from a server's name: Latin-1 only, at
-    most 63 characters (dnsmasq's limit), spaces, dots and underscores
-    turned into hyphens, other punctuation dropped, lower case, no
-    leading or trailing hyphen; ``Server-<uuid>`` if nothing is left.
-    """
-    name = (instance.name or '').encode('latin-1', 'ignore').decode(
-        'latin-1')[:63]
-    name = _NOT_HOSTNAME.sub('', _HOSTNAME_SEPARATORS.sub('-', name))
-    return name.lower().strip('-') or 'Server-%s' % instance.uuid
 
 
 class ServerView(object):
@@ -146,7 +127,7 @@ class ServerView(object):
         }
         if self.version >= _EXTENDED_ATTRIBUTES:
             body.update({
-                'OS-EXT-SRV-ATTR:hostname': hostname(instance),
+                'OS-EXT-SRV-ATTR:hostname': instance.hostname,
                 'OS-EXT-SRV-ATTR:kernel_id': '',
                 'OS-EXT-SRV-ATTR:ramdisk_id': '',
                 'OS-EXT-SRV-ATTR:launch_index': None,

@@ -1,5 +1,5 @@
 """The pure helpers of the servers resource that its gabbits do not reach:
-the host name and hostId a server shows, and the image root disk of a
+the host name (objects.Instance.hostname) and hostId a server shows, and the image root disk of a
 block device mapping (gabbits/servers-create.yaml has the HTTP side).
 """
 
@@ -10,6 +10,7 @@ import pytest
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import servers
 from nova_mini import exception
+from nova_mini import objects
 
 UUID = '0b2c7a4e-5f1d-4c3b-9e8a-6d7f1a2b3c4d'
 NODE = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
@@ -40,12 +41,13 @@ class _Server(object):
     ('a' * 62 + '!b', 'a' * 62),
 ])
 def test_hostname(name, expected):
-    assert server_view.hostname(_Server(name)) == expected
+    assert objects.Instance(uuid=UUID, name=name).hostname == expected
 
 
 @pytest.mark.parametrize('name', ['', None, '!!!', '...', '日本語'])
 def test_hostname_of_nothing_usable_is_the_uuid(name):
-    assert server_view.hostname(_Server(name)) == 'Server-%s' % UUID
+    assert objects.Instance(uuid=UUID, name=name).hostname == (
+        'Server-%s' % UUID)
 
 
 def test_host_id_is_empty_without_a_node():

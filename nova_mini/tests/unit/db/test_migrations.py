@@ -62,6 +62,12 @@ def test_foreign_keys_cascade(empty_database):
     assert ['trait', 'node_id'] in [
         index['column_names']
         for index in inspector.get_indexes('node_traits')]
+    for table in ('request_specs', 'instance_metadata', 'instance_tags'):
+        (foreign_key,) = inspector.get_foreign_keys(table)
+        assert foreign_key['referred_table'] == 'instances'
+        assert foreign_key['referred_columns'] == ['uuid']
+        assert foreign_key['constrained_columns'] == ['instance_uuid']
+        assert foreign_key['options'].get('ondelete') == 'CASCADE'
 
 
 def test_db_sync_again_changes_nothing(empty_database):

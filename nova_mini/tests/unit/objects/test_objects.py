@@ -25,7 +25,7 @@ OBJECT_VERSIONS = {
     'FlavorList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'ImageMeta': '1.0-b1066b9315a669f453c1f7da91edbd15',
     'ImageMetaProps': '1.0-b1391bfac06b984920dfea090170db10',
-    'Instance': '1.0-79621a054a6e63c97e8f705a105ec746',
+    'Instance': '1.1-8a64d34d45462beaa87fe1d67f7cced5',
     'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Node': '1.0-d2e43b24e16f94640bc023accb973d6d',
     'NodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
