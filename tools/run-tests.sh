@@ -39,7 +39,8 @@ log "nova_mini tests: repo $REPO, venv $VENV"
 # 1. Debian packages: the services the tests talk to, and what pip may
 #    need to build wheels.
 apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
-    libssl-dev rabbitmq-server postgresql memcached mariadb-server
+    libssl-dev rabbitmq-server postgresql memcached mariadb-server \
+    cloud-init
 
 # 2. The project, its test requirements and the sample operator plugin
 #    that the extra-spec plugin tests load.

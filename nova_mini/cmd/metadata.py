@@ -5,15 +5,37 @@ import sys
 from nova_mini.cmd import common
 from nova_mini import conf
 from nova_mini import config
+from nova_mini import exception
 from nova_mini.metadata import app
+from nova_mini.metadata import identity
+from nova_mini.metadata import vendordata
 from nova_mini import service
 
 CONF = conf.CONF
 
 
+def require_metadata_config(conf):
+    """End the program with one line if the workers could not serve with
+    this configuration: checked here, in the master, because a worker that
+    fails to build its app is only restarted by gunicorn, again and again.
+    """
+    problem = None
+    try:
+        identity.check_config(conf)
+        # Loaded to check the providers' configuration; each worker loads
+        # its own after the fork (no connection or thread crosses it).
+        vendordata.load(conf).close()
+    except (exception.MetadataConfigError,
+            exception.VendorDataConfigError) as exc:
+        problem = exc.format_message()
+    if problem:
+        service.fail('%s', problem)
+
+
 def main(argv=None):
     config.parse_args(argv or sys.argv)
     common.require_database(CONF)
+    require_metadata_config(CONF)
     service.WSGIServer(
         'nova-mini-metadata', app.build_app,
         host=CONF.metadata.bind_host, port=CONF.metadata.bind_port,

@@ -1,37 +1,208 @@
-"""The metadata service's WSGI application.
+"""The metadata service's WSGI application: the OpenStack metadata format.
 
-For now it lists the metadata versions it serves; instance lookup and
-vendordata come with the vendordata work.
+Routes (a trailing slash or repeated slashes change nothing):
+
+* ``/``: lists ``openstack``, the one format served (Nova also lists the
+  EC2 versions there; nova_mini serves no EC2 format);
+* ``/openstack``: the versions (``versions.listed()``);
+* ``/openstack/{version}``: the files of that version for the instance;
+* ``/openstack/{version}/{file}``: a file.
+
+The two listings are the same for every caller and need no identity; the
+rest is about one instance, named by the identity headers
+(``identity.RequestIdentity``), read from the database on every request.
+Errors are webob's plain-text pages, as Nova's metadata API sends them.
 """
 
+import posixpath
+
+from oslo_log import log as logging
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import request_id
+from oslo_serialization import jsonutils
 import webob
 import webob.dec
+import webob.exc
 
 from nova_mini import conf
+from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
+from nova_mini import exception
+from nova_mini.metadata import cache
+from nova_mini.metadata import documents
+from nova_mini.metadata import identity
+from nova_mini.metadata import vendordata
+from nova_mini.metadata import versions
+from nova_mini import objects
 
 CONF = conf.CONF
+LOG = logging.getLogger(__name__)
 
-# The OpenStack metadata versions, oldest first, as Nova names them.
-OPENSTACK_VERSIONS = ['2012-08-10', '2013-04-04', '2013-10-17',
-                      '2015-10-15', '2016-06-30', '2016-10-06',
-                      '2017-02-22', '2018-08-27', '2020-10-14']
+TEXT = 'text/plain'
+JSON = 'application/json'
+# NOTE: Nova labels user data text/plain too, whatever it holds.
+USER_DATA_TYPE = 'text/plain'
+
+# HTTP status of a vendordata target that failed when failures are fatal:
+# an upstream server did not answer properly, which is what 502 says.
+TARGET_FAILED_STATUS = 502
+
+UNKNOWN_ERROR = ('An unknown error has occurred. Please try your request '
+                 'again.')
 
 
-@webob.dec.wsgify
-def _metadata(req):
-    path = req.path_info.rstrip('/')
-    if path == '':
-        return webob.Response(text='openstack', content_type='text/plain')
-    if path == '/openstack':
-        return webob.Response(text='\n'.join(OPENSTACK_VERSIONS + ['latest']),
-                              content_type='text/plain')
-    return webob.exc.HTTPNotFound()
+def _text(lines):
+    return webob.Response(text='\n'.join(lines), content_type=TEXT)
+
+
+def _json(document):
+    return webob.Response(body=jsonutils.dump_as_bytes(document),
+                          content_type=JSON)
+
+
+def _path_tokens(path_info):
+    path = posixpath.normpath('/' + path_info)
+    return [token for token in path.split('/') if token]
+
+
+class MetadataApplication(object):
+    """Serves the instances' metadata.
+
+    :param conf: the options (``[metadata]``, ``default_availability_zone``).
+    :param request_identity: an ``identity.RequestIdentity``.
+    :param vendor_data: what ``vendordata.load(conf)`` returns.
+    :param document_cache: a ``cache.DocumentCache``.
+    """
+
+    def __init__(self, conf, request_identity, vendor_data, document_cache):
+        self.conf = conf
+        self.identity = request_identity
+        self.vendor_data = vendor_data
+        self.cache = document_cache
+        self._files = {
+            versions.META_DATA: self._meta_data,
+            versions.USER_DATA: self._user_data,
+            versions.VENDOR_DATA: self._vendor_data,
+            versions.NETWORK_DATA: self._network_data,
+            versions.VENDOR_DATA2: self._vendor_data2,
+        }
+
+    @classmethod
+    def from_conf(cls, conf):
+        return cls(conf, identity.RequestIdentity.from_conf(conf),
+                   vendordata.load(conf), cache.DocumentCache.from_conf(conf))
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        if req.method not in ('GET', 'HEAD'):
+            return webob.exc.HTTPMethodNotAllowed(
+                headers=[('Allow', 'GET, HEAD')])
+        tokens = _path_tokens(req.path_info)
+        if not tokens:
+            return _text(['openstack'])
+        if tokens[0] != 'openstack':
+            return webob.exc.HTTPNotFound()
+        if len(tokens) == 1:
+            return _text(versions.listed())
+        try:
+            instance = self._instance(req)
+            return self._serve(instance, tokens[1:])
+        except exception.MetadataRequestInvalid as exc:
+            return webob.exc.HTTPBadRequest(explanation=exc.format_message())
+        except exception.MetadataSignatureInvalid as exc:
+            return webob.exc.HTTPForbidden(explanation=exc.format_message())
+        except exception.NotFound:
+            # The same page for a missing file, an unknown instance and
+            # someone else's: an outsider learns nothing.
+            return webob.exc.HTTPNotFound()
+        except exception.VendorDataTargetFailed as exc:
+            target = exc.kwargs.get('target')
+            LOG.error('%s (instance %s)', exc.format_message(),
+                      req.headers.get(identity.INSTANCE_ID))
+            # The reason stays in the log: it may name internal URLs.
+            return webob.Response(
+                status=TARGET_FAILED_STATUS, content_type=JSON,
+                body=jsonutils.dump_as_bytes({'error': {
+                    'code': TARGET_FAILED_STATUS,
+                    'message': 'Vendordata target %s failed.' % target,
+                    'target': target}}))
+
+    def _instance(self, req):
+        """The instance the request is for.
+
+        :raises: InstanceNotFound for an unknown one or one of another
+            project than the request names.
+        """
+        remote_address = req.headers.get('X-Forwarded-For',
+                                         req.remote_addr)
+        instance_id, tenant_id = self.identity.claim(req.headers,
+                                                     remote_address)
+        try:
+            instance = objects.Instance.get_by_uuid(
+                nm_context.get_admin_context(), instance_id)
+        except exception.InstanceNotFound:
+            LOG.info('Metadata request for unknown instance %s from %s',
+                     instance_id, remote_address)
+            raise
+        except Exception:
+            LOG.exception('Failed to get metadata for instance %s',
+                          instance_id)
+            raise webob.exc.HTTPInternalServerError(explanation=UNKNOWN_ERROR)
+        if instance.project_id != tenant_id:
+            LOG.warning('Metadata request for instance %s names project %s, '
+                        'not the instance\'s', instance_id, tenant_id)
+            raise exception.InstanceNotFound(instance_id=instance_id)
+        return instance
+
+    def _serve(self, instance, tokens):
+        version = versions.resolve(tokens[0])
+        if version is None or len(tokens) > 2:
+            raise exception.ResourceNotFound()
+        if len(tokens) == 1:
+            return _text(versions.files(version,
+                                        instance.user_data is not None))
+        name = tokens[1]
+        if not versions.serves(version, name):
+            raise exception.ResourceNotFound()
+        return self._files[name](instance, version)
+
+    def _cached(self, instance, version, name, render):
+        key = (instance.uuid, instance.updated_at, version, name)
+        return self.cache.get(key, render)
+
+    def _meta_data(self, instance, version):
+        body = self._cached(
+            instance, version, versions.META_DATA,
+            lambda: jsonutils.dump_as_bytes(
+                documents.meta_data(instance, version, self.conf)))
+        return webob.Response(body=body, content_type=JSON)
+
+    def _network_data(self, instance, version):
+        body = self._cached(
+            instance, version, versions.NETWORK_DATA,
+            lambda: jsonutils.dump_as_bytes(documents.network_data(instance)))
+        return webob.Response(body=body, content_type=JSON)
+
+    def _user_data(self, instance, version):
+        data = documents.user_data(instance)
+        if data is None:
+            raise exception.ResourceNotFound()
+        return webob.Response(body=data, content_type=USER_DATA_TYPE)
+
+    def _vendor_data(self, instance, version):
+        return _json(self.vendor_data.vendor_data(instance))
+
+    def _vendor_data2(self, instance, version):
+        return _json(self.vendor_data.vendor_data2(instance))
 
 
 def build_app(conf=CONF):
+    """The metadata WSGI application (in each worker process).
+
+    :raises: MetadataConfigError, VendorDataConfigError for a configuration
+        it cannot serve with (nova-mini-metadata checks both before it
+        forks its workers).
+    """
     db_api.configure(conf)
-    app = request_id.RequestId(_metadata)
+    app = request_id.RequestId(MetadataApplication.from_conf(conf))
     return http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)

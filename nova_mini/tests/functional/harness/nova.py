@@ -4,6 +4,7 @@ READY=1 (and, for the WSGI ones, answered over HTTP).
 """
 
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -60,7 +61,8 @@ class NovaMini(object):
 
     def __init__(self, state_dir, transport_url, api_port, metadata_port,
                  keystone=None, exchange='nova_mini', host=None,
-                 api_workers=2, metadata_workers=1, debug=False):
+                 api_workers=2, metadata_workers=1, debug=False,
+                 metadata_secret=None):
         self.state_dir = os.path.abspath(state_dir)
         self.transport_url = transport_url
         self.api_port = api_port
@@ -71,6 +73,9 @@ class NovaMini(object):
         self.api_workers = api_workers
         self.metadata_workers = metadata_workers
         self.debug = debug
+        # [metadata] metadata_proxy_shared_secret, as the metadata proxy
+        # (Neutron's agent, or a test) signs instance ids with it.
+        self.metadata_secret = metadata_secret or secrets.token_hex(32)
         self.etc_dir = os.path.join(self.state_dir, 'etc')
         self.log_dir = os.path.join(self.state_dir, 'logs')
         self.run_dir = os.path.join(self.state_dir, 'run')
@@ -122,6 +127,7 @@ class NovaMini(object):
                 'bind_host': util.LOCALHOST,
                 'bind_port': self.metadata_port,
                 'workers': self.metadata_workers,
+                'metadata_proxy_shared_secret': self.metadata_secret,
             },
         }
         if self.keystone:

@@ -65,6 +65,8 @@ class Stack(object):
         self.passwords = record.get('passwords') or {
             user: secrets.token_urlsafe(12) for user in ('admin', 'nova',
                                                          'demo')}
+        self.metadata_secret = (record.get('metadata_proxy_shared_secret')
+                                or secrets.token_hex(32))
         self.exchange = exchange or record.get('exchange') or 'nova_mini'
         self.rabbit = rabbitmq.RabbitMQ(port=rabbit_port)
         self.virtual_host = (virtual_host or record.get('virtual_host')
@@ -85,7 +87,8 @@ class Stack(object):
             self.metadata_port,
             keystone={'auth_url': self.keystone.auth_url,
                       'password': self.passwords['nova']},
-            exchange=self.exchange, host=host, debug=debug)
+            exchange=self.exchange, host=host, debug=debug,
+            metadata_secret=self.metadata_secret)
 
     def _load_record(self):
         try:
@@ -99,6 +102,7 @@ class Stack(object):
             'ports': {'api': self.api_port, 'metadata': self.metadata_port,
                       'keystone': self.keystone_port},
             'passwords': self.passwords,
+            'metadata_proxy_shared_secret': self.metadata_secret,
             'exchange': self.exchange,
             'virtual_host': self.virtual_host,
             'virtual_host_made': self.virtual_host_made,

@@ -1,0 +1,80 @@
+"""What an instance reads about itself: the content of meta_data.json,
+network_data.json and user_data, as Nova renders them for a bare-metal
+server, at each metadata version.
+
+Of the keys Nova puts in meta_data.json, these never appear here:
+
+* ``public_keys`` and ``keys``: only for a server booted with a key pair,
+  and nova_mini has no key pairs yet (the API refuses ``key_name``);
+* ``files`` (injected files), ``admin_pass`` and ``network_config``: Nova
+  writes them to config drives only.
+
+``devices`` (device role tags) and ``dedicated_cpus`` (pinned CPUs of the
+guest's NUMA topology) are empty lists, as Nova shows them for a
+bare-metal server, which has neither.
+"""
+
+import os
+
+from oslo_serialization import base64
+
+from nova_mini.metadata import versions
+
+# Bytes of randomness in meta_data.json's random_seed, as in Nova.
+RANDOM_SEED_BYTES = 512
+
+
+def hostname(instance, conf):
+    """The host name, with ``[metadata] dhcp_domain`` if set."""
+    domain = conf.metadata.dhcp_domain
+    return '%s.%s' % (instance.hostname, domain) if domain else (
+        instance.hostname)
+
+
+def availability_zone(instance, conf):
+    """The zone of the instance's node; None before it has one (as in the
+    server view, where Nova shows an empty string for it).
+    """
+    return conf.default_availability_zone if instance.node_uuid else None
+
+
+def meta_data(instance, version, conf):
+    """The content of ``version``'s meta_data.json."""
+    document = {'uuid': instance.uuid}
+    # Like Nova: no "meta" key at all for an instance without metadata.
+    if instance.metadata:
+        document['meta'] = dict(instance.metadata)
+    document.update({
+        'hostname': hostname(instance, conf),
+        'name': instance.name,
+        'launch_index': instance.launch_index,
+        'availability_zone': availability_zone(instance, conf),
+    })
+    if versions.at_least(version, versions.GRIZZLY):
+        document['random_seed'] = base64.encode_as_text(
+            os.urandom(RANDOM_SEED_BYTES))
+    if versions.at_least(version, versions.LIBERTY):
+        document['project_id'] = instance.project_id
+    if versions.at_least(version, versions.NEWTON_ONE):
+        document['devices'] = []
+    if versions.at_least(version, versions.VICTORIA):
+        document['dedicated_cpus'] = []
+    return document
+
+
+def network_data(instance):
+    """The content of network_data.json: nova_mini knows nothing of the
+    instance's networks, so an empty document of the right shape (Nova
+    sends ``{}`` when it knows nothing, which cloud-init reads as the
+    same).
+    """
+    return {'links': [], 'networks': [], 'services': []}
+
+
+def user_data(instance):
+    """The user data as the instance gave it (decoded from the base64 the
+    API received); None when it has none.
+    """
+    if instance.user_data is None:
+        return None
+    return base64.decode_as_bytes(instance.user_data)

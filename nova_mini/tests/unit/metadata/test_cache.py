@@ -1,0 +1,78 @@
+"""meta_data.json is kept for [metadata] metadata_cache_expiration seconds
+(its random_seed shows whether it was rendered again), and never outlives
+a change of its instance.
+"""
+
+import time
+
+import pytest
+
+from nova_mini.metadata import cache
+from nova_mini.tests.unit.metadata import conftest
+
+META = '/openstack/latest/meta_data.json'
+
+
+def _seed(app, instance, path=META):
+    return app.get(path, headers=conftest.headers(instance.uuid)
+                   ).json['random_seed']
+
+
+def test_document_reused_while_the_instance_is_unchanged(app,
+                                                         make_instance):
+    instance = make_instance()
+    first = _seed(app, instance)
+    assert _seed(app, instance) == first
+    # Each version is a document of its own.
+    assert _seed(app, instance,
+                 '/openstack/2013-04-04/meta_data.json') != first
+
+
+def test_change_is_served_at_once(app, make_instance):
+    instance = make_instance(metadata={'role': 'web'})
+    headers = conftest.headers(instance.uuid)
+    first = app.get(META, headers=headers).json
+    instance.update_metadata({'role': 'db', 'extra': 'yes'})
+    second = app.get(META, headers=headers).json
+    assert second['meta'] == {'role': 'db', 'extra': 'yes'}
+    assert second['random_seed'] != first['random_seed']
+    instance.update_details(name='renamed')
+    third = app.get(META, headers=headers).json
+    assert (third['name'], third['hostname']) == (
+        'renamed', 'renamed.novalocal')
+    instance.delete_metadata_item('extra')
+    assert app.get(META, headers=headers).json['meta'] == {'role': 'db'}
+
+
+def test_entries_expire(make_app, make_instance):
+    app = make_app(**{'metadata.metadata_cache_expiration': 1})
+    instance = make_instance()
+    first = _seed(app, instance)
+    time.sleep(1.2)
+    assert _seed(app, instance) != first
+
+
+def test_zero_disables_the_cache(make_app, make_instance):
+    app = make_app(**{'metadata.metadata_cache_expiration': 0})
+    instance = make_instance()
+    assert _seed(app, instance) != _seed(app, instance)
+
+
+def test_cache_is_bounded():
+    documents = cache.DocumentCache(ttl=60, maxsize=3)
+    for n in range(10):
+        assert documents.get(('uuid-%d' % n, None), lambda: n) == n
+    assert len(documents) == 3
+    # The most recent ones are kept.
+    assert documents.get(('uuid-9', None), lambda: 'made again') == 9
+    assert documents.get(('uuid-0', None), lambda: 'made again') == (
+        'made again')
+
+
+@pytest.mark.parametrize('ttl', [0, 30])
+def test_make_called_once_per_key_while_cached(ttl):
+    documents = cache.DocumentCache(ttl=ttl, maxsize=10)
+    made = []
+    for _ in range(3):
+        documents.get('k', lambda: made.append(1) or len(made))
+    assert len(made) == (3 if ttl == 0 else 1)

@@ -1,0 +1,197 @@
+"""What each metadata version serves, file by file: every listed file
+answers (a listed file that 404s is a bug), every file a version lacks
+answers 404, and the content and content types are Nova's.
+"""
+
+import base64
+import json
+
+import pytest
+
+from nova_mini.metadata import versions
+from nova_mini.tests.unit.metadata import conftest
+
+# Nova 34's OpenStack metadata versions (nova/api/metadata/base.py).
+NOVA_34_VERSIONS = ['2012-08-10', '2013-04-04', '2013-10-17', '2015-10-15',
+                    '2016-06-30', '2016-10-06', '2017-02-22', '2018-08-27',
+                    '2020-10-14', '2025-04-04']
+ALL_FILES = ['meta_data.json', 'user_data', 'vendor_data.json',
+             'network_data.json', 'vendor_data2.json']
+# The first version of each file.
+FIRST = {'meta_data.json': '2012-08-10', 'user_data': '2012-08-10',
+         'vendor_data.json': '2013-10-17', 'network_data.json': '2015-10-15',
+         'vendor_data2.json': '2016-10-06'}
+# The keys of meta_data.json at each version for an instance with metadata
+# and no key pair, as Nova renders them.
+BASE_KEYS = {'uuid', 'meta', 'hostname', 'name', 'launch_index',
+             'availability_zone'}
+ADDED_KEYS = [('2013-04-04', 'random_seed'), ('2015-10-15', 'project_id'),
+              ('2016-06-30', 'devices'), ('2020-10-14', 'dedicated_cpus')]
+USER_DATA = b'#cloud-config\nhostname: x\n\x00\xff binary too'
+
+
+def _keys(version):
+    return BASE_KEYS | {key for first, key in ADDED_KEYS if version >= first}
+
+
+def _served(version, name):
+    resolved = NOVA_34_VERSIONS[-1] if version == 'latest' else version
+    return resolved >= FIRST[name]
+
+
+@pytest.fixture
+def instance(make_instance):
+    return make_instance(name='Web_1.example', launch_index=2,
+                         metadata={'role': 'web', 'tier': '1'},
+                         user_data=conftest.encode(USER_DATA))
+
+
+def test_versions_are_novas():
+    assert list(versions.VERSIONS) == NOVA_34_VERSIONS
+    assert versions.listed() == NOVA_34_VERSIONS + ['latest']
+
+
+def test_root_lists_openstack_only(app):
+    resp = app.get('/')
+    assert resp.text == 'openstack'
+    assert resp.content_type == 'text/plain'
+
+
+@pytest.mark.parametrize('path', ['/openstack', '/openstack/', '//openstack'])
+def test_openstack_lists_versions_without_identity(app, path):
+    resp = app.get(path)
+    assert resp.text.split('\n') == NOVA_34_VERSIONS + ['latest']
+    assert resp.content_type == 'text/plain'
+
+
+@pytest.mark.parametrize('version', NOVA_34_VERSIONS + ['latest'])
+def test_every_listed_file_is_served(app, instance, version):
+    headers = conftest.headers(instance.uuid)
+    listing = app.get('/openstack/%s' % version, headers=headers)
+    assert listing.content_type == 'text/plain'
+    listed = listing.text.split('\n')
+    assert listed == [name for name in ALL_FILES if _served(version, name)]
+    for name in listed:
+        resp = app.get('/openstack/%s/%s' % (version, name), headers=headers)
+        assert resp.status_int == 200
+        if name == 'user_data':
+            assert resp.body == USER_DATA
+            assert resp.content_type == 'text/plain'
+        else:
+            assert resp.content_type == 'application/json'
+            assert isinstance(json.loads(resp.body), dict)
+    for name in set(ALL_FILES) - set(listed):
+        app.get('/openstack/%s/%s' % (version, name), headers=headers,
+                status=404)
+
+
+@pytest.mark.parametrize('version', NOVA_34_VERSIONS + ['latest'])
+def test_meta_data_keys_at_each_version(app, instance, version):
+    resp = app.get('/openstack/%s/meta_data.json' % version,
+                   headers=conftest.headers(instance.uuid))
+    resolved = NOVA_34_VERSIONS[-1] if version == 'latest' else version
+    assert set(resp.json) == _keys(resolved)
+
+
+def test_meta_data_content(app, instance):
+    doc = app.get('/openstack/latest/meta_data.json',
+                  headers=conftest.headers(instance.uuid)).json
+    seed = base64.b64decode(doc.pop('random_seed'))
+    assert len(seed) == 512
+    assert doc == {
+        'uuid': instance.uuid,
+        'meta': {'role': 'web', 'tier': '1'},
+        'hostname': 'web-1-example.novalocal',
+        'name': 'Web_1.example',
+        'launch_index': 2,
+        'availability_zone': 'nova',
+        'project_id': conftest.PROJECT,
+        'devices': [],
+        'dedicated_cpus': [],
+    }
+
+
+def test_meta_data_without_metadata_has_no_meta_key(app, make_instance):
+    # As Nova: the key is left out, not empty.
+    instance = make_instance()
+    doc = app.get('/openstack/latest/meta_data.json',
+                  headers=conftest.headers(instance.uuid)).json
+    assert 'meta' not in doc
+    assert 'public_keys' not in doc and 'keys' not in doc
+
+
+def test_unscheduled_instance_has_no_zone(app, make_instance):
+    instance = make_instance(vm_state='building', node_uuid=None)
+    doc = app.get('/openstack/latest/meta_data.json',
+                  headers=conftest.headers(instance.uuid)).json
+    assert doc['availability_zone'] is None
+
+
+def test_hostname_without_dhcp_domain(make_app, make_instance):
+    app = make_app(**{'metadata.dhcp_domain': ''})
+    instance = make_instance(name='db 2')
+    doc = app.get('/openstack/latest/meta_data.json',
+                  headers=conftest.headers(instance.uuid)).json
+    assert doc['hostname'] == 'db-2'
+
+
+def test_network_data_is_empty_but_valid(app, instance):
+    resp = app.get('/openstack/latest/network_data.json',
+                   headers=conftest.headers(instance.uuid))
+    assert resp.json == {'links': [], 'networks': [], 'services': []}
+
+
+def test_no_user_data_is_404_and_not_listed(app, make_instance):
+    instance = make_instance(user_data=None)
+    headers = conftest.headers(instance.uuid)
+    for version in NOVA_34_VERSIONS + ['latest']:
+        listed = app.get('/openstack/%s' % version, headers=headers).text
+        assert 'user_data' not in listed.split('\n')
+        app.get('/openstack/%s/user_data' % version, headers=headers,
+                status=404)
+
+
+def test_vendor_data_by_default(app, instance):
+    # StaticJSON without a file, as Nova's defaults.
+    headers = conftest.headers(instance.uuid)
+    assert app.get('/openstack/latest/vendor_data.json',
+                   headers=headers).json == {}
+    assert app.get('/openstack/latest/vendor_data2.json',
+                   headers=headers).json == {'static': {}}
+
+
+@pytest.mark.parametrize('path', [
+    '/openstack/2012-08-09/meta_data.json',   # unknown version
+    '/openstack/2099-01-01',
+    '/openstack/LATEST/meta_data.json',
+    '/openstack/latest/password',             # Nova's; not served here
+    '/openstack/latest/meta_data.json/uuid',
+    '/openstack/latest/nothing',
+    '/openstack/content/0000',
+    '/latest/meta-data/',                     # EC2: not served
+    '/2009-04-04/meta-data/instance-id',
+])
+def test_unknown_paths_are_404(app, instance, path):
+    app.get(path, headers=conftest.headers(instance.uuid), status=404)
+
+
+@pytest.mark.parametrize('path', ['/openstack/latest/',
+                                  '/openstack//latest//meta_data.json/',
+                                  '/openstack/latest/./meta_data.json'])
+def test_paths_are_normalised(app, instance, path):
+    app.get(path, headers=conftest.headers(instance.uuid), status=200)
+
+
+@pytest.mark.parametrize('method', ['POST', 'PUT', 'DELETE', 'PATCH'])
+def test_only_get_and_head(app, instance, method):
+    resp = app.request('/openstack/latest/meta_data.json', method=method,
+                       headers=conftest.headers(instance.uuid),
+                       expect_errors=True)
+    assert resp.status_int == 405
+    assert resp.headers['Allow'] == 'GET, HEAD'
+
+
+def test_head(app, instance):
+    resp = app.head('/openstack/latest/meta_data.json',
+                    headers=conftest.headers(instance.uuid))
+    assert resp.status_int == 200 and resp.body == b''
