@@ -31,6 +31,79 @@ api_opts = [
     cfg.IntOpt('max_limit', default=1000, min=1,
                help='Largest number of items a collection returns in one '
                     'response; larger "limit" values are reduced to it.'),
+] + [
+    # Vendordata of the metadata service (Nova keeps them in [api] too).
+    cfg.ListOpt('vendordata_providers',
+                default=['StaticJSON'],
+                help='Names of the vendordata providers of the metadata '
+                     'service, loaded from the entry point group '
+                     'nova_mini.vendordata_providers (never from a Python '
+                     'path): StaticJSON (vendordata_jsonfile_path, served as '
+                     'vendor_data.json and as the "static" key of '
+                     'vendor_data2.json), DynamicJSON '
+                     '(vendordata_dynamic_targets, one key of '
+                     'vendor_data2.json per target) or a name that an '
+                     'installed plugin registers. An unknown name stops '
+                     'nova-mini-metadata at start.'),
+    cfg.StrOpt('vendordata_jsonfile_path',
+               help='JSON file of the StaticJSON provider; its top level '
+                    'must be an object. Read once, at start: a missing or '
+                    'invalid file stops nova-mini-metadata. Unset: the '
+                    'static vendordata is {}.'),
+    cfg.ListOpt('vendordata_dynamic_targets',
+                default=[],
+                help='Targets of the DynamicJSON provider, as '
+                     '<name>@<url>: <name> becomes the key of '
+                     'vendor_data2.json that holds the JSON object the '
+                     'REST service at <url> answers to a POST describing '
+                     'the instance. A missing, duplicate or reserved '
+                     '("static") name, or a URL that is not http(s), stops '
+                     'nova-mini-metadata at start.'),
+    cfg.StrOpt('vendordata_dynamic_ssl_certfile',
+               default='',
+               help='CA bundle (PEM) that the TLS certificates of https '
+                    'vendordata targets are verified against, for a '
+                    'private CA. Empty: the system CAs.'),
+    cfg.BoolOpt('vendordata_dynamic_ssl_verify',
+                default=True,
+                help='Verify the TLS certificates of https vendordata '
+                     'targets. Turning this off (logged as a warning at '
+                     'start) lets anyone on the path impersonate a target '
+                     'and read the service token sent to it.'),
+    cfg.IntOpt('vendordata_dynamic_connect_timeout',
+               default=5, min=3,
+               help='Seconds to wait for the connection to a vendordata '
+                    'target (at least 3, the TCP retransmission time). A '
+                    'target that does not connect in time is left out of '
+                    'vendor_data2.json.'),
+    cfg.IntOpt('vendordata_dynamic_read_timeout',
+               default=5, min=1,
+               help='Seconds to wait for a connected vendordata target to '
+                    'send data. Targets are called in parallel, so a '
+                    'request for vendor_data2.json waits for the slowest '
+                    'one, at most about this long after connecting.'),
+    cfg.BoolOpt('vendordata_dynamic_failure_fatal',
+                default=False,
+                help='When a vendordata target fails (timeout, connection '
+                     'or TLS error, an error status, a reply that is not a '
+                     'JSON object), fail the request for vendor_data2.json '
+                     'with a 5xx naming the target instead of leaving its '
+                     'key out.'),
+    cfg.IntOpt('vendordata_dynamic_cache_max_age',
+               default=3600, min=0,
+               help='Longest time, in seconds, that a reply of a '
+                    'vendordata target is reused for an instance, whatever '
+                    'its Cache-Control or Expires headers allow. 0 turns '
+                    'the cache off: every request calls every target. The '
+                    'store is oslo.cache\'s region of the [cache] group when '
+                    '[cache] enabled is true (memcached, for several '
+                    'metadata workers or hosts), an in-process cache of '
+                    'vendordata_dynamic_cache_size entries otherwise.'),
+    cfg.IntOpt('vendordata_dynamic_cache_size',
+               default=10000, min=1,
+               help='Entries of the in-process vendordata cache (used when '
+                    '[cache] enabled is false): one per instance and '
+                    'target; the least recently used go first.'),
 ]
 
 

@@ -14,12 +14,20 @@ import pytest
 import nova_mini
 from nova_mini import conf as nm_conf
 from nova_mini.conf import opts
+from nova_mini.conf import vendordata_dynamic_auth
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova_mini.__file__)))
 BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
-              'filter_scheduler')
+              'filter_scheduler', 'vendordata_dynamic_auth')
+
+# Groups that also list the options of sample keystoneauth1 plugins: those
+# are registered when the configured plugin is loaded, not beforehand.
+PLUGIN_OPTIONS = {
+    'vendordata_dynamic_auth': {
+        opt.dest for opt in vendordata_dynamic_auth.plugin_opts()},
+}
 
 
 def _registered():
@@ -38,7 +46,8 @@ def _listed():
     listed = {}
     for group, options in opts.list_opts():
         name = group if isinstance(group, str) else group.name
-        listed.setdefault(name, []).extend(opt.name for opt in options)
+        # (by dest, as registered: keystoneauth1's names have hyphens)
+        listed.setdefault(name, []).extend(opt.dest for opt in options)
     return listed
 
 
@@ -57,7 +66,8 @@ def test_own_groups_are_all_there():
 def test_list_opts_lists_every_registered_option(group):
     listed = _listed()[group]
     assert len(listed) == len(set(listed)), 'listed twice: %s' % group
-    assert set(listed) == _registered()[group]
+    assert set(listed) - PLUGIN_OPTIONS.get(group, set()) == (
+        _registered()[group])
 
 
 @pytest.mark.parametrize('group, names', [

@@ -1,0 +1,239 @@
+"""DynamicJSON: one key of vendor_data2.json per REST target.
+
+Each target of ``[api] vendordata_dynamic_targets`` (``name@url``) gets a
+JSON POST describing the instance (the body Nova sends, see
+``request_body``) with a Keystone token of the ``[vendordata_dynamic_auth]``
+credentials, and its JSON object reply becomes key ``name``. Targets are
+called in parallel on a thread pool of the provider, so a request waits
+for the slowest target, not for their sum. Replies are cached per
+(target, instance, request body) under the HTTP caching rules of
+``http_cache``; because the request body is part of the key, an instance
+that changes what is sent (rebuilt with another image, new metadata or
+user data, renamed) never gets an entry made for what it was, and the old
+entries age out of the cache. Deleted instances never reach a provider:
+the metadata service answers 404 first.
+
+A target that fails (timeout, connection or TLS error, a status that is not
+2xx, a reply that is not a JSON object) is left out with a warning naming
+it, or fails the request when ``[api] vendordata_dynamic_failure_fatal``.
+"""
+
+from concurrent import futures
+import hashlib
+import json
+import ssl
+import threading
+import time
+
+from dogpile import util as dogpile_util
+from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import loading as ks_loading
+from oslo_log import log as logging
+
+from nova_mini.conf import vendordata_dynamic_auth
+from nova_mini import exception
+from nova_mini.metadata.vendordata import cache_store
+from nova_mini.metadata.vendordata import http_cache
+from nova_mini.metadata.vendordata import targets as targets_mod
+
+LOG = logging.getLogger(__name__)
+
+AUTH_GROUP = vendordata_dynamic_auth.vendordata_dynamic_auth_group.name
+
+# NOTE: Nova's User-Agent, which targets written for Nova may expect.
+HEADERS = {'Content-Type': 'application/json',
+           'Accept': 'application/json',
+           'User-Agent': 'openstack-nova-vendordata'}
+
+# Threads per target when [metadata] threads_per_worker is not known: one
+# per request a worker can serve at once, so targets never queue.
+_DEFAULT_THREADS = 8
+
+
+class TargetError(Exception):
+    """A target failed; the message is the reason, for the log."""
+
+
+def request_body(instance):
+    """What a target is told about the instance: Nova's body, key for key.
+
+    ``user-data`` is the base64 text as the API received it (or None);
+    ``boot-roles`` the roles of the user who booted it, comma-joined as
+    Nova sends them.
+    """
+    return {'project-id': instance.project_id,
+            'instance-id': instance.uuid,
+            'image-id': instance.image_ref,
+            'user-data': instance.user_data,
+            'hostname': instance.hostname,
+            'metadata': dict(instance.metadata or {}),
+            'boot-roles': ','.join(instance.boot_roles or [])}
+
+
+def _tls_verify(conf):
+    """requests' ``verify`` for https targets, checked at start."""
+    if not conf.api.vendordata_dynamic_ssl_verify:
+        LOG.warning('[api] vendordata_dynamic_ssl_verify is false: the TLS '
+                    'certificates of vendordata targets are not verified, '
+                    'so anyone on the path can impersonate a target and '
+                    'read the token sent to it.')
+        return False
+    certfile = conf.api.vendordata_dynamic_ssl_certfile
+    if not certfile:
+        return True
+    try:
+        ssl.create_default_context(cafile=certfile)
+    except (OSError, ssl.SSLError) as exc:
+        raise exception.VendorDataConfigError(
+            reason='[api] vendordata_dynamic_ssl_certfile %s: %s'
+                   % (certfile, getattr(exc, 'strerror', None) or exc))
+    return certfile
+
+
+def _session(conf):
+    """The keystoneauth1 session, with the service's credentials if any."""
+    try:
+        auth = ks_loading.load_auth_from_conf_options(conf, AUTH_GROUP)
+        session = ks_loading.load_session_from_conf_options(
+            conf, AUTH_GROUP, auth=auth)
+    except ks_exceptions.ClientException as exc:
+        raise exception.VendorDataConfigError(
+            reason='[%s]: %s' % (AUTH_GROUP, exc))
+    if auth is None:
+        LOG.warning('[%s] has no auth_type: dynamic vendordata targets are '
+                    'called without a token.', AUTH_GROUP)
+    return session
+
+
+class DynamicJSON:
+    """The vendordata provider of ``[api] vendordata_dynamic_targets``."""
+
+    def __init__(self, conf):
+        self.targets = targets_mod.parse_targets(
+            conf.api.vendordata_dynamic_targets)
+        self.keys = frozenset(target.name for target in self.targets)
+        if not self.targets:
+            LOG.warning('DynamicJSON is enabled but [api] '
+                        'vendordata_dynamic_targets is empty.')
+        self.fatal = conf.api.vendordata_dynamic_failure_fatal
+        self.timeout = (conf.api.vendordata_dynamic_connect_timeout,
+                        conf.api.vendordata_dynamic_read_timeout)
+        self.verify = _tls_verify(conf)
+        self.session = _session(conf)
+        self.max_age = conf.api.vendordata_dynamic_cache_max_age
+        self.store = (cache_store.JSONStore.from_conf(conf)
+                      if self.max_age and self.targets else None)
+        # One lock per cache key, so that concurrent requests for a cold
+        # entry make one call (dogpile's registry drops unused locks).
+        self._locks = dogpile_util.NameRegistry(
+            lambda _key: threading.Lock())
+        threads = getattr(getattr(conf, 'metadata', None),
+                          'threads_per_worker', None) or _DEFAULT_THREADS
+        # Created now, its threads on first use: a daemon that forks its
+        # workers after loading the providers forks no threads.
+        self._pool = futures.ThreadPoolExecutor(
+            max_workers=max(1, len(self.targets)) * threads,
+            thread_name_prefix='vendordata')
+
+    def close(self):
+        self._pool.shutdown(wait=False)
+
+    def get(self, instance):
+        body = json.dumps(request_body(instance), sort_keys=True).encode()
+        outcomes = {}
+        misses = []
+        for target in self.targets:
+            key = self._cache_key(target, instance, body)
+            entry = self._cached(key)
+            if http_cache.is_fresh(entry, time.time()):
+                outcomes[target.name] = entry['value']
+            else:
+                misses.append((target, key, entry))
+        # The first miss runs here, the others on the pool, at once.
+        pending = {target.name: self._pool.submit(self._refresh, target,
+                                                  key, entry, body)
+                   for target, key, entry in misses[1:]}
+        for target, key, entry in misses[:1]:
+            outcomes[target.name] = self._outcome(
+                target, instance, self._refresh, target, key, entry, body)
+        for target, _key, _entry in misses[1:]:
+            outcomes[target.name] = self._outcome(
+                target, instance, pending[target.name].result)
+        return {target.name: outcomes[target.name]
+                for target in self.targets
+                if outcomes[target.name] is not None}
+
+    def _outcome(self, target, instance, call, *args):
+        """The target's value, or None (logged) when it failed."""
+        try:
+            return call(*args)
+        except TargetError as exc:
+            LOG.warning('Vendordata target %s (%s) failed for instance %s: '
+                        '%s', target.name, target.url, instance.uuid, exc)
+            if self.fatal:
+                raise exception.VendorDataTargetFailed(target=target.name,
+                                                       reason=str(exc))
+            return None
+
+    @staticmethod
+    def _cache_key(target, instance, body):
+        digest = hashlib.sha256(target.url.encode() + b'\n' + body)
+        return 'vendordata:%s:%s:%s' % (target.name, instance.uuid,
+                                        digest.hexdigest())
+
+    def _cached(self, key):
+        if self.store is None:
+            return None
+        entry = self.store.get(key)
+        if (isinstance(entry, dict) and isinstance(entry.get('value'), dict)
+                and isinstance(entry.get('headers'), dict)
+                and isinstance(entry.get('fresh_until'), (int, float))):
+            return entry
+        return None
+
+    def _refresh(self, target, key, entry, body):
+        """The target's value: called, or revalidated, and stored."""
+        if self.store is None:
+            return self._call(target, body, None)[0]
+        with self._locks.get(key):
+            # Another request may have refreshed it while this one waited.
+            latest = self._cached(key)
+            if http_cache.is_fresh(latest, time.time()):
+                return latest['value']
+            entry = latest or entry
+            value, new_entry = self._call(target, body, entry)
+            if new_entry is not None:
+                self.store.set(key, new_entry)
+            elif entry is not None:
+                self.store.delete(key)
+            return value
+
+    def _call(self, target, body, entry):
+        """POST to the target: ``(value, entry to store or None)``."""
+        headers = dict(HEADERS, **http_cache.conditional_headers(entry))
+        try:
+            reply = self.session.request(
+                target.url, 'POST', data=body, headers=headers,
+                timeout=self.timeout, verify=self.verify, raise_exc=False,
+                redirect=False, log=False)
+        except ks_exceptions.ClientException as exc:
+            raise TargetError(str(exc) or type(exc).__name__)
+        now = time.time()
+        if reply.status_code == 304 and entry is not None:
+            return entry['value'], http_cache.revalidated_entry(
+                entry, reply.headers, now, self.max_age)
+        if not 200 <= reply.status_code < 300:
+            raise TargetError('HTTP %d %s' % (reply.status_code,
+                                              reply.reason or ''))
+        if reply.status_code == 204 or not reply.content.strip():
+            value = {}
+        else:
+            try:
+                value = json.loads(reply.content)
+            except ValueError as exc:
+                raise TargetError('the reply is not JSON (%s)' % exc)
+            if not isinstance(value, dict):
+                raise TargetError('the reply is a JSON %s, not an object'
+                                  % type(value).__name__)
+        return value, http_cache.make_entry(value, reply.headers, now,
+                                            self.max_age)
