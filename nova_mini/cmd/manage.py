@@ -7,6 +7,7 @@
     nova-mini-manage extra-specs show KEY
     nova-mini-manage extra-specs metadefs --output-dir DIR
     nova-mini-manage flavor audit
+    nova-mini-manage metadata show SERVER [--path latest/vendor_data2.json]
 
 The extra-specs and flavor commands use the same definitions as the API:
 the in-tree ones and those of installed operator plugins.
@@ -22,6 +23,7 @@ import oslo_messaging as messaging
 from nova_mini.api.validation.extra_specs import base
 from nova_mini.api.validation.extra_specs import metadefs
 from nova_mini.api.validation.extra_specs import registry as xs_registry
+from nova_mini.cmd import manage_metadata
 from nova_mini import conf
 from nova_mini import config
 from nova_mini import context as nm_context
@@ -262,6 +264,7 @@ _COMMANDS = {
     ('extra-specs', 'show'): _extra_specs_show,
     ('extra-specs', 'metadefs'): _extra_specs_metadefs,
     ('flavor', 'audit'): _flavor_audit,
+    ('metadata', 'show'): lambda: manage_metadata.show(CONF),
 }
 
 
@@ -308,6 +311,8 @@ def _add_parsers(subparsers):
     flavor_actions.add_parser(
         'audit', help='Report the stored extra specs that strict '
                       'validation would reject; exit 1 if there are any')
+
+    manage_metadata.add_parser(subparsers)
 
 
 _command_opt = cfg.SubCommandOpt('command', title='Commands',
