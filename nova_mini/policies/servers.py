@@ -8,6 +8,7 @@ PREFIX = 'os_compute_api:servers:'
 INDEX = PREFIX + 'index'
 SHOW = PREFIX + 'show'
 CREATE = PREFIX + 'create'
+UPDATE = PREFIX + 'update'
 DELETE = PREFIX + 'delete'
 # Not routes of their own: checked by the list routes for what a query
 # asks (every project; the filters of administrators).
@@ -55,6 +56,11 @@ rules = [
                     'zone ("<zone>::<node>"); the node must still meet '
                     "the flavor's requirements.",
         operations=[{'method': 'POST', 'path': '/servers'}]),
+    policy.DocumentedRuleDefault(
+        name=UPDATE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
+        description='Update a server: its name, description and access '
+                    'addresses.',
+        operations=[{'method': 'PUT', 'path': '/servers/{server_id}'}]),
     policy.DocumentedRuleDefault(
         name=DELETE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
         description='Delete a server (its node is freed).',

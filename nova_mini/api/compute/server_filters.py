@@ -118,6 +118,21 @@ def _never_deleted(name, value):
     return lambda instance: not deleted
 
 
+def _tags(test):
+    """A tag filter: ``test(server's tags, the tags asked)``; the value is
+    a comma-separated list, as in Nova.
+    """
+    def make(name, value):
+        asked = set(value.split(','))
+        return lambda instance: test(set(instance.tags), asked)
+    return make
+
+
+def _config_drive(instance):
+    # As Nova keeps it, and its regular expressions read it.
+    return 'True' if instance.config_drive else ''
+
+
 # filter -> make(name, value), which checks the value (the last one
 # given, as Nova) and returns match(instance).
 _MATCHERS = {
@@ -137,6 +152,18 @@ _MATCHERS = {
     'deleted': _never_deleted,
     # Only says whether deleted servers include soft-deleted ones.
     'soft_deleted': lambda name, value: lambda instance: True,
+    'description': _regex(lambda i: i.description),
+    'display_description': _regex(lambda i: i.description),
+    'access_ip_v4': _regex(lambda i: i.access_ip_v4),
+    'access_ip_v6': _regex(lambda i: i.access_ip_v6),
+    'config_drive': _regex(_config_drive),
+    'launch_index': _regex(lambda i: str(i.launch_index)),
+    # No server has a key pair yet: matches none.
+    'key_name': _regex(lambda i: i.key_name),
+    'tags': _tags(lambda has, asked: asked <= has),
+    'tags-any': _tags(lambda has, asked: bool(asked & has)),
+    'not-tags': _tags(lambda has, asked: not asked <= has),
+    'not-tags-any': _tags(lambda has, asked: not asked & has),
     'changes-since': _changed(lambda at, stamp: at >= stamp),
     'changes-before': _changed(lambda at, stamp: at <= stamp),
 }
@@ -162,7 +189,12 @@ _SORT_KEYS = dict(
     user_id=lambda i: i.user_id,
     image_ref=lambda i: i.image_ref,
     instance_type_id=lambda i: i.flavor.flavorid,
-    launched_at=server_view.launched_at,
+    launched_at=lambda i: i.launched_at,
+    display_description=lambda i: i.description,
+    access_ip_v4=lambda i: i.access_ip_v4,
+    access_ip_v6=lambda i: i.access_ip_v6,
+    config_drive=_config_drive,
+    launch_index=lambda i: i.launch_index,
     node=lambda i: i.node_uuid,
     # Not a key of the API: the last tie-break, as Nova's.
     id=lambda i: i.id,

@@ -3,7 +3,10 @@
 The fields are Nova 34's, so that clients reading them (openstackclient,
 openstacksdk) find every one they expect; those about things nova_mini
 servers do not have (addresses, volumes, key pairs, locks) carry the
-values Nova shows for a server without them.
+values Nova shows for a server without them. What a server keeps from its
+boot request (metadata, access addresses, config drive, description,
+tags, user data, launch index) is shown where and from the microversion
+Nova shows it.
 """
 
 import hashlib
@@ -27,6 +30,7 @@ _TAGS = _V(versions.SERVER_TAGS)
 _EMBEDDED_FLAVOR = _V(versions.EMBEDDED_FLAVOR)
 _TRUSTED_CERTS = _V(versions.TRUSTED_IMAGE_CERTIFICATES)
 _SERVER_GROUPS = _V(versions.SERVER_GROUPS)
+_STRICT_VALIDATION = _V(versions.STRICT_VALIDATION)
 _LOCKED_REASON = _V(versions.SERVER_LOCKED_REASON)
 
 # Nova's power states: nothing yet, and running (a deployed node).
@@ -130,10 +134,10 @@ class ServerView(object):
                 'OS-EXT-SRV-ATTR:hostname': instance.hostname,
                 'OS-EXT-SRV-ATTR:kernel_id': '',
                 'OS-EXT-SRV-ATTR:ramdisk_id': '',
-                'OS-EXT-SRV-ATTR:launch_index': None,
+                'OS-EXT-SRV-ATTR:launch_index': instance.launch_index,
                 'OS-EXT-SRV-ATTR:reservation_id': None,
                 'OS-EXT-SRV-ATTR:root_device_name': None,
-                'OS-EXT-SRV-ATTR:user_data': None,
+                'OS-EXT-SRV-ATTR:user_data': instance.user_data,
             })
         return body
 
@@ -141,7 +145,11 @@ class ServerView(object):
         return {'id': instance.uuid, 'name': instance.name,
                 'links': self._links('servers', instance.uuid)}
 
-    def detail(self, instance, server_groups=False):
+    def detail(self, instance, server_groups=False, everything=True):
+        """A server's full body; without ``everything`` the part Nova's
+        PUT answers with below 2.75 (no zone, config drive, key, usage,
+        status or volume fields, no extended attributes).
+        """
         body = self.basic(instance)
         body.update({
             'status': instance.status,
@@ -154,13 +162,38 @@ class ServerView(object):
             'created': _iso(instance.created_at),
             'updated': _iso(instance.updated_at),
             'addresses': {},
-            'metadata': {},
+            'metadata': dict(instance.metadata),
             'hostId': host_id(instance),
-            'accessIPv4': '',
-            'accessIPv6': '',
-            'config_drive': '',
-            'key_name': None,
+            'accessIPv4': instance.access_ip_v4 or '',
+            'accessIPv6': instance.access_ip_v6 or '',
             'OS-DCF:diskConfig': 'MANUAL',
+        })
+        if instance.status in _PROGRESS_STATUSES:
+            body['progress'] = 0
+        if instance.fault and instance.status == 'ERROR':
+            body['fault'] = self._fault(instance)
+        if everything:
+            body.update(self._everything(instance))
+        if self.version >= _LOCKED:
+            body['locked'] = False
+        if self.version >= _DESCRIPTION:
+            body['description'] = instance.description
+        if self.version >= _TAGS:
+            body['tags'] = list(instance.tags)
+        if self.version >= _TRUSTED_CERTS:
+            body['trusted_image_certificates'] = None
+        # As Nova: in GET /servers/{id} (and PUT), not in /servers/detail.
+        if server_groups and self.version >= _SERVER_GROUPS:
+            body['server_groups'] = []
+        if self.version >= _LOCKED_REASON:
+            body['locked_reason'] = None
+        return body
+
+    def _everything(self, instance):
+        body = {
+            # As Nova, which keeps the flag as the text 'True' or ''.
+            'config_drive': 'True' if instance.config_drive else '',
+            'key_name': instance.key_name,
             # Every node is in the one zone; a server not on a node yet
             # is in none.
             'OS-EXT-AZ:availability_zone': (
@@ -172,30 +205,24 @@ class ServerView(object):
             'OS-SRV-USG:launched_at': launched_at(instance),
             'OS-SRV-USG:terminated_at': None,
             'os-extended-volumes:volumes_attached': [],
-        })
-        if instance.status in _PROGRESS_STATUSES:
-            body['progress'] = 0
-        if instance.fault and instance.status == 'ERROR':
-            body['fault'] = self._fault(instance)
+        }
         if self._can(policies.EXTENDED_ATTRIBUTES):
             body.update(self._extended_attributes(instance))
-        if self.version >= _LOCKED:
-            body['locked'] = False
-        if self.version >= _DESCRIPTION:
-            body['description'] = None
-        if self.version >= _TAGS:
-            body['tags'] = []
-        if self.version >= _TRUSTED_CERTS:
-            body['trusted_image_certificates'] = None
-        # As Nova: in GET /servers/{id}, not in /servers/detail.
-        if server_groups and self.version >= _SERVER_GROUPS:
-            body['server_groups'] = []
-        if self.version >= _LOCKED_REASON:
-            body['locked_reason'] = None
         return body
 
     def show(self, instance):
         return {'server': self.detail(instance, server_groups=True)}
+
+    def updated(self, instance):
+        """The answer of PUT /servers/{id}: from 2.75 the whole server (but
+        its user data), before that the smaller body Nova answered with.
+        """
+        if self.version < _STRICT_VALIDATION:
+            return {'server': self.detail(instance, server_groups=True,
+                                          everything=False)}
+        body = self.detail(instance, server_groups=True)
+        body.pop('OS-EXT-SRV-ATTR:user_data', None)
+        return {'server': body}
 
     def created(self, instance, admin_pass, security_groups=None):
         return {'server': {

@@ -7,6 +7,11 @@ client polls GET /servers/{id}. A build nobody finished within
 message lost) is turned into ERROR when the server is next read, so no
 server stays in BUILD forever (doc/source/reference/scheduler.rst).
 
+A server keeps what its create body gives (metadata, user data,
+description, tags, access addresses, config drive) and shows it as Nova
+does; PUT changes its name, description and access addresses, and its
+metadata has a sub-resource of its own (server_metadata.py).
+
 Real clients work unchanged (doc/source/reference/compute-api.rst):
 openstacksdk boots with ``imageRef``; openstackclient, which looks
 ``--image`` up in the Image service nova_mini does not have, boots with
@@ -15,6 +20,7 @@ boot_index=0``, whose image is then the server's.
 """
 
 from oslo_log import log as logging
+from oslo_serialization import base64
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 import pecan
@@ -22,8 +28,10 @@ from pecan import rest
 
 from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_filters
+from nova_mini.api.compute import server_metadata
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
+from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -36,6 +44,8 @@ from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
+
+_DESCRIPTION = microversion.APIVersion(versions.SERVER_DESCRIPTION)
 
 # Attempts to reach the broker for the build cast before the servers are
 # failed (oslo.messaging would otherwise retry forever, holding the
@@ -117,6 +127,29 @@ def _image_ref(body):
     return image_ref
 
 
+def _check_user_data(body):
+    """400 unless ``user_data`` is base64 as Nova's schema checks it (its
+    ``base64`` format, in Nova's words); the text is kept as received.
+    """
+    user_data = body.get('user_data')
+    if user_data is None:
+        return
+    try:
+        base64.decode_as_bytes(user_data.encode('utf-8'))
+    except (TypeError, ValueError):     # ValueError: not even ASCII
+        raise exception.ValidationError(
+            detail="Invalid input for field/attribute user_data. Value: "
+                   "%s. %r is not a 'base64'" % (user_data, user_data))
+
+
+def _description(req, body):
+    # As Nova: below 2.19, where the body has none, a server's
+    # description is its name.
+    if req.api_version < _DESCRIPTION:
+        return body['name']
+    return body.get('description')
+
+
 def _refuse_unsupported(body):
     """400 for what nova_mini cannot do, in Nova's words where Nova has
     them (it has no key pairs, networks or reservation ids to use).
@@ -178,6 +211,13 @@ def _get(context, server_id, action):
 class ServersController(rest.RestController):
     _custom_actions = {'detail': ['GET']}
 
+    @pecan.expose()
+    def _lookup(self, server_id, *remainder):
+        if remainder and remainder[0] == 'metadata':
+            return (server_metadata.ServerMetadataController(server_id),
+                    remainder[1:])
+        return None
+
     def _list(self, detail):
         req = pecan.request
         context = req.ctxt
@@ -230,8 +270,11 @@ class ServersController(rest.RestController):
     def post(self):
         req = pecan.request
         context = req.ctxt
-        context.can(policies.CREATE)
         body = req.json['server']
+        _check_user_data(body)
+        context.can(policies.CREATE)
+        metadata = body.get('metadata') or {}
+        instance_obj.check_metadata_quota(metadata)
         flavor = _flavor(context, body['flavorRef'])
         _min_count, count = _counts(body)
         image_ref = _image_ref(body)
@@ -247,6 +290,17 @@ class ServersController(rest.RestController):
             user_id=context.user_id,
             availability_zone=zone, force_nodes=force_nodes,
             scheduler_hints=_hints(req.json))
+        kept = {
+            'metadata': metadata,
+            'tags': body.get('tags') or [],
+            'user_data': body.get('user_data'),
+            'description': _description(req, body),
+            'access_ip_v4': body.get('accessIPv4'),
+            'access_ip_v6': body.get('accessIPv6'),
+            'config_drive': strutils.bool_from_string(
+                body.get('config_drive', False), strict=True),
+            'boot_roles': list(context.roles or []),
+        }
         instances = []
         for index, uuid in enumerate(uuids):
             name = body['name']
@@ -256,7 +310,8 @@ class ServersController(rest.RestController):
                 context, uuid=uuid, name=name,
                 project_id=context.project_id, user_id=context.user_id,
                 flavor=flavor, image_ref=image_ref,
-                vm_state=instance_obj.BUILDING, node_uuid=None, fault=None))
+                vm_state=instance_obj.BUILDING, node_uuid=None, fault=None,
+                launch_index=index, **kept))
         objects.InstanceList.create_all(context, instances, spec)
         try:
             scheduler_rpcapi.SchedulerAPI(CONF).build_instances(
@@ -280,6 +335,32 @@ class ServersController(rest.RestController):
         location = created['server']['links'][0]['href']
         return wsgi.json_response(created, status=202,
                                   headers=[('Location', location)])
+
+    @wsgi.expose()
+    @validation.body(schema.update,
+                     max_version=versions.SERVER_DESCRIPTION_PREVIOUS)
+    @validation.body(schema.update_v219,
+                     min_version=versions.SERVER_DESCRIPTION)
+    def put(self, server_id):
+        """Change the name, description (2.19) or access addresses."""
+        req = pecan.request
+        context = req.ctxt
+        instance = _get(context, server_id, policies.UPDATE)
+        body = req.json['server']
+        if body.get('OS-DCF:diskConfig') == 'AUTO':
+            # Nova's Ironic driver cannot resize a deployed disk either.
+            raise exception.Invalid(
+                'OS-DCF:diskConfig AUTO is not supported: nova_mini deploys '
+                'images onto bare-metal nodes as they are (MANUAL).')
+        values = {}
+        for field, name in (('name', 'name'), ('description', 'description'),
+                            ('accessIPv4', 'access_ip_v4'),
+                            ('accessIPv6', 'access_ip_v6')):
+            if field in body:
+                values[name] = body[field]
+        if values:
+            instance.update_details(**values)
+        return server_view.ServerView(req).updated(instance)
 
     @wsgi.expose(status=204)
     def delete(self, server_id):

@@ -18,6 +18,7 @@ from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
+from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
 from nova_mini import policy
 
@@ -36,8 +37,12 @@ ADMIN_ONLY = [
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            node_policies.GET, node_policies.GET_STATES, trait_policies.LIST,
-           server_policies.INDEX, server_policies.SHOW]
-MEMBERS = [server_policies.CREATE, server_policies.DELETE]
+           server_policies.INDEX, server_policies.SHOW,
+           metadata_policies.INDEX, metadata_policies.SHOW]
+MEMBERS = [server_policies.CREATE, server_policies.DELETE,
+           server_policies.UPDATE, metadata_policies.CREATE,
+           metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
+           metadata_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
 
 

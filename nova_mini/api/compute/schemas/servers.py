@@ -60,13 +60,27 @@ _networks = {
     ],
 }
 
-_metadata = {
+# Nova's server metadata: keys of letters, digits and - _ : . and space,
+# values of at most 255 characters (the server metadata API uses it too).
+metadata = {
     'type': 'object',
     'patternProperties': {
         '^[a-zA-Z0-9-_:. ]{1,255}$': {'type': 'string', 'maxLength': 255},
     },
     'additionalProperties': False,
 }
+
+# A server's description: Nova's, at most 255 characters.
+description = dict(parameter_types.description, maxLength=255)
+
+# Nova's server tags: no comma or slash, at most 60 characters.
+tag = {'type': 'string', 'minLength': 1, 'maxLength': 60,
+       'pattern': '^[^,/]*$'}
+MAX_TAGS = 50
+
+_access_ip_v4 = {'type': 'string', 'format': 'ipv4'}
+_access_ip_v6 = {'type': 'string', 'format': 'ipv6'}
+_disk_config = {'type': 'string', 'enum': ['AUTO', 'MANUAL']}
 
 create = {
     'type': 'object',
@@ -95,13 +109,12 @@ create = {
                         'properties': {'name': parameter_types.name},
                         'additionalProperties': False}},
                 'key_name': parameter_types.name,
-                'metadata': _metadata,
+                'metadata': metadata,
                 'user_data': {'type': 'string', 'maxLength': 65535},
                 'config_drive': parameter_types.boolean,
-                'OS-DCF:diskConfig': {'type': 'string',
-                                      'enum': ['AUTO', 'MANUAL']},
-                'accessIPv4': {'type': 'string', 'format': 'ipv4'},
-                'accessIPv6': {'type': 'string', 'format': 'ipv6'},
+                'OS-DCF:diskConfig': _disk_config,
+                'accessIPv4': _access_ip_v4,
+                'accessIPv6': _access_ip_v6,
                 'personality': {
                     'type': 'array',
                     'items': {
@@ -128,16 +141,37 @@ def _server(schema):
 
 
 create_v219 = copy.deepcopy(create)
-_server(create_v219)['description'] = parameter_types.description
+_server(create_v219)['description'] = description
 
 create_v252 = copy.deepcopy(create_v219)
 _server(create_v252)['tags'] = {
-    'type': 'array', 'maxItems': 50,
-    'items': {'type': 'string', 'minLength': 1, 'maxLength': 60,
-              'pattern': '^[^,/]*$'}}
+    'type': 'array', 'maxItems': MAX_TAGS, 'items': tag}
 
 create_v257 = copy.deepcopy(create_v252)
 del _server(create_v257)['personality']
+
+# PUT /servers/{server_id}: what Nova lets change (hostname only from
+# 2.90, beyond nova_mini's newest version).
+update = {
+    'type': 'object',
+    'properties': {
+        'server': {
+            'type': 'object',
+            'properties': {
+                'name': parameter_types.name,
+                'OS-DCF:diskConfig': _disk_config,
+                'accessIPv4': _access_ip_v4,
+                'accessIPv6': _access_ip_v6,
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['server'],
+    'additionalProperties': False,
+}
+
+update_v219 = copy.deepcopy(update)
+_server(update_v219)['description'] = description
 
 _multi = validation.multi_params({'type': 'string'})
 

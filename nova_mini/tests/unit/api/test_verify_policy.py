@@ -15,6 +15,7 @@ from nova_mini import policies
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
+from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import policy as policy_fixture
@@ -66,6 +67,22 @@ ROUTES = [
     ('POST', '/servers', server_policies.CREATE, '/servers',
      {'server': {'name': 's', 'flavorRef': FLAVOR, 'imageRef': 'i'}},
      None),
+    ('PUT', '/servers/{server_id}', server_policies.UPDATE,
+     '/servers/%s' % SERVER, {'server': {'name': 'n'}}, None),
+    ('GET', '/servers/{server_id}/metadata', metadata_policies.INDEX,
+     '/servers/%s/metadata' % SERVER, None, None),
+    ('GET', '/servers/{server_id}/metadata/{key}', metadata_policies.SHOW,
+     '/servers/%s/metadata/k' % SERVER, None, None),
+    ('POST', '/servers/{server_id}/metadata', metadata_policies.CREATE,
+     '/servers/%s/metadata' % SERVER, {'metadata': {'k': 'w'}}, None),
+    ('PUT', '/servers/{server_id}/metadata', metadata_policies.UPDATE_ALL,
+     '/servers/%s/metadata' % SERVER, {'metadata': {'k': 'w'}}, None),
+    ('PUT', '/servers/{server_id}/metadata/{key}', metadata_policies.UPDATE,
+     '/servers/%s/metadata/k' % SERVER, {'meta': {'k': 'w'}}, None),
+    ('DELETE', '/servers/{server_id}/metadata/{key}',
+     metadata_policies.DELETE, '/servers/%s/metadata/k' % SERVER, None,
+     None),
+    # Last: the routes before it need the server.
     ('DELETE', '/servers/{server_id}', server_policies.DELETE,
      '/servers/%s' % SERVER, None, None),
 ]
@@ -108,7 +125,8 @@ def _server(context, flavor):
     """A server of project demo, so that routes find one."""
     objects.Instance(context, uuid=SERVER, name='s', project_id='demo',
                      user_id='demo', flavor=flavor, image_ref=None,
-                     vm_state='active', node_uuid=None, fault=None).create()
+                     vm_state='active', node_uuid=None, fault=None,
+                     metadata={'k': 'v'}).create()
 
 
 def _request(app, method, path, body, version, token='admin:admin'):

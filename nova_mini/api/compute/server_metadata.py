@@ -1,0 +1,85 @@
+"""A server's metadata: /servers/{server_id}/metadata[/{key}].
+
+As Nova's: GET lists or shows items, POST merges items in, PUT on the
+collection replaces them all, PUT on an item sets it and DELETE removes
+it. Writes need an ACTIVE server (Nova: 409 while building or in error)
+and stay within Nova's quota of 128 items (403). The instance object
+settles concurrent writers (nova_mini.objects.instance).
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.compute.schemas import server_metadata as schema
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini.policies import server_metadata as policies
+
+
+class ServerMetadataController(rest.RestController):
+
+    def __init__(self, server_id):
+        self.server_id = server_id
+
+    def _instance(self, context, rule):
+        """The server, if the caller may ``rule`` it (404 first, as Nova
+        looks the server up before checking the policy on its project).
+        """
+        instance = objects.Instance.get_by_uuid(context, self.server_id)
+        context.can(rule, {'project_id': instance.project_id,
+                           'user_id': instance.user_id})
+        return instance
+
+    @wsgi.expose()
+    def get_all(self):
+        instance = self._instance(pecan.request.ctxt, policies.INDEX)
+        return {'metadata': instance.metadata}
+
+    @wsgi.expose()
+    def get_one(self, key):
+        instance = self._instance(pecan.request.ctxt, policies.SHOW)
+        if key not in instance.metadata:
+            raise exception.InstanceMetadataNotFound()
+        return {'meta': {key: instance.metadata[key]}}
+
+    # NOTE: 200, not 201, as Nova answers.
+    @wsgi.expose()
+    @validation.body(schema.create)
+    def post(self):
+        req = pecan.request
+        instance = self._instance(req.ctxt, policies.CREATE)
+        return {'metadata': instance.update_metadata(req.json['metadata'])}
+
+    @wsgi.expose()
+    def put(self, key=None):
+        # One handler for both PUTs: pecan routes the collection's and the
+        # item's here, with or without the key.
+        if key is None:
+            return self._update_all()
+        return self._update(key)
+
+    @validation.body(schema.update_all)
+    def _update_all(self):
+        req = pecan.request
+        instance = self._instance(req.ctxt, policies.UPDATE_ALL)
+        return {'metadata': instance.replace_metadata(req.json['metadata'])}
+
+    @validation.body(schema.update)
+    def _update(self, key):
+        req = pecan.request
+        instance = self._instance(req.ctxt, policies.UPDATE)
+        item = req.json['meta']
+        if key not in item:
+            raise exception.Invalid('Request body and URI mismatch')
+        instance.update_metadata(item)
+        return {'meta': item}
+
+    @wsgi.expose(status=204)
+    def delete(self, key):
+        instance = self._instance(pecan.request.ctxt, policies.DELETE)
+        # As Nova: a missing item is 404 whatever the server's state.
+        if key not in instance.metadata:
+            raise exception.InstanceMetadataNotFound()
+        instance.delete_metadata_item(key)
