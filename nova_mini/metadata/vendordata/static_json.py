@@ -29,9 +29,12 @@ def read_document(path):
     except OSError as exc:
         fail(exc.strerror or str(exc))
     try:
-        document = json.loads(raw)
+        # JSON files are UTF-8 (RFC 8259); a BOM is tolerated.
+        text = raw.decode('utf-8-sig')
     except UnicodeDecodeError as exc:
         fail('not UTF-8 text (%s)' % exc.reason)
+    try:
+        document = json.loads(text)
     except ValueError as exc:
         fail('invalid JSON (%s)' % exc)
     if not isinstance(document, dict):

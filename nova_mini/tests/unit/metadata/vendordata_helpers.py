@@ -1,0 +1,54 @@
+"""Helpers of the vendordata provider tests: CONF, instances as the
+metadata service reads them (no database needed), providers loaded as
+nova-mini-metadata loads them.
+"""
+
+import uuid
+
+import pytest
+
+from nova_mini.metadata import vendordata
+from nova_mini import objects
+from nova_mini.tests.fixtures import conf as conf_fixture
+
+
+@pytest.fixture
+def vd_conf():
+    """nova_mini's CONF parsed from nothing; overrides undone after."""
+    fixture = conf_fixture.ConfFixture()
+    fixture.setUp()
+    try:
+        yield fixture
+    finally:
+        fixture.cleanUp()
+
+
+@pytest.fixture
+def load(vd_conf):
+    """``load(**{'group.option': value})``: vendordata.load(CONF) with
+    those options ([api] when no group is given); closed after the test.
+    """
+    loaded = []
+
+    def _load(**overrides):
+        for name, value in overrides.items():
+            group, _sep, option = name.rpartition('.')
+            vd_conf.config(group=group or 'api', **{option: value})
+        providers = vendordata.load(vd_conf.conf)
+        loaded.append(providers)
+        return providers
+
+    yield _load
+    for providers in loaded:
+        providers.close()
+
+
+def make_instance(**values):
+    """An Instance with the fields the providers read."""
+    fields = dict(uuid=str(uuid.uuid4()), name='Web_1.example',
+                  project_id='demo-project', user_id='alice',
+                  image_ref='155d900f-4e14-4e4c-a73d-069cbf4541e6',
+                  user_data='I2Nsb3VkLWNvbmZpZwo=', metadata={'role': 'web'},
+                  boot_roles=['member', 'reader'])
+    fields.update(values)
+    return objects.Instance(**fields)
