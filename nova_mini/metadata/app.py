@@ -167,7 +167,12 @@ class MetadataApplication(object):
         return self._files[name](instance, version)
 
     def _cached(self, instance, version, name, render):
-        key = (instance.uuid, instance.updated_at, version, name)
+        # NOTE: updated_at alone would do where the database keeps
+        # microseconds; MySQL's DATETIME keeps whole seconds, and two
+        # changes within one second would share a stamp. The values the
+        # documents are made of settle it.
+        key = (instance.uuid, instance.updated_at, documents.inputs(instance),
+               version, name)
         return self.cache.get(key, render)
 
     def _meta_data(self, instance, version):

@@ -1,9 +1,10 @@
 """The rendered documents of instances, kept for a few seconds.
 
-A document is kept under a key that holds the instance's ``updated_at``:
-every change to an instance moves that stamp, so a changed instance asks
-for a new key and is never served an old document; the old one just ages
-out. The instance itself is read on every request (a deleted one answers
+A document is kept under a key that holds the instance's ``updated_at``
+(and the values the document is made of, for databases whose stamps
+have whole seconds): every change to an instance moves that stamp, so a
+changed instance asks for a new key and is never served an old document;
+the old one just ages out. The instance itself is read on every request (a deleted one answers
 404 at once), only the rendering is saved.
 
 Each worker process has its own cache (a bounded LRU whose entries expire

@@ -24,6 +24,14 @@ from nova_mini.metadata import versions
 RANDOM_SEED_BYTES = 512
 
 
+def inputs(instance):
+    """What the rendered documents of ``instance`` depend on, hashable:
+    part of their cache key (see nova_mini.metadata.cache).
+    """
+    return (instance.name, instance.project_id, instance.node_uuid,
+            instance.launch_index, tuple(sorted(instance.metadata.items())))
+
+
 def hostname(instance, conf):
     """The host name, with ``[metadata] dhcp_domain`` if set."""
     domain = conf.metadata.dhcp_domain

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from nova_mini.db import models
 from nova_mini.metadata import cache
 from nova_mini.tests.unit.metadata import conftest
 
@@ -41,6 +42,22 @@ def test_change_is_served_at_once(app, make_instance):
     assert (third['name'], third['hostname']) == (
         'renamed', 'renamed.novalocal')
     instance.delete_metadata_item('extra')
+    assert app.get(META, headers=headers).json['meta'] == {'role': 'db'}
+
+
+def test_change_within_one_timestamp_is_served(app, make_instance, db):
+    """Where the database keeps whole seconds (MySQL's DATETIME), two
+    changes may share an updated_at: the document still follows.
+    """
+    instance = make_instance(metadata={'role': 'web'})
+    headers = conftest.headers(instance.uuid)
+    stamp = instance.updated_at
+    assert app.get(META, headers=headers).json['meta'] == {'role': 'web'}
+    instance.update_metadata({'role': 'db'})
+    with db.engine.begin() as connection:
+        connection.execute(models.Instance.__table__.update().where(
+            models.Instance.__table__.c.uuid == instance.uuid).values(
+                updated_at=stamp))
     assert app.get(META, headers=headers).json['meta'] == {'role': 'db'}
 
 
