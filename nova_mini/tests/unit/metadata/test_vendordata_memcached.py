@@ -1,0 +1,163 @@
+"""The vendordata cache in a real memcached, shared by several metadata
+workers, holding JSON only."""
+
+import json
+import pickle
+import socket
+
+from pymemcache.client import base as memcache_client
+import pytest
+
+from nova_mini.metadata.vendordata import cache_store
+from nova_mini.tests.fixtures import http_servers
+from nova_mini.tests.fixtures import memcached
+from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
+
+# The helpers' pytest fixtures, used by the tests of this module.
+vd_conf = helpers.vd_conf
+load = helpers.load
+
+
+@pytest.fixture
+def memcached_server():
+    fixture = memcached.MemcachedServer()
+    fixture.setUp()
+    try:
+        yield fixture
+    finally:
+        fixture.cleanUp()
+
+
+@pytest.fixture
+def upstream():
+    server = http_servers.ReplyServer(http_servers.json_reply(
+        {'domain': 'ad.example.org'},
+        headers={'Cache-Control': 'max-age=60', 'ETag': '"v1"'}))
+    server.setUp()
+    try:
+        yield server
+    finally:
+        server.cleanUp()
+
+
+@pytest.fixture
+def worker(load, memcached_server, upstream):
+    """``worker()``: providers as one more metadata worker loads them,
+    with [cache] on the test's memcached.
+    """
+    def _worker():
+        return load(**{
+            'vendordata_providers': ['DynamicJSON'],
+            'vendordata_dynamic_targets': ['ad@' + upstream.url],
+            'cache.enabled': True,
+            'cache.backend': 'dogpile.cache.pymemcache',
+            'cache.memcache_servers': [memcached_server.url]})
+    return _worker
+
+
+def _client(memcached_server):
+    # No codec: the raw bytes and flags memcached holds.
+    return memcache_client.Client(memcached_server.address)
+
+
+def test_workers_share_entries(worker, upstream):
+    first, second = worker(), worker()
+    assert first is not second
+    instance = helpers.make_instance()
+    expected = {'ad': {'domain': 'ad.example.org'}}
+    assert first.vendor_data2(instance) == expected
+    assert second.vendor_data2(instance) == expected
+    assert worker().vendor_data2(instance) == expected
+    assert upstream.calls == 1
+
+
+def _raw_get(address, key):
+    """(flags, data) memcached holds under ``key``, read over the wire."""
+    with socket.create_connection(address, timeout=5) as sock:
+        sock.sendall(b'get %s\r\n' % key.encode())
+        reply = b''
+        while not reply.endswith(b'END\r\n'):
+            chunk = sock.recv(65536)
+            assert chunk, reply
+            reply += chunk
+    header, _sep, rest = reply.partition(b'\r\n')
+    _value, _key, flags, length = header.split()[:4]
+    return int(flags), rest[:int(length)]
+
+
+def test_memcached_holds_json_bytes_never_a_pickle(worker, upstream,
+                                                   memcached_server):
+    providers = worker()
+    instance = helpers.make_instance()
+    providers.vendor_data2(instance)
+    dynamic = dict(providers.providers)['DynamicJSON']
+    key = dynamic.store.region.key_mangler(
+        dynamic._cache_key(dynamic.targets[0], instance, _body(instance)))
+    flags, data = _raw_get(memcached_server.address, key)
+    assert flags == 0       # plain bytes (pickles have flag 1)
+    metadata, _sep, payload = data.partition(b'|')
+    assert set(json.loads(metadata)) == {'ct', 'v'}
+    entry = json.loads(payload)
+    assert entry['value'] == {'domain': 'ad.example.org'}
+    assert entry['headers']['ETag'] == '"v1"'
+    assert entry['headers']['Cache-Control'] == 'max-age=60'
+
+
+def _body(instance):
+    from nova_mini.metadata.vendordata import dynamic_json
+    return json.dumps(dynamic_json.request_body(instance),
+                      sort_keys=True).encode()
+
+
+class _Planted:
+    unpickled = False
+
+    def __reduce__(self):
+        return (_mark_unpickled, ())
+
+
+def _mark_unpickled():
+    _Planted.unpickled = True
+    return {'value': {'evil': True}, 'headers': {}, 'fresh_until': 2e9}
+
+
+def test_a_planted_pickle_is_never_unpickled(worker, upstream,
+                                             memcached_server):
+    providers = worker()
+    instance = helpers.make_instance()
+    dynamic = dict(providers.providers)['DynamicJSON']
+    key = dynamic.store.region.key_mangler(
+        dynamic._cache_key(dynamic.targets[0], instance, _body(instance)))
+    # What pymemcache's default codec writes for an object: flag 1.
+    _client(memcached_server).set(key, pickle.dumps(_Planted()), flags=1)
+    assert providers.vendor_data2(instance) == {
+        'ad': {'domain': 'ad.example.org'}}
+    assert _Planted.unpickled is False
+    assert upstream.calls == 1
+
+
+def test_the_pymemcache_backend_gets_the_bytes_only_codec(worker):
+    dynamic = dict(worker().providers)['DynamicJSON']
+    backend = dynamic.store.region.actual_backend
+    assert isinstance(backend.serde, cache_store.BytesOnlySerde)
+    with pytest.raises(TypeError, match='stores bytes only'):
+        backend.serde.serialize('k', {'not': 'bytes'})
+
+
+def test_a_memcached_that_is_down_is_a_miss(load, upstream, caplog):
+    server = memcached.MemcachedServer()
+    server.setUp()
+    url = server.url
+    server.cleanUp()
+    providers = load(**{
+        'vendordata_providers': ['DynamicJSON'],
+        'vendordata_dynamic_targets': ['ad@' + upstream.url],
+        'cache.enabled': True,
+        'cache.backend': 'dogpile.cache.pymemcache',
+        'cache.memcache_servers': [url]})
+    instance = helpers.make_instance()
+    for _i in range(2):
+        assert providers.vendor_data2(instance) == {
+            'ad': {'domain': 'ad.example.org'}}
+    assert upstream.calls == 2
+    assert 'Vendordata cache: ' in caplog.text
