@@ -160,3 +160,11 @@ def test_insecure_mode_trusts_instance_and_tenant(conf, make_app,
     resp = app.get(META, headers={identity.INSTANCE_ID: instance.uuid},
                    status=400)
     assert 'X-Tenant-ID header is missing' in resp.text
+
+
+@pytest.mark.parametrize('instance_id', [
+    'not-a-uuid', 'x' * 1000, '\u00e9t\u00e9', '', ' ',
+    "'; DROP TABLE instances; --"])
+def test_odd_instance_ids_are_404_not_500(app, instance_id):
+    # Signed, so they reach the database lookup.
+    app.get(META, headers=conftest.headers(instance_id), status=404)
