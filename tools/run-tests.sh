@@ -10,7 +10,8 @@
 # Exit status: pytest's, except that "no tests collected" (5) is a failure.
 set -euo pipefail
 # The tests get a venv of their own (default .venv-tests): it also holds the
-# sample extra-spec plugin of contrib/, which a deployment's venv must not.
+# sample plugins of contrib/ (extra specs, vendordata), which a deployment's
+# venv must not.
 NOVA_MINI_VENV=${NOVA_MINI_VENV:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.venv-tests}
 export NOVA_MINI_VENV
 # shellcheck source=tools/lib.sh
@@ -42,9 +43,10 @@ apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
     libssl-dev rabbitmq-server postgresql memcached mariadb-server \
     cloud-init
 
-# 2. The project, its test requirements and the sample operator plugin
-#    that the extra-spec plugin tests load.
-pip_args=(-e . -r test-requirements.txt ./contrib/sample-extra-spec-plugin)
+# 2. The project, its test requirements and the sample operator plugins
+#    that the extra-spec and vendordata plugin tests load.
+pip_args=(-e . -r test-requirements.txt ./contrib/sample-extra-spec-plugin
+          ./contrib/sample-vendordata-plugin)
 ensure_venv "${pip_args[@]}"
 
 # 3. Services.
