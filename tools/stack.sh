@@ -8,8 +8,10 @@
 # (default .venv), starts RabbitMQ if it does not answer, sets up Keystone
 # (PyPI keystone, in its own venv) on port 5000, writes the config under
 # $NOVA_MINI_STATE (default ~/.nova_mini), syncs the database, starts
-# nova-mini-api (8774), nova-mini-scheduler and nova-mini-metadata (8775),
-# creates the m1.* flavors and writes an openrc for the openstack CLI.
+# nova-mini-api (8774), nova-mini-scheduler and nova-mini-metadata (8775)
+# with StaticJSON and DynamicJSON vendordata from the sample vendordata
+# service nova-mini-vendordata-sample (8790), creates the m1.* flavors and
+# writes an openrc for the openstack CLI.
 # The daemons run in the background, or as transient systemd units
 # (systemd-run) when systemd is PID 1; NOVA_MINI_LAUNCHER=process|systemd
 # forces one way.
@@ -21,7 +23,9 @@ STATE=${NOVA_MINI_STATE:-${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.nov
 API_PORT=${NOVA_MINI_API_PORT:-8774}
 METADATA_PORT=${NOVA_MINI_METADATA_PORT:-8775}
 KEYSTONE_PORT=${NOVA_MINI_KEYSTONE_PORT:-5000}
-DAEMONS=(nova-mini-api nova-mini-scheduler nova-mini-metadata)
+SAMPLE_PORT=${NOVA_MINI_VENDORDATA_SAMPLE_PORT:-8790}
+# The sample first: the metadata service calls it.
+DAEMONS=(nova-mini-vendordata-sample nova-mini-api nova-mini-scheduler nova-mini-metadata)
 
 if [ -n "${NOVA_MINI_LAUNCHER:-}" ]; then
     LAUNCHER=$NOVA_MINI_LAUNCHER
@@ -40,7 +44,8 @@ ensure_venv -e . python-openstackclient
 # 2. RabbitMQ, Keystone (users, projects, catalog), nova_mini's config and
 #    database, and (unless systemd starts them) the daemons.
 up_args=(--state-dir "$STATE" --api-port "$API_PORT"
-         --metadata-port "$METADATA_PORT" --keystone-port "$KEYSTONE_PORT")
+         --metadata-port "$METADATA_PORT" --keystone-port "$KEYSTONE_PORT"
+         --vendordata-sample-port "$SAMPLE_PORT")
 [ "$LAUNCHER" = systemd ] && up_args+=(--skip-daemons)
 harness up "${up_args[@]}" || die "setting up the stack failed (logs in $STATE)"
 
@@ -51,11 +56,13 @@ if [ "$LAUNCHER" = systemd ]; then
             continue
         fi
         systemctl reset-failed "$daemon" >/dev/null 2>&1 || true
+        conf="$STATE/etc/nova_mini.conf"
+        [ "$daemon" = nova-mini-vendordata-sample ] && conf="$STATE/etc/$daemon.conf"
         # Type=notify: systemd-run returns once the daemon sent READY=1.
         systemd-run --unit "$daemon" --description "nova_mini $daemon" \
             --property Type=notify --property KillMode=mixed \
             --property TimeoutStartSec=90 --property TimeoutStopSec=45 \
-            -- "$VENV/bin/$daemon" --config-file "$STATE/etc/nova_mini.conf" \
+            -- "$VENV/bin/$daemon" --config-file "$conf" \
             || die "$daemon did not start: journalctl -u $daemon"
         log "$daemon: ready (systemd unit $daemon)"
     done
@@ -80,9 +87,9 @@ create_flavor 3 m1.medium 4096 40 2
 create_flavor 4 m1.large 8192 80 4
 
 if [ "$LAUNCHER" = systemd ]; then
-    LOGS="journalctl -u nova-mini-api (and -scheduler, -metadata)"
+    LOGS="journalctl -u nova-mini-api (and -scheduler, -metadata, -vendordata-sample)"
 else
-    LOGS="$STATE/logs/nova-mini-{api,scheduler,metadata}.log"
+    LOGS="$STATE/logs/nova-mini-{api,scheduler,metadata,vendordata-sample}.log"
 fi
 
 cat <<EOF
@@ -91,6 +98,7 @@ nova_mini is running.
 
   Compute API  http://127.0.0.1:$API_PORT/compute/v2.1   (Keystone tokens)
   Metadata     http://127.0.0.1:$METADATA_PORT/openstack
+  Vendordata   http://127.0.0.1:$SAMPLE_PORT/   (nova-mini-vendordata-sample, target "sample")
   Keystone     $OS_AUTH_URL   user admin, password $OS_PASSWORD
   RabbitMQ     127.0.0.1:5672 (guest)
   Config       $STATE/etc/nova_mini.conf
@@ -103,6 +111,21 @@ Use it with the openstack CLI (installed in $VENV):
   openstack flavor list
   openstack flavor create --ram 1024 --disk 10 --vcpus 1 my.flavor
   openstack flavor set --property hw:cpu_policy=dedicated my.flavor
+
+Read what a server reads from the metadata service: its vendordata
+(StaticJSON from $STATE/etc/vendordata-static.json under "static",
+the sample's answer under "sample"), or any other file with --path:
+
+  nova-mini-manage --config-file $STATE/etc/nova_mini.conf metadata show SERVER
+  nova-mini-manage --config-file $STATE/etc/nova_mini.conf metadata show SERVER --path latest/meta_data.json
+
+or with curl, signing the instance id as Neutron's metadata proxy does
+(SERVER_ID and PROJECT_ID from 'openstack server show SERVER'):
+
+  SECRET=\$(sed -n 's/^metadata_proxy_shared_secret = //p' $STATE/etc/nova_mini.conf)
+  curl -s http://127.0.0.1:$METADATA_PORT/openstack/latest/vendor_data2.json \\
+      -H "X-Instance-ID: \$SERVER_ID" -H "X-Tenant-ID: \$PROJECT_ID" \\
+      -H "X-Instance-ID-Signature: \$(printf %s "\$SERVER_ID" | openssl dgst -sha256 -hmac "\$SECRET" | awk '{print \$NF}')"
 
 Stop everything with tools/unstack.sh; run tools/stack.sh again to restart.
 EOF

@@ -3,7 +3,7 @@ and tools/run-tests.sh.
 
     python -m nova_mini.tests.functional.harness up --state-dir DIR \
         [--api-port 8774] [--metadata-port 8775] [--keystone-port 5000] \
-        [--virtual-host NAME]
+        [--virtual-host NAME] [--vendordata-sample-port 8790]
     python -m nova_mini.tests.functional.harness down --state-dir DIR
     python -m nova_mini.tests.functional.harness status --state-dir DIR
     python -m nova_mini.tests.functional.harness ensure-rabbitmq
@@ -32,7 +32,8 @@ def cmd_up(args):
     st = stack.Stack(args.state_dir, api_port=args.api_port,
                      metadata_port=args.metadata_port,
                      keystone_port=args.keystone_port, debug=args.debug,
-                     virtual_host=args.virtual_host)
+                     virtual_host=args.virtual_host,
+                     vendordata_sample_port=args.vendordata_sample_port)
     try:
         st.up(log=_say, start_daemons=not args.skip_daemons)
     except util.HarnessError:
@@ -62,7 +63,7 @@ def cmd_status(args):
     st = stack.Stack(args.state_dir).adopt()
     status = st.status()
     for name, pid in status.items():
-        _say('%-20s %s' % (name, 'running (pid %d)' % pid if pid
+        _say('%-28s %s' % (name, 'running (pid %d)' % pid if pid
                            else 'stopped'))
     return 0 if all(status.values()) else 3
 
@@ -93,6 +94,10 @@ def main(argv=None):
                     help='RabbitMQ virtual host of the daemons (default: '
                          'the one of a previous "up", else "/"); made if '
                          'missing (and then deleted by "down")')
+    up.add_argument('--vendordata-sample-port', type=int,
+                    help='also run nova-mini-vendordata-sample on this '
+                         'port, and serve StaticJSON and DynamicJSON (the '
+                         'sample) vendordata; kept by later runs')
     up.add_argument('--debug', action='store_true',
                     help='debug logging in the daemons')
     up.add_argument('--skip-daemons', action='store_true',

@@ -80,6 +80,9 @@ class NovaMini(object):
         self.log_dir = os.path.join(self.state_dir, 'logs')
         self.run_dir = os.path.join(self.state_dir, 'run')
         self.conf_path = os.path.join(self.etc_dir, 'nova_mini.conf')
+        # More options of the daemons' config, {section: {option: value}}
+        # merged into config_sections (e.g. vendordata_sample.for_stack).
+        self.extra_sections = {}
         self.processes = {}
         self._socket_dir = None
 
@@ -143,6 +146,8 @@ class NovaMini(object):
                 'region_name': 'RegionOne',
                 # memcached_servers unset: each worker caches in memory.
             }
+        for section, options in self.extra_sections.items():
+            sections.setdefault(section, {}).update(options)
         return sections
 
     def write_config(self):

@@ -33,6 +33,7 @@ from nova_mini.tests.functional.harness import keystone as ks
 from nova_mini.tests.functional.harness import nova
 from nova_mini.tests.functional.harness import rabbitmq
 from nova_mini.tests.functional.harness import util
+from nova_mini.tests.functional.harness import vendordata_sample
 
 LOG = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ class Stack(object):
     def __init__(self, state_dir, api_port=None, metadata_port=None,
                  keystone_port=None, exchange=None, host=None,
                  rabbit_port=5672, debug=False, fast_passwords=False,
-                 virtual_host=None):
+                 virtual_host=None, vendordata_sample_port=None):
         self.state_dir = os.path.abspath(state_dir)
         self.record_path = os.path.join(self.state_dir, 'stack.json')
         record = self._load_record()
@@ -89,6 +90,13 @@ class Stack(object):
                       'password': self.passwords['nova']},
             exchange=self.exchange, host=host, debug=debug,
             metadata_secret=self.metadata_secret)
+        # The sample vendordata service and the metadata service's
+        # StaticJSON + DynamicJSON (tools/stack.sh): when asked for, or
+        # when a previous ``up`` set them up.
+        sample_port = (vendordata_sample_port
+                       or ports.get('vendordata_sample'))
+        self.sample = (vendordata_sample.for_stack(self, sample_port)
+                       if sample_port else None)
 
     def _load_record(self):
         try:
@@ -113,6 +121,8 @@ class Stack(object):
             'config_file': self.nova.conf_path,
             'rabbitmq_started': self.rabbit_started,
         }
+        if self.sample:
+            record['ports']['vendordata_sample'] = self.sample.port
         os.makedirs(self.state_dir, exist_ok=True)
         fd = os.open(self.record_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
                      0o600)
@@ -154,6 +164,16 @@ class Stack(object):
         self.nova.adopt_all()
         self.nova.write_config()
         self.nova.db_sync()
+        if self.sample:
+            self.sample.adopt()
+            vendordata_sample.write_static(self.sample)
+            self.sample.write_config()
+            if start_daemons and self.sample.running:
+                log('%s: already running' % self.sample.name)
+            elif start_daemons:
+                proc = self.sample.start()
+                log('%s: ready (pid %d, READY=1 received)'
+                    % (self.sample.name, proc.pid))
         for name in nova.DAEMONS if start_daemons else ():
             if name in self.nova.processes:
                 log('%s: already running (pid %d)'
@@ -176,6 +196,11 @@ class Stack(object):
                                (nova.METADATA, self.metadata_port)):
                 wanted[name] = (port, os.path.join(self.nova.run_dir,
                                                    name + '.pid'), name)
+            if self.sample:
+                wanted[self.sample.name] = (
+                    self.sample.port, os.path.join(
+                        self.nova.run_dir, self.sample.name + '.pid'),
+                    vendordata_sample.SCRIPT)
         for name, (port, pid_path, expect) in wanted.items():
             ours = util.Process.adopt(name, pid_path, None, expect)
             if not ours and util.port_open(util.LOCALHOST, port):
@@ -282,6 +307,8 @@ class Stack(object):
         """Find the processes a previous ``up`` left running."""
         self.keystone.adopt()
         self.nova.adopt_all()
+        if self.sample:
+            self.sample.adopt()
         return self
 
     def status(self):
@@ -290,6 +317,8 @@ class Stack(object):
                   for name, proc in self.nova.processes.items()}
         for name in nova.DAEMONS:
             status.setdefault(name, None)
+        if self.sample:
+            status.setdefault(self.sample.name, None)
         proc = self.keystone.process
         status['keystone'] = proc.pid if proc and proc.running else None
         return status

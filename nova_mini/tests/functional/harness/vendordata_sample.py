@@ -6,6 +6,8 @@ Its process joins the NovaMini's, so ``NovaMini.stop_all`` (and a stack's
 ``down``) stops it with the daemons.
 """
 
+import hashlib
+import json
 import os
 
 from nova_mini.tests.functional.harness import nova
@@ -113,3 +115,58 @@ class VendordataSample(object):
                 return sum(1 for line in f if marker in line)
         except FileNotFoundError:
             return 0
+
+
+# -- the stack of tools/stack.sh
+
+# A StaticJSON document for a deployment to replace with its own.
+STATIC_VENDORDATA = {
+    'cloud-name': 'nova_mini',
+    'ntp-servers': ['0.debian.pool.ntp.org', '1.debian.pool.ntp.org'],
+    'support': 'https://example.org/cloud-support',
+}
+
+
+def for_stack(stack, port):
+    """The sample of ``stack`` on ``port``, and the stack's metadata
+    service configured for it: StaticJSON (a file of the state directory)
+    and DynamicJSON with the target ``sample``, called with a token of the
+    ``nova`` service user. Call ``write_static`` before the metadata
+    service starts.
+    """
+    keystone = {'auth_url': stack.keystone.auth_url, 'username': 'nova',
+                'password': stack.passwords['nova']}
+    # Stable across runs of stack.sh, different for every stack.
+    join_secret = hashlib.sha256(
+        ('vendordata-join:%s' % stack.metadata_secret).encode()).hexdigest()
+    sample = VendordataSample(stack.nova, port=port, keystone=keystone,
+                              options={'join_secret': join_secret})
+    sample.static_path = os.path.join(stack.nova.etc_dir,
+                                      'vendordata-static.json')
+    stack.nova.extra_sections.update({
+        'api': {
+            'vendordata_providers': 'StaticJSON,DynamicJSON',
+            'vendordata_jsonfile_path': sample.static_path,
+            'vendordata_dynamic_targets': 'sample@%s' % sample.url,
+        },
+        'vendordata_dynamic_auth': {
+            'auth_type': 'password',
+            'auth_url': keystone['auth_url'],
+            'username': 'nova',
+            'password': keystone['password'],
+            'project_name': 'service',
+            'user_domain_name': 'Default',
+            'project_domain_name': 'Default',
+        },
+    })
+    return sample
+
+
+def write_static(sample):
+    """The StaticJSON file, unless the deployer has written one."""
+    if not os.path.exists(sample.static_path):
+        os.makedirs(os.path.dirname(sample.static_path), exist_ok=True)
+        with open(sample.static_path, 'w') as f:
+            json.dump(STATIC_VENDORDATA, f, indent=2, sort_keys=True)
+            f.write('\n')
+    return sample.static_path
