@@ -111,12 +111,16 @@ def test_config_generator(tmp_path):
     assert result.returncode == 0, result.stderr
     sample = output.read_text()
     for section in ('[DEFAULT]', '[api]', '[metadata]', '[upgrade_levels]',
-                    '[database]', '[keystone_authtoken]', '[oslo_policy]'):
+                    '[database]', '[keystone_authtoken]', '[oslo_policy]',
+                    '[cache]', '[vendordata_dynamic_auth]'):
         assert section in sample
     for line in ('#host = <current_hostname>',
                  '#state_path = /var/lib/nova_mini',
                  '#auth_strategy = keystone',
-                 '#connection = sqlite:///$state_path/nova_mini.sqlite'):
+                 '#connection = sqlite:///$state_path/nova_mini.sqlite',
+                 '#vendordata_providers = StaticJSON',
+                 '#vendordata_dynamic_cache_max_age = 3600',
+                 '#auth_type = <None>', '#auth_url = <None>'):
         assert line in sample
     # The database options are listed once, by nova_mini.
     assert sample.count('[database]') == 1
@@ -163,11 +167,13 @@ def test_console_scripts_are_installed():
 
 
 def test_oslo_entry_points_answer():
-    by_group = {ep.group: ep for ep in
-                importlib.metadata.distribution('nova_mini').entry_points}
-    listed = by_group['oslo.config.opts'].load()()
+    # (by group and name: oslo.config.opts also lists the sample
+    # vendordata service's own options)
+    installed = {(ep.group, ep.name): ep for ep in
+                 importlib.metadata.distribution('nova_mini').entry_points}
+    listed = installed[('oslo.config.opts', 'nova_mini.conf')].load()()
     assert {getattr(g, 'name', g) for g, _o in listed} == set(OWN_GROUPS)
-    rules = by_group['oslo.policy.policies'].load()()
+    rules = installed[('oslo.policy.policies', 'nova_mini')].load()()
     assert rules and all(hasattr(rule, 'check_str') for rule in rules)
 
 
