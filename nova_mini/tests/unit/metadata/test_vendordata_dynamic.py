@@ -6,7 +6,6 @@ import json
 import time
 from unittest import mock
 
-from keystoneauth1 import loading as ks_loading
 import pytest
 
 from nova_mini import exception
@@ -93,13 +92,8 @@ def test_no_user_data_is_sent_as_null(serve, dynamic):
     assert body['boot-roles'] == ''
 
 
-def test_the_service_token_is_sent(serve, dynamic, vd_conf):
+def test_the_service_token_is_sent(serve, dynamic):
     server = serve(http_servers.json_reply({'ok': True}))
-    # (a plugin's options are registered when it is loaded: before that,
-    # they cannot be overridden)
-    vd_conf.conf.register_opts(
-        ks_loading.get_auth_plugin_conf_options('admin_token'),
-        group='vendordata_dynamic_auth')
     providers = dynamic('ad@' + server.url, **{
         'vendordata_dynamic_auth.auth_type': 'admin_token',
         'vendordata_dynamic_auth.token': 'service-token-123',

@@ -5,11 +5,16 @@ nova-mini-metadata loads them.
 
 import uuid
 
+from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import loading as ks_loading
+from oslo_config import fixture as config_fixture
 import pytest
 
 from nova_mini.metadata import vendordata
 from nova_mini import objects
 from nova_mini.tests.fixtures import conf as conf_fixture
+
+AUTH_GROUP = 'vendordata_dynamic_auth'
 
 
 @pytest.fixture
@@ -27,10 +32,24 @@ def vd_conf():
 def load(vd_conf):
     """``load(**{'group.option': value})``: vendordata.load(CONF) with
     those options ([api] when no group is given); closed after the test.
+
+    A keystoneauth1 plugin named by ``vendordata_dynamic_auth.auth_type``
+    has its options registered first (they cannot be set before), and
+    unregistered after the test: left on the global CONF, a plugin's
+    required options would fail every later parse of it.
     """
     loaded = []
+    registrar = config_fixture.Config(vd_conf.conf)
+    registrar.setUp()
 
     def _load(**overrides):
+        plugin = overrides.get(AUTH_GROUP + '.auth_type')
+        if plugin:
+            try:
+                opts = ks_loading.get_auth_plugin_conf_options(plugin)
+            except ks_exceptions.NoMatchingPlugin:
+                opts = []
+            registrar.register_opts(opts, group=AUTH_GROUP)
         for name, value in overrides.items():
             group, _sep, option = name.rpartition('.')
             vd_conf.config(group=group or 'api', **{option: value})
@@ -41,6 +60,7 @@ def load(vd_conf):
     yield _load
     for providers in loaded:
         providers.close()
+    registrar.cleanUp()
 
 
 def make_instance(**values):
