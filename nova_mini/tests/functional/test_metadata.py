@@ -9,6 +9,7 @@ also used by test_cloud_init.
 
 import base64
 import datetime
+import http.client
 import http.server
 import os
 import subprocess
@@ -258,6 +259,21 @@ def test_identity_errors(stack, server):
     log = open(stack.nova.processes[nova.METADATA].log_path).read()
     assert secret not in log
     assert wrong[identity.SIGNATURE] not in log
+
+    # A header sent twice (the server joins the values with a comma).
+    conn = http.client.HTTPConnection(util.LOCALHOST, stack.nova.metadata_port,
+                                      timeout=30)
+    try:
+        conn.putrequest('GET', path)
+        for name, value in good.items():
+            conn.putheader(name, value)
+        conn.putheader(identity.INSTANCE_ID, server['id'])
+        conn.endheaders()
+        response = conn.getresponse()
+        assert response.status == 400
+        assert b'Multiple X-Instance-ID headers' in response.read()
+    finally:
+        conn.close()
 
     other_project = signed_headers(secret, server['id'], 'someone-else')
     assert _get(stack, path, other_project).status_code == 404
