@@ -97,8 +97,8 @@ class RequestIdentity(object):
             problem = '%s header is missing from request.' % SIGNATURE
         elif tenant_id is None:
             problem = '%s header is missing from request.' % TENANT_ID
-        # NOTE: the server joins repeated headers with ", "; neither an
-        # instance uuid nor a project id has a comma.
+        # NOTE: WSGI servers join repeated headers with a comma; neither
+        # an instance uuid nor a project id has one.
         elif ',' in instance_id:
             problem = 'Multiple %s headers found within request.' % (
                 INSTANCE_ID)
