@@ -15,12 +15,14 @@ Neutron's metadata proxy reads it (signed identity headers).
 * with a wrong token the sample answers 401; with a wrong password no
   token is had at all: either way the key is left out (static stays) and
   the metadata service logs a warning naming the target;
+* an answer past its max-age is revalidated with its ETag (304);
 * ``nova-mini-manage metadata show`` prints what the server reads.
 """
 
 import hashlib
 import hmac
 import json
+import time
 import uuid
 
 import pytest
@@ -48,9 +50,9 @@ def _keystone(stack, **extra):
 
 @pytest.fixture(scope='module')
 def samples(stack):
-    """Two sample services validating tokens with the stack's Keystone:
-    ``sample`` (default roles: admin or service) and ``picky`` (a role
-    nobody has).
+    """Sample services validating tokens with the stack's Keystone:
+    ``sample`` (default roles: admin or service), ``picky`` (a role
+    nobody has) and ``brief`` (max-age=1).
     """
     started = {
         'sample': vendordata_sample.VendordataSample(
@@ -62,6 +64,9 @@ def samples(stack):
             stack.nova, name='vendordata-picky-%s' % RUN,
             keystone=_keystone(stack),
             options={'allowed_roles': 'vendordata-reader-%s' % RUN}),
+        'brief': vendordata_sample.VendordataSample(
+            stack.nova, name='vendordata-brief-%s' % RUN,
+            keystone=_keystone(stack), options={'cache_max_age': 1}),
     }
     for sample in started.values():
         sample.start()
@@ -205,6 +210,25 @@ def test_vendordata_with_a_service_token(stack, samples, start_metadata,
     # vendor_data.json is the static document alone.
     assert _read(root, server, '/openstack/latest/vendor_data.json') == (
         STATIC)
+
+
+def test_stale_vendordata_is_revalidated(stack, samples, start_metadata,
+                                         server):
+    # max-age=1: the second read, 1.5 s later, revalidates with the ETag;
+    # the sample answers 304 and the cached document is served.
+    root, _extra, _proc = start_metadata('reval', _password_auth(stack),
+                                         targets=('brief',))
+    brief = samples['brief']
+    first = _read(root, server)
+    assert first['brief']['instance-id'] == server['id']
+    assert brief.calls(server['id']) == 1
+    time.sleep(1.5)
+    assert _read(root, server) == first
+    assert brief.calls(server['id']) == 2
+    log = _log(stack.nova.processes[brief.name])
+    answers = [line.rsplit(': ', 1)[1] for line in log.splitlines()
+               if 'Vendordata of instance %s' % server['id'] in line]
+    assert answers == ['200', '304']
 
 
 @pytest.mark.parametrize('label, auth, reason', [
