@@ -1,0 +1,35 @@
+"""WSGI entry point of the sample vendordata service, for uwsgi or
+mod_wsgi: ``nova_mini.vendordata_sample.wsgi:application`` (or the script
+``nova-mini-vendordata-sample-wsgi``).
+
+The config file comes from ``$NOVA_MINI_VENDORDATA_SAMPLE_CONFIG``
+(default /etc/nova_mini/vendordata-sample.conf).
+"""
+
+import os
+
+from nova_mini.vendordata_sample import app
+from nova_mini.vendordata_sample import cmd
+
+CONFIG_ENV = 'NOVA_MINI_VENDORDATA_SAMPLE_CONFIG'
+
+
+def init_application():
+    path = os.environ.get(CONFIG_ENV, cmd.DEFAULT_CONFIG_FILE)
+    argv = [cmd.NAME + '-wsgi']
+    if os.path.exists(path):
+        argv += ['--config-file', path]
+    return app.build_app(cmd.parse_args(argv))
+
+
+_built = []
+
+
+def __getattr__(name):
+    # Built on first access rather than at import, so that a server that
+    # imports the module before forking builds one per worker.
+    if name != 'application':
+        raise AttributeError(name)
+    if not _built:
+        _built.append(init_application())
+    return _built[0]
