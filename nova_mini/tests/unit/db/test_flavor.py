@@ -166,7 +166,8 @@ def test_failure_after_the_flavor_row_rolls_it_back(db, admin):
     assert db.row_counts() == {'flavors': 0, 'flavor_extra_specs': 0,
                                'flavor_projects': 0, 'nodes': 0,
                                'node_traits': 0, 'instances': 0,
-                               'request_specs': 0}
+                               'request_specs': 0, 'instance_metadata': 0,
+                               'instance_tags': 0}
     # And the names are free.
     _make(admin, 'f1', 'one')
 
@@ -408,7 +409,8 @@ def test_destroy_removes_the_children(db, admin):
     assert db.row_counts() == {'flavors': 1, 'flavor_extra_specs': 1,
                                'flavor_projects': 1, 'nodes': 0,
                                'node_traits': 0, 'instances': 0,
-                               'request_specs': 0}
+                               'request_specs': 0, 'instance_metadata': 0,
+                               'instance_tags': 0}
     with db.engine.connect() as connection:
         for model in (models.FlavorExtraSpec, models.FlavorProject):
             flavor_ids = set(connection.execute(
@@ -435,4 +437,5 @@ def test_the_schema_cascades_too(db, admin):
     assert db.row_counts() == {'flavors': 0, 'flavor_extra_specs': 0,
                                'flavor_projects': 0, 'nodes': 0,
                                'node_traits': 0, 'instances': 0,
-                               'request_specs': 0}
+                               'request_specs': 0, 'instance_metadata': 0,
+                               'instance_tags': 0}
