@@ -21,15 +21,14 @@ instance_metadata), ``tags`` (instance_tags), the user data as received
 place in a multi-create (``launch_index``) and the roles of the user who
 booted it (``boot_roles``, for vendordata). Every change of an instance
 sets its ``updated_at``, so readers may key caches on ``(uuid,
-updated_at)``. Metadata writes start by updating the instance's row (see
-``_lock``): concurrent writers of one instance take turns, so the
-metadata quota holds however many API workers write at once.
+updated_at)``. The metadata and tags are read and written by
+nova_mini.objects.instance_metadata, whose writers of one instance take
+turns so that the metadata quota holds.
 """
 
 import datetime
 import re
 
-from oslo_db import api as oslo_db_api
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -40,6 +39,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import instance_metadata
 from nova_mini.objects import request_spec
 
 BUILDING = 'building'
@@ -49,17 +49,15 @@ ERROR = 'error'
 # vm_state -> the status the compute API shows.
 STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', ERROR: 'ERROR'}
 
-# Nova's default quota of metadata items per server ([quota]
-# metadata_items), the limit Nova's API applies on create and update.
-MAX_METADATA_ITEMS = 128
+# Nova's quota of metadata items per server.
+MAX_METADATA_ITEMS = instance_metadata.MAX_METADATA_ITEMS
+check_metadata_quota = instance_metadata.check_metadata_quota
 
 # What a vm_state must be for the server's metadata to change (Nova:
 # not while building, nor in error).
 METADATA_STATES = (ACTIVE,)
 
 _INSTANCES = models.Instance.__table__
-_METADATA = models.InstanceMetadata.__table__
-_TAGS = models.InstanceTag.__table__
 _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
             'vm_state', 'node_uuid', 'fault', 'created_at', 'updated_at',
             'user_data', 'description', 'access_ip_v4', 'access_ip_v6',
@@ -73,9 +71,6 @@ _UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
 # letter or digit, not only ASCII ones, as in Nova).
 _HOSTNAME_SEPARATORS = re.compile(r'[ ._]')
 _NOT_HOSTNAME = re.compile(r'[^\w-]+')
-
-# Rows per IN (...) when a list loads its metadata and tags.
-_CHUNK = 500
 
 
 def make_fault(message, code=500, details=None):
@@ -92,54 +87,16 @@ def _load_flavor(text):
     return flavor_obj.Flavor.obj_from_primitive(jsonutils.loads(text))
 
 
-def check_metadata_quota(metadata):
-    """MetadataLimitExceeded if ``metadata`` has more items than allowed."""
-    if len(metadata) > MAX_METADATA_ITEMS:
-        raise exception.MetadataLimitExceeded(allowed=MAX_METADATA_ITEMS)
-
-
-def _insert_metadata(context, uuid, metadata, now):
-    if metadata:
-        context.session.execute(_METADATA.insert(), [
-            {'instance_uuid': uuid, 'key': key, 'value': value,
-             'created_at': now}
-            for key, value in sorted(metadata.items())])
-
-
 @db_api.context_manager.writer
 def _create(context, values, metadata, tags):
     row = models.Instance(**values)
     context.session.add(row)
     context.session.flush()
-    _insert_metadata(context, row.uuid, metadata, values['created_at'])
-    if tags:
-        context.session.execute(_TAGS.insert(), [
-            {'instance_uuid': row.uuid, 'tag': tag,
-             'created_at': values['created_at']} for tag in tags])
+    instance_metadata.insert_metadata(context, row.uuid, metadata,
+                                      values['created_at'])
+    instance_metadata.insert_tags(context, row.uuid, tags,
+                                  values['created_at'])
     return row
-
-
-def _children(context, uuids):
-    """``({uuid: metadata}, {uuid: [tag, ...]})`` of ``uuids``: one query
-    per table for every _CHUNK instances, whatever their number.
-    """
-    metadata = {uuid: {} for uuid in uuids}
-    tags = {uuid: [] for uuid in uuids}
-    uuids = list(metadata)
-    for start in range(0, len(uuids), _CHUNK):
-        chunk = uuids[start:start + _CHUNK]
-        for uuid, key, value in context.session.execute(
-                sa.select(_METADATA.c.instance_uuid, _METADATA.c.key,
-                          _METADATA.c.value).where(
-                    _METADATA.c.instance_uuid.in_(chunk)).order_by(
-                    _METADATA.c.instance_uuid, _METADATA.c.key)):
-            metadata[uuid][key] = value
-        for uuid, tag in context.session.execute(
-                sa.select(_TAGS.c.instance_uuid, _TAGS.c.tag).where(
-                    _TAGS.c.instance_uuid.in_(chunk)).order_by(
-                    _TAGS.c.instance_uuid, _TAGS.c.tag)):
-            tags[uuid].append(tag)
-    return metadata, tags
 
 
 @db_api.context_manager.reader
@@ -149,7 +106,7 @@ def _get(context, uuid):
         _INSTANCES.c.uuid == uuid)).first()
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
-    metadata, tags = _children(context, [uuid])
+    metadata, tags = instance_metadata.children(context, [uuid])
     return row, metadata[uuid], tags[uuid]
 
 
@@ -162,92 +119,9 @@ def _get_all(context, project_id, limit):
     if limit is not None:
         query = query.limit(limit)
     rows = context.session.execute(query).all()
-    metadata, tags = _children(context, [row.uuid for row in rows])
+    metadata, tags = instance_metadata.children(
+        context, [row.uuid for row in rows])
     return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
-
-
-def _lock(context, uuid, states, action):
-    """Set the instance's ``updated_at`` if its vm_state is one of
-    ``states`` (any if None); the stamp set.
-
-    NOTE: this must be the transaction's first statement. It takes the
-    row lock (PostgreSQL, MySQL) or the database write lock (SQLite)
-    before anything is read, so concurrent metadata writes of one
-    instance run one after the other, each seeing the others' items; and
-    it settles the race with a deletion or a state change, as the
-    vm_state is checked by the same statement. (On SQLite, a transaction
-    that reads first fails with SQLITE_BUSY instead of waiting.)
-    """
-    now = timeutils.utcnow()
-    conditions = [_INSTANCES.c.uuid == uuid]
-    if states is not None:
-        conditions.append(_INSTANCES.c.vm_state.in_(states))
-    if context.session.execute(_INSTANCES.update().where(
-            *conditions).values(updated_at=now)).rowcount:
-        return now
-    state = context.session.execute(sa.select(_INSTANCES.c.vm_state).where(
-        _INSTANCES.c.uuid == uuid)).scalar()
-    if state is None:
-        raise exception.InstanceNotFound(instance_id=uuid)
-    raise exception.InstanceInvalidState(
-        action=action, instance_uuid=uuid, attr='vm_state', state=state)
-
-
-def _read_metadata(context, uuid):
-    return dict(context.session.execute(
-        sa.select(_METADATA.c.key, _METADATA.c.value).where(
-            _METADATA.c.instance_uuid == uuid)).all())
-
-
-_retry = oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
-                                   max_retry_interval=0.5, jitter=True,
-                                   retry_on_deadlock=True)
-
-
-@_retry
-@db_api.context_manager.writer
-def _replace_metadata(context, uuid, metadata, states, action):
-    now = _lock(context, uuid, states, action)
-    check_metadata_quota(metadata)
-    context.session.execute(_METADATA.delete().where(
-        _METADATA.c.instance_uuid == uuid))
-    _insert_metadata(context, uuid, metadata, now)
-    return now, dict(sorted(metadata.items()))
-
-
-@_retry
-@db_api.context_manager.writer
-def _update_metadata(context, uuid, updates, states, action):
-    now = _lock(context, uuid, states, action)
-    existing = _read_metadata(context, uuid)
-    merged = dict(existing, **updates)
-    check_metadata_quota(merged)
-    changed = [{'b_key': key, 'b_value': value}
-               for key, value in sorted(updates.items())
-               if key in existing and existing[key] != value]
-    if changed:
-        context.session.execute(
-            _METADATA.update().where(
-                _METADATA.c.instance_uuid == uuid,
-                _METADATA.c.key == sa.bindparam('b_key')).values(
-                    value=sa.bindparam('b_value'), updated_at=now),
-            changed)
-    _insert_metadata(context, uuid,
-                     {key: value for key, value in updates.items()
-                      if key not in existing}, now)
-    return now, dict(sorted(merged.items()))
-
-
-@_retry
-@db_api.context_manager.writer
-def _delete_metadata_item(context, uuid, key, states, action):
-    now = _lock(context, uuid, states, action)
-    if not context.session.execute(_METADATA.delete().where(
-            _METADATA.c.instance_uuid == uuid,
-            _METADATA.c.key == key)).rowcount:
-        # The transaction is rolled back: updated_at stays as it was.
-        raise exception.InstanceMetadataNotFound()
-    return now, dict(sorted(_read_metadata(context, uuid).items()))
 
 
 @db_api.context_manager.writer
@@ -415,10 +289,10 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         metadata. Raises MetadataLimitExceeded past the quota,
         InstanceNotFound if it is gone, InstanceInvalidState unless its
         vm_state is one of ``states`` (None: any), with nothing written.
-        Concurrent writers take turns (``_lock``): the last one's items
+        Concurrent writers take turns (instance_metadata.lock): the last one's items
         are the metadata.
         """
-        return self._set_metadata(_replace_metadata(
+        return self._set_metadata(instance_metadata.replace_metadata(
             self._context, self.uuid, metadata, states, action))
 
     def update_metadata(self, updates, states=METADATA_STATES,
@@ -429,7 +303,7 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         adding different items to a server one short of the quota cannot
         both succeed. Errors as replace_metadata.
         """
-        return self._set_metadata(_update_metadata(
+        return self._set_metadata(instance_metadata.update_metadata(
             self._context, self.uuid, updates, states, action))
 
     def delete_metadata_item(self, key, states=METADATA_STATES,
@@ -438,7 +312,7 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         (also when a concurrent writer removed it first), other errors as
         replace_metadata.
         """
-        return self._set_metadata(_delete_metadata_item(
+        return self._set_metadata(instance_metadata.delete_metadata_item(
             self._context, self.uuid, key, states, action))
 
     def update_details(self, **values):
