@@ -150,10 +150,25 @@ def _description(req, body):
     return body.get('description')
 
 
+def _refuse_auto_disk_config(body):
+    if body.get('OS-DCF:diskConfig') == 'AUTO':
+        # Nova's Ironic driver cannot resize a deployed disk either.
+        raise exception.Invalid(
+            'OS-DCF:diskConfig AUTO is not supported: nova_mini deploys '
+            'images onto bare-metal nodes as they are (MANUAL).')
+
+
 def _refuse_unsupported(body):
     """400 for what nova_mini cannot do, in Nova's words where Nova has
-    them (it has no key pairs, networks or reservation ids to use).
+    them (it has no key pairs, networks, reservation ids or file injection
+    to use).
     """
+    _refuse_auto_disk_config(body)
+    if body.get('personality'):
+        raise exception.Invalid(
+            'Personality files are not supported: nova_mini injects no '
+            'files into bare-metal instances; pass the files in user_data '
+            '(for example as cloud-init write_files) instead.')
     if body.get('key_name') is not None:
         raise exception.Invalid('Invalid key_name provided.')
     networks = body.get('networks')
@@ -347,11 +362,7 @@ class ServersController(rest.RestController):
         context = req.ctxt
         instance = _get(context, server_id, policies.UPDATE)
         body = req.json['server']
-        if body.get('OS-DCF:diskConfig') == 'AUTO':
-            # Nova's Ironic driver cannot resize a deployed disk either.
-            raise exception.Invalid(
-                'OS-DCF:diskConfig AUTO is not supported: nova_mini deploys '
-                'images onto bare-metal nodes as they are (MANUAL).')
+        _refuse_auto_disk_config(body)
         values = {}
         for field, name in (('name', 'name'), ('description', 'description'),
                             ('accessIPv4', 'access_ip_v4'),
