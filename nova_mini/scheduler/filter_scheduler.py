@@ -14,8 +14,8 @@ from oslo_log import log as logging
 from nova_mini.db import api as db_api
 from nova_mini import exception
 from nova_mini.objects import node as node_obj
+from nova_mini.objects import node_candidates
 from nova_mini.objects import selection as selection_obj
-from nova_mini.scheduler import candidates
 from nova_mini.scheduler import filters
 from nova_mini.scheduler import weighers
 
@@ -87,7 +87,7 @@ class FilterScheduler(object):
     def _read_passing(self, context, spec_obj, needed, counts):
         order = weighers.sql_order(self.weighers, self.conf)
         if order is None:
-            nodes = candidates.get_candidates(
+            nodes = node_candidates.get_candidates(
                 context, spec_obj, with_traits=self._needs_traits)
             counts['database'] = len(nodes)
             return self._filter(nodes, spec_obj, counts)
@@ -98,7 +98,7 @@ class FilterScheduler(object):
         passed = []
         offset, limit = 0, max(PAGE_FACTOR * needed, MIN_PAGE)
         while True:
-            page = candidates.get_candidates(
+            page = node_candidates.get_candidates(
                 context, spec_obj, with_traits=self._needs_traits,
                 order_by=order, limit=limit, offset=offset)
             counts['database'] = counts.get('database', 0) + len(page)
@@ -118,7 +118,7 @@ class FilterScheduler(object):
         start, size = 0, FIRST_SLICE
         while start < SCAN_BUDGET:
             size = min(size, SCAN_BUDGET - start)
-            nodes = candidates.get_candidates(
+            nodes = node_candidates.get_candidates(
                 context, spec_obj, with_traits=self._needs_traits,
                 order_by=order, among=(start, size))
             counts['database'] = counts.get('database', 0) + len(nodes)
@@ -128,7 +128,7 @@ class FilterScheduler(object):
                 return passed
             # Read only when the first slice was not enough: usually it is.
             if bound is None:
-                bound = candidates.node_count_bound(context)
+                bound = node_candidates.node_count_bound(context)
             if start >= bound:
                 return passed
             size *= 2
@@ -139,7 +139,7 @@ class FilterScheduler(object):
         resource class) do not: the filters run on them without the
         database's capacity and trait conditions.
         """
-        nodes = candidates.get_candidates(
+        nodes = node_candidates.get_candidates(
             context, spec_obj, with_traits=self._needs_traits,
             limit=EXPLAIN_LIMIT, requirements=False)
         counts = {}

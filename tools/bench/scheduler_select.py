@@ -280,8 +280,8 @@ def measure(api, runs, warmup, deadline):
 # ------------------------------------------ in-process phases (a child)
 def candidates_count(ctxt, spec):
     """How many nodes the database finds for ``spec`` in all."""
-    from nova_mini.scheduler import candidates
-    return len(candidates.get_candidates(ctxt, spec))
+    from nova_mini.objects import node_candidates
+    return len(node_candidates.get_candidates(ctxt, spec))
 
 
 def breakdown(conf_path, runs, profile):

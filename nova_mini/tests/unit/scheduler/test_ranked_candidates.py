@@ -13,8 +13,8 @@ from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import objects
+from nova_mini.objects import node_candidates
 from nova_mini.objects import request_spec
-from nova_mini.scheduler import candidates
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import weighers
 from nova_mini import states
@@ -52,7 +52,7 @@ def _spec(extra_specs=None, memory_mb=1024, vcpus=2, root_gb=10):
 
 
 def _names(admin, spec, **kwargs):
-    return [n.name for n in candidates.get_candidates(admin, spec, **kwargs)]
+    return [n.name for n in node_candidates.get_candidates(admin, spec, **kwargs)]
 
 
 @pytest.mark.parametrize('flavor, expected', [
@@ -241,16 +241,16 @@ def test_equal_requests_share_one_statement(admin, monkeypatch):
     _node(admin, 'gold', traits=['CUSTOM_GOLD'])
     _node(admin, 'plain')
     built = []
-    real_build = candidates._build
+    real_build = node_candidates._build
 
     def counting(*args):
         built.append(args[0].required_traits)
         return real_build(*args)
 
-    monkeypatch.setattr(candidates, '_build', counting)
-    monkeypatch.setattr(candidates, 'STATEMENT_CACHE_SIZE', 2)
-    monkeypatch.setattr(candidates, '_statements',
-                        candidates.collections.OrderedDict())
+    monkeypatch.setattr(node_candidates, '_build', counting)
+    monkeypatch.setattr(node_candidates, 'STATEMENT_CACHE_SIZE', 2)
+    monkeypatch.setattr(node_candidates, '_statements',
+                        node_candidates.collections.OrderedDict())
     gold = {'trait:CUSTOM_GOLD': 'required'}
     assert _names(admin, _spec(gold)) == ['gold']
     assert _names(admin, _spec(gold)) == ['gold']

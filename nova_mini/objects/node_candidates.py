@@ -1,4 +1,5 @@
-"""The database half of scheduling: the nodes a request may get at all.
+"""Candidate nodes: the database half of scheduling, the nodes a request
+may get at all, beside the node filters (node_filters) it builds on.
 
 One query returns the nodes that are available, not in maintenance,
 without an instance, of the request's resource class, big enough for the
