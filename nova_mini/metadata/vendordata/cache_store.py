@@ -12,14 +12,22 @@ anything; and the pymemcache backend is given a codec that reads nothing
 but bytes, so a value planted under one of our keys is never unpickled.
 The store is an optimisation: a failure of the cache backend is logged and
 taken as a miss, never as a failed request.
+
+When the region is a memcached one, ``JSONStore.lock`` gives a lock that
+every worker sharing it sees (memcached's ``add``), so that workers that
+miss the same entry at once make one call to the target, not one each.
 """
 
 import collections
 import collections.abc
 import json
+import math
 import threading
+import time
+import uuid
 
 from dogpile.cache import api as dogpile_api
+from dogpile.cache.backends import memcached as dogpile_memcached
 from dogpile.cache import region as dogpile_region
 import oslo_cache
 from oslo_log import log as logging
@@ -28,6 +36,15 @@ LOG = logging.getLogger(__name__)
 
 # pymemcache's flag for values stored as plain bytes (pymemcache.serde).
 _FLAG_BYTES = 0
+
+# How often a worker that lost the shared lock looks again (seconds):
+# first soon, as most holders finish quickly, then less often.
+_POLL_FIRST = 0.01
+_POLL_MAX = 0.1
+
+# Failed ``add``s in a row with no holder to be seen: memcached is not
+# answering (python-memcached reports errors as a failed add), go on alone.
+_NO_HOLDER_STRIKES = 3
 
 
 def _serialize(value):
@@ -152,3 +169,93 @@ class JSONStore:
         except Exception as exc:    # the cache must never fail a request
             LOG.warning('Vendordata cache: deleting %s failed: %s', key,
                         exc)
+
+    @property
+    def shared(self):
+        """True when other processes read and write this cache."""
+        return isinstance(self.region.actual_backend,
+                          dogpile_memcached.GenericMemcachedBackend)
+
+    def lock(self, key, ttl):
+        """A ``SharedLock`` for ``key``, expiring after ``ttl`` seconds,
+        or None when the cache is this process's own (a thread lock is
+        enough then).
+        """
+        if not self.shared:
+            return None
+        backend = self.region.actual_backend
+        # NOTE: a pymemcache client built with default_noreply would answer
+        # True to every add without waiting for memcached: ask for a reply.
+        add_kwargs = ({'noreply': False}
+                      if isinstance(backend,
+                                    dogpile_memcached.PyMemcacheBackend)
+                      else {})
+        mangler = self.region.key_mangler or (lambda name: name)
+        return SharedLock(lambda: backend.client, mangler('lock:' + key),
+                          ttl, add_kwargs)
+
+
+class SharedLock:
+    """A lock held in memcached, seen by every worker sharing the cache.
+
+    Taking it is memcached's ``add`` of a random token under the lock's
+    key with an expiry, so a holder that dies (killed worker, lost
+    connection) blocks the others for ``ttl`` seconds at most. ``release``
+    deletes the key only if it still holds this holder's token: a holder
+    that outlived its ``ttl`` never frees the lock of the next one
+    (memcached has no conditional delete: the check and the delete are two
+    commands, one round trip apart).
+    """
+
+    def __init__(self, client_fn, key, ttl, add_kwargs=None):
+        self._client_fn = client_fn
+        self.key = key
+        self.ttl = max(1, int(math.ceil(ttl)))
+        self._add_kwargs = add_kwargs or {}
+        self._token = uuid.uuid4().hex.encode()
+        self._strikes = 0
+
+    def try_acquire(self):
+        """True if taken; False if another holder has it; raises when the
+        cache cannot say (the caller then goes on without the lock).
+        """
+        client = self._client_fn()
+        if client.add(self.key, self._token, self.ttl, **self._add_kwargs):
+            self._strikes = 0
+            return True
+        if client.get(self.key) is not None:
+            self._strikes = 0
+            return False
+        # Freed between the two commands, or memcached is unreachable and
+        # its client reports a failed add rather than an error.
+        self._strikes += 1
+        if self._strikes >= _NO_HOLDER_STRIKES:
+            raise RuntimeError('memcached refuses the lock %s and shows no '
+                               'holder' % self.key)
+        return False
+
+    def acquire_unless(self, poll, timeout):
+        """Take the lock, unless ``poll()`` returns something other than
+        None first (what the holder made): ``(value, held)``.
+
+        Gives up after ``timeout`` seconds with ``(None, False)``: the
+        caller goes on without the lock. Raises when the cache fails.
+        """
+        deadline = time.monotonic() + timeout
+        interval = _POLL_FIRST
+        while True:
+            value = poll()
+            if value is not None:
+                return value, False
+            if self.try_acquire():
+                return None, True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None, False
+            time.sleep(min(interval, remaining))
+            interval = min(interval * 2, _POLL_MAX)
+
+    def release(self):
+        client = self._client_fn()
+        if client.get(self.key) == self._token:
+            client.delete(self.key)

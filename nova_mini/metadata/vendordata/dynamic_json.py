@@ -11,7 +11,9 @@ for the slowest target, not for their sum. Replies are cached per
 that changes what is sent (rebuilt with another image, new metadata or
 user data, renamed) never gets an entry made for what it was, and the old
 entries age out of the cache. Deleted instances never reach a provider:
-the metadata service answers 404 first.
+the metadata service answers 404 first. Requests that miss the same entry
+at once make one call between them: they wait on a lock per entry, in the
+worker, and in memcached when the workers share the cache there.
 
 A target that fails (timeout, connection or TLS error, a status that is not
 2xx, a reply that is not a JSON object) is left out with a warning naming
@@ -118,13 +120,18 @@ class DynamicJSON:
         self.fatal = conf.api.vendordata_dynamic_failure_fatal
         self.timeout = (conf.api.vendordata_dynamic_connect_timeout,
                         conf.api.vendordata_dynamic_read_timeout)
+        # How long one call may hold the lock of its cache entry, the lock
+        # shared by the workers when the cache is memcached.
+        self._lock_ttl = sum(self.timeout) + 1
         self.verify = _tls_verify(conf)
         self.session = _session(conf)
         self.max_age = conf.api.vendordata_dynamic_cache_max_age
         self.store = (cache_store.JSONStore.from_conf(conf)
                       if self.max_age and self.targets else None)
         # One lock per cache key, so that concurrent requests for a cold
-        # entry make one call (dogpile's registry drops unused locks).
+        # entry make one call (dogpile's registry drops unused locks); with
+        # a shared cache, the thread holding it also takes the entry's lock
+        # in memcached, so that other workers wait for its call too.
         self._locks = dogpile_util.NameRegistry(
             lambda _key: threading.Lock())
         threads = getattr(getattr(conf, 'metadata', None),
@@ -197,16 +204,59 @@ class DynamicJSON:
             return self._call(target, body, None)[0]
         with self._locks.get(key):
             # Another request may have refreshed it while this one waited.
-            latest = self._cached(key)
-            if http_cache.is_fresh(latest, time.time()):
-                return latest['value']
-            entry = latest or entry
-            value, new_entry = self._call(target, body, entry)
-            if new_entry is not None:
-                self.store.set(key, new_entry)
-            elif entry is not None:
-                self.store.delete(key)
-            return value
+            value = self._fresh_value(key)
+            if value is not None:
+                return value
+            shared = self.store.lock(key, self._lock_ttl)
+            if shared is None:
+                return self._call_and_store(target, key, entry, body)
+            # Another worker may be calling the target for this entry: wait
+            # for what it stores rather than call too, at most as long as
+            # its call may last (the lock expires then if its holder died).
+            try:
+                value, held = shared.acquire_unless(
+                    lambda: self._fresh_value(key), self._lock_ttl + 1)
+            except Exception as exc:  # the cache must never fail a request
+                LOG.warning('Vendordata cache: the shared lock of %s '
+                            'failed, calling without it: %s', key, exc)
+                value, held = None, False
+            if value is not None:
+                return value
+            try:
+                if held:
+                    # Stored just before this worker took the lock?
+                    value = self._fresh_value(key)
+                    if value is not None:
+                        return value
+                return self._call_and_store(target, key, entry, body)
+            finally:
+                if held:
+                    self._release(shared)
+
+    @staticmethod
+    def _release(shared):
+        try:
+            shared.release()
+        except Exception as exc:    # it expires on its own
+            LOG.warning('Vendordata cache: releasing the shared lock %s '
+                        'failed: %s', shared.key, exc)
+
+    def _fresh_value(self, key):
+        """The cached value of ``key`` if still fresh, else None."""
+        latest = self._cached(key)
+        if http_cache.is_fresh(latest, time.time()):
+            return latest['value']
+        return None
+
+    def _call_and_store(self, target, key, entry, body):
+        """Call (or revalidate) the target and store the outcome."""
+        entry = self._cached(key) or entry
+        value, new_entry = self._call(target, body, entry)
+        if new_entry is not None:
+            self.store.set(key, new_entry)
+        elif entry is not None:
+            self.store.delete(key)
+        return value
 
     def _call(self, target, body, entry):
         """POST to the target: ``(value, entry to store or None)``."""

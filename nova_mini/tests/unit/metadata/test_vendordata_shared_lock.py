@@ -1,0 +1,226 @@
+"""Workers sharing the vendordata cache in a real memcached call a target
+once for an entry they all miss at the same moment: the lock of the entry
+is in memcached, it expires when its holder dies, and waiting for it is
+bounded."""
+
+import concurrent.futures
+import json
+import threading
+import time
+
+from pymemcache.client import base as memcache_client
+import pytest
+
+from nova_mini.metadata.vendordata import cache_store
+from nova_mini.metadata.vendordata import dynamic_json
+from nova_mini.tests.fixtures import http_servers
+from nova_mini.tests.fixtures import memcached
+from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
+
+# The helpers' pytest fixtures, used by the tests of this module.
+vd_conf = helpers.vd_conf
+load = helpers.load
+
+DOCUMENT = {'domain': 'ad.example.org'}
+THREADS_PER_WORKER = 16
+
+
+@pytest.fixture
+def memcached_server():
+    fixture = memcached.MemcachedServer()
+    fixture.setUp()
+    try:
+        yield fixture
+    finally:
+        fixture.cleanUp()
+
+
+@pytest.fixture
+def slow_upstream():
+    """A target that takes 0.5 s and lets its answer be cached a minute."""
+    server = http_servers.ReplyServer(http_servers.json_reply(
+        DOCUMENT, headers={'Cache-Control': 'max-age=60'}, delay=0.5))
+    server.setUp()
+    try:
+        yield server
+    finally:
+        server.cleanUp()
+
+
+@pytest.fixture
+def worker(load, memcached_server, slow_upstream):
+    """``worker()``: the providers of one more metadata worker (its own
+    DynamicJSON, thread locks and pool), on the test's memcached, with the
+    smallest timeouts (a lock then lives 3 + 1 + 1 = 5 s).
+    """
+    def _worker():
+        return load(**{
+            'vendordata_providers': ['DynamicJSON'],
+            'vendordata_dynamic_targets': ['ad@' + slow_upstream.url],
+            'vendordata_dynamic_connect_timeout': 3,
+            'vendordata_dynamic_read_timeout': 1,
+            'cache.enabled': True,
+            'cache.backend': 'dogpile.cache.pymemcache',
+            'cache.memcache_servers': [memcached_server.url]})
+    return _worker
+
+
+def _dynamic(providers):
+    return dict(providers.providers)['DynamicJSON']
+
+
+def _lock_key(dynamic, instance):
+    """The memcached key of the lock of the instance's entry."""
+    body = json.dumps(dynamic_json.request_body(instance),
+                      sort_keys=True).encode()
+    key = dynamic._cache_key(dynamic.targets[0], instance, body)
+    return dynamic.store.lock(key, 1).key
+
+
+def _raw(memcached_server):
+    return memcache_client.Client(memcached_server.address)
+
+
+def test_two_workers_of_sixteen_threads_call_a_cold_entry_once(
+        worker, slow_upstream, memcached_server):
+    workers = [worker(), worker()]
+    assert _dynamic(workers[0]) is not _dynamic(workers[1])
+    assert _dynamic(workers[0]).store.shared
+    instance = helpers.make_instance()
+    start = threading.Barrier(len(workers) * THREADS_PER_WORKER)
+
+    def read(providers):
+        start.wait()
+        return providers.vendor_data2(instance)
+
+    with concurrent.futures.ThreadPoolExecutor(
+            len(workers) * THREADS_PER_WORKER) as pool:
+        answers = list(pool.map(
+            read, [providers for providers in workers
+                   for _i in range(THREADS_PER_WORKER)]))
+    assert answers == [{'ad': DOCUMENT}] * len(answers)
+    assert slow_upstream.calls == 1
+    # The winner released its lock: nothing is left in memcached for it.
+    key = _lock_key(_dynamic(workers[0]), instance)
+    assert _raw(memcached_server).get(key) is None
+
+
+def test_each_instance_and_target_has_its_own_lock(worker, slow_upstream):
+    workers = [worker(), worker()]
+    instances = [helpers.make_instance() for _i in range(4)]
+    jobs = [(providers, instance) for instance in instances
+            for providers in workers for _i in range(4)]
+    start = threading.Barrier(len(jobs))
+
+    def read(job):
+        providers, instance = job
+        start.wait()
+        return providers.vendor_data2(instance)
+
+    began = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
+        answers = list(pool.map(read, jobs))
+    elapsed = time.monotonic() - began
+    assert answers == [{'ad': DOCUMENT}] * len(jobs)
+    # One call per instance, made side by side rather than one by one.
+    assert slow_upstream.calls == len(instances)
+    assert sorted(body['instance-id']
+                  for body in slow_upstream.json_bodies()) == sorted(
+        instance.uuid for instance in instances)
+    assert elapsed < 0.5 * len(instances)
+
+
+def test_the_lock_of_a_holder_that_died_expires(worker, slow_upstream,
+                                                memcached_server):
+    providers = worker()
+    instance = helpers.make_instance()
+    key = _lock_key(_dynamic(providers), instance)
+    # What a worker killed while calling the target leaves behind.
+    assert _raw(memcached_server).add(key, b'dead-worker', expire=1,
+                                      noreply=False)
+    began = time.monotonic()
+    assert providers.vendor_data2(instance) == {'ad': DOCUMENT}
+    elapsed = time.monotonic() - began
+    assert slow_upstream.calls == 1
+    # Waited for the expiry (memcached counts whole seconds), not for the
+    # whole time a call may take (5 s).
+    assert 0.5 < elapsed < 3
+
+
+def test_waiting_for_a_holder_is_bounded(worker, slow_upstream,
+                                         memcached_server):
+    providers = worker()
+    instance = helpers.make_instance()
+    key = _lock_key(_dynamic(providers), instance)
+    # A holder that never stores anything nor lets go (a lock left with no
+    # expiry by something else).
+    assert _raw(memcached_server).add(key, b'stuck', expire=0,
+                                      noreply=False)
+    began = time.monotonic()
+    assert providers.vendor_data2(instance) == {'ad': DOCUMENT}
+    elapsed = time.monotonic() - began
+    assert slow_upstream.calls == 1
+    # The lock's lifetime (3 + 1 + 1 s) and one more second, then the call.
+    assert 6 <= elapsed < 8.5
+    assert _raw(memcached_server).get(key) == b'stuck'
+
+
+def test_a_waiting_worker_serves_the_holders_entry(worker, slow_upstream,
+                                                   memcached_server):
+    first, second = worker(), worker()
+    instance = helpers.make_instance()
+    reader = concurrent.futures.ThreadPoolExecutor(1)
+    try:
+        winner = reader.submit(first.vendor_data2, instance)
+        # Once the first worker holds the lock and is calling the target:
+        deadline = time.monotonic() + 5
+        while slow_upstream.calls == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert second.vendor_data2(instance) == {'ad': DOCUMENT}
+        assert winner.result(timeout=10) == {'ad': DOCUMENT}
+    finally:
+        reader.shutdown()
+    assert slow_upstream.calls == 1
+
+
+def test_release_frees_only_the_holders_own_lock(memcached_server):
+    client = _raw(memcached_server)
+    # A raw pymemcache client does not wait for answers unless told to.
+    replies = {'noreply': False}
+    mine = cache_store.SharedLock(lambda: client, 'lock:test', 1, replies)
+    assert mine.try_acquire()
+    other = cache_store.SharedLock(lambda: client, 'lock:test', 60, replies)
+    assert not other.try_acquire()
+    # The first holder outlived its lock, which another one then took.
+    deadline = time.monotonic() + 5
+    while not other.try_acquire():
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    mine.release()
+    assert not mine.try_acquire()
+    other.release()
+    assert client.get('lock:test') is None
+    assert mine.try_acquire()
+    mine.release()
+
+
+def test_a_memcached_that_is_down_is_no_wait(load, slow_upstream, caplog):
+    server = memcached.MemcachedServer()
+    server.setUp()
+    url = server.url
+    server.cleanUp()
+    providers = load(**{
+        'vendordata_providers': ['DynamicJSON'],
+        'vendordata_dynamic_targets': ['ad@' + slow_upstream.url],
+        'cache.enabled': True,
+        'cache.backend': 'dogpile.cache.pymemcache',
+        'cache.memcache_servers': [url]})
+    instance = helpers.make_instance()
+    began = time.monotonic()
+    for _i in range(2):
+        assert providers.vendor_data2(instance) == {'ad': DOCUMENT}
+    # Two calls of 0.5 s, no wait for a lock nobody can hold.
+    assert time.monotonic() - began < 3
+    assert slow_upstream.calls == 2
+    assert 'Vendordata cache: ' in caplog.text
