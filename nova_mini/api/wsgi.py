@@ -6,16 +6,15 @@ set by the middleware), takes exactly its URL arguments, and returns the
 response body (a dict, or None for an empty body).
 """
 
-import collections
 import functools
 import inspect
-import types
 
 from oslo_serialization import jsonutils
 import pecan
-import pecan.util
 import webob
 
+# Imported for its effect: pecan's argspec look-ups cached.
+from nova_mini.api import pecan_speedups  # noqa: F401
 from nova_mini import exception
 
 
@@ -30,38 +29,6 @@ def json_response(body, status=200, headers=None):
     if body is not None:
         response.body = jsonutils.dump_as_bytes(body)
     return response
-
-
-_ArgSpec = collections.namedtuple('ArgSpec', 'args varargs keywords defaults')
-_ARGSPECS = {}
-
-
-def _cached_getargspec(func):
-    """pecan's compat getargspec, computed once per function.
-
-    pecan asks for the argspec of the controller methods several times per
-    request (routing, RestController dispatch, keyword filtering) and its
-    version builds a new namedtuple class and a full inspect.Signature each
-    time: about a quarter of a simple request's CPU time. A function's
-    argspec never changes, so it is remembered; a bound method shares its
-    function's entry (pecan's getargspec keeps ``self`` either way).
-    """
-    key = getattr(func, '__func__', func)
-    if not isinstance(key, types.FunctionType):
-        return _getargspec_uncached(func)
-    spec = _ARGSPECS.get(key)
-    if spec is None:
-        spec = _ARGSPECS[key] = _getargspec_uncached(key)
-    return spec
-
-
-def _getargspec_uncached(func):
-    args, varargs, keywords, defaults = inspect.getfullargspec(func)[:4]
-    return _ArgSpec(args, varargs, keywords, defaults)
-
-
-# pecan.util.getargspec (used by pecan's routing and dispatch) calls this.
-pecan.util._getargspec = _cached_getargspec
 
 
 class Pecan(pecan.Pecan):

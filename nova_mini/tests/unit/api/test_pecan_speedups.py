@@ -1,0 +1,86 @@
+"""The argspec cache replaces a private name of pecan: these tests fail
+loudly when pecan changes what it relies on (see
+nova_mini/api/pecan_speedups.py), rather than letting the speed-up
+silently stop working or answer differently from pecan.
+"""
+
+import inspect
+
+import pecan
+import pecan.compat
+import pecan.core
+import pecan.rest
+import pecan.routing
+import pecan.util
+
+from nova_mini.api.compute import flavor_extra_specs
+from nova_mini.api.compute import flavors
+from nova_mini.api import pecan_speedups
+
+
+def test_the_replaced_name_is_still_what_pecan_util_getargspec_calls():
+    assert pecan.util._getargspec is pecan_speedups.cached_getargspec, (
+        'pecan.util._getargspec is not the cache any more: did pecan '
+        'rename it, or did something replace it again?')
+    source = inspect.getsource(pecan.util.getargspec)
+    assert '_getargspec(method)' in source, (
+        'pecan.util.getargspec no longer calls _getargspec: the cache in '
+        'nova_mini/api/pecan_speedups.py has no effect; remove it or '
+        'find the new hook')
+
+
+def test_pecan_routes_through_pecan_util_getargspec():
+    # If pecan stopped using util.getargspec on the request path, the
+    # patch would be dead code.
+    for module in (pecan.core, pecan.rest, pecan.routing):
+        assert module.getargspec is pecan.util.getargspec, module.__name__
+
+
+def test_the_replaced_function_keeps_its_signature():
+    assert pecan_speedups.PECAN_GETARGSPEC is not \
+        pecan_speedups.cached_getargspec
+    assert list(inspect.signature(
+        pecan_speedups.PECAN_GETARGSPEC).parameters) == ['func']
+
+
+def _controller_methods():
+    for cls in (flavors.FlavorsController,
+                flavor_extra_specs.FlavorExtraSpecsController):
+        for name in ('get_all', 'get_one', 'post', 'put', 'delete',
+                     'detail', '_lookup', '_handle_get', '_handle_post'):
+            method = getattr(cls, name, None)
+            if method is not None:
+                yield method
+                yield method.__get__(cls.__new__(cls))     # bound
+
+
+def test_answers_exactly_as_pecan_does():
+    for method in _controller_methods():
+        ours = pecan_speedups.cached_getargspec(method)
+        theirs = pecan_speedups.PECAN_GETARGSPEC(method)
+        assert tuple(ours) == tuple(theirs), method
+        assert ours._fields == theirs._fields
+        # and through pecan's decorator-drilling wrapper
+        assert tuple(pecan.util.getargspec(method)) == tuple(theirs)
+
+
+def test_a_function_is_computed_once():
+    def handler(self, flavor_id, key=None):
+        pass
+    first = pecan_speedups.cached_getargspec(handler)
+    assert pecan_speedups.cached_getargspec(handler) is first
+    bound = handler.__get__(object())
+    assert pecan_speedups.cached_getargspec(bound) is first
+    assert first.args == ['self', 'flavor_id', 'key']
+    assert first.defaults == (None,)
+
+
+def test_other_callables_are_not_cached():
+    class Callable(object):
+        def __call__(self, a):
+            pass
+    obj = Callable()
+    before = pecan_speedups._function_argspec.cache_info().currsize
+    assert tuple(pecan_speedups.cached_getargspec(obj)) == tuple(
+        pecan_speedups.PECAN_GETARGSPEC(obj))
+    assert pecan_speedups._function_argspec.cache_info().currsize == before
