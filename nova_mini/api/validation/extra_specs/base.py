@@ -71,6 +71,55 @@ class Value(object):
         if self.pattern is not None:
             re.compile(self.pattern)
 
+    def describe_parts(self):
+        """Say which values are accepted, in parts that a renderer with
+        markup (the documentation) can show differently.
+
+        The one wording of a value rule: API errors, nova-mini-manage and
+        the documentation all use it. As in validation, a pattern takes
+        precedence over an enum.
+
+        :returns: a list of strings, lower case, without a final full
+            stop; the ``Literal`` ones are values or patterns, to be shown
+            as code where the output can. Joined, they are the plain text
+            (``describe()``).
+        """
+        if self.type is bool:
+            return ['a boolean (true/false, yes/no, on/off, y/n, t/f, 1/0, '
+                    'any case)']
+        if self.type is int:
+            if self.min is not None and self.max is not None:
+                return ['an integer from %d to %d' % (self.min, self.max)]
+            if self.min is not None:
+                return ['an integer of at least %d' % self.min]
+            if self.max is not None:
+                return ['an integer of at most %d' % self.max]
+            return ['an integer']
+        if self.pattern is not None:
+            return ['a string matching ', Literal(self.pattern), ' in full']
+        if self.enum:
+            parts = ['one of: ']
+            for i, choice in enumerate(self.enum):
+                if i:
+                    parts.append(', ')
+                parts.append(Literal(str(choice)))
+            return parts
+        return ['any string']
+
+    def describe(self):
+        """Say which values are accepted, as plain text.
+
+        :returns: e.g. ``'an integer from 1 to 64'``, ``'one of: shared,
+            dedicated, mixed'`` (see ``describe_parts``).
+        """
+        return ''.join(self.describe_parts())
+
+
+class Literal(str):
+    """A value or pattern quoted in a description: code, where the output
+    can show code.
+    """
+
 
 class InvalidValue(ValueError):
     """A value broke its extra spec's rule; the message says which."""

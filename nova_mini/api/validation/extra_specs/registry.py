@@ -198,29 +198,11 @@ def validate(registry, specs, mode=STRICT):
             spec.check(value)
         except ValueError as exc:
             verdict.errors.append("Extra spec '%s' (%s): %s." % (
-                key, _rule(spec), exc))
+                key, spec.value.describe(), exc))
             continue
         if spec.support.status == 'deprecated':
             verdict.deprecated.append((key, spec))
     return verdict
-
-
-def _rule(spec):
-    value = spec.value
-    if value.type is int:
-        bounds = []
-        if value.min is not None:
-            bounds.append('>= %d' % value.min)
-        if value.max is not None:
-            bounds.append('<= %d' % value.max)
-        return 'an integer' + (' ' + ' and '.join(bounds) if bounds else '')
-    if value.type is bool:
-        return 'a boolean'
-    if value.enum:
-        return 'one of a fixed set'
-    if value.pattern:
-        return 'a string of a fixed format'
-    return 'a string'
 
 
 def unknown_key_message(registry, key):

@@ -241,10 +241,11 @@ class MessageTest(RegistryTestCase):
 
     def test_value_errors_name_the_rule(self):
         self.assertRejected('hw:numa_nodes', '0', "'hw:numa_nodes'",
-                            'an integer >= 1', 'less than the minimum')
-        self.assertRejected('hw:cpu_policy', 'x', 'one of a fixed set',
-                            'dedicated, shared, mixed')
-        self.assertRejected('hw:numa_cpus.0', '0--1', 'fixed format')
+                            'an integer of at least 1',
+                            'less than the minimum')
+        self.assertRejected('hw:cpu_policy', 'x',
+                            '(one of: dedicated, shared, mixed)')
+        self.assertRejected('hw:numa_cpus.0', '0--1', 'a string matching')
         self.assertRejected('hw:boot_menu', 'maybe', 'a boolean')
 
 
@@ -298,7 +299,8 @@ class ValueRulesTest(RegistryTestCase):
         for value in ('0', '7', '15', '+3', ' 4 '):
             self.assertAccepted('hw:redirected_usb_ports', value)
         self.assertRejected('hw:redirected_usb_ports', '16',
-                            'more than the maximum of 15', '<= 15')
+                            'more than the maximum of 15',
+                            'an integer from 0 to 15')
         self.assertRejected('hw:redirected_usb_ports', '-1',
                             'less than the minimum of 0')
         for value in ('1', '64'):
@@ -322,7 +324,7 @@ class ValueRulesTest(RegistryTestCase):
             self.assertAccepted('hw:cpu_dedicated_mask', value)
         for value in ('', '-1', '0-', ',1', '0,,1', 'a', '0 - 3', '^'):
             self.assertRejected('hw:cpu_realtime_mask', value,
-                                'fixed format')
+                                'a string matching')
 
     def test_other_patterns(self):
         for value in ('large', 'small', 'any', '2048', '2MB', '1GiB'):
@@ -421,7 +423,7 @@ class NamespaceDefinitionsTest(RegistryTestCase):
             for value in good:
                 self.assertAccepted(key, value)
             for value in bad:
-                self.assertRejected(key, value, 'one of a fixed set')
+                self.assertRejected(key, value, '(one of: ')
         for key in ('capabilities:cpu_arch', 'capabilities:profile'):
             self.assertAccepted(key, 'x86_64')
             self.assertAccepted(key, '<or> a <or> b')

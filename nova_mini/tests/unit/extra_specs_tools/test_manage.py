@@ -136,7 +136,7 @@ def test_list():
     by_name = {r[1].strip(): [c.strip() for c in r[2:-1]] for r in rows[1:]}
     assert by_name['hw:cpu_policy'][0].startswith('one of: ')
     assert by_name['hw:cpu_policy'][1:] == ['supported', 'nova_mini (in tree)']
-    assert by_name['hw:numa_mem.{num}'][0] == 'integer >= 1'
+    assert by_name['hw:numa_mem.{num}'][0] == 'an integer of at least 1'
     assert by_name['hide_hypervisor_id'][1].startswith('deprecated since')
     assert 'trait{group}:{trait}' in by_name
 

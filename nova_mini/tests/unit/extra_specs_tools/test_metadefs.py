@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 
 from nova_mini.api.validation.extra_specs import base
-from nova_mini.api.validation.extra_specs import metadefs
 from nova_mini.api.validation.extra_specs import registry
+from nova_mini.cmd import manage_metadefs as metadefs
 from nova_mini.tests.unit.extra_specs_tools import sample_definitions
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'data',

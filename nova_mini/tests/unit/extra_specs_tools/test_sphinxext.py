@@ -3,6 +3,7 @@
 """
 
 import html
+import os
 import re
 import subprocess
 import sys
@@ -12,7 +13,11 @@ import pytest
 
 from nova_mini.tests.unit.extra_specs_tools import sample_definitions
 
-EXTENSION = 'nova_mini.api.validation.extra_specs.sphinxext'
+# The extension is documentation tooling: doc/ext/ in the source tree, as
+# doc/source/conf.py finds it.
+DOC_EXT = os.path.abspath(os.path.join(
+    os.path.dirname(__file__), '..', '..', '..', '..', 'doc', 'ext'))
+EXTENSION = 'extra_specs'
 SAMPLE = ('nova_mini.tests.unit.extra_specs_tools.sample_definitions:'
           'DEFINITIONS')
 
@@ -22,9 +27,11 @@ def sphinx_build(tmp_path, body, definitions=SAMPLE, builder='html'):
     source = tmp_path / 'source'
     source.mkdir(parents=True, exist_ok=True)
     (source / 'conf.py').write_text(textwrap.dedent('''\
+        import sys
+        sys.path.insert(0, %r)
         extensions = [%r]
         nova_mini_extra_specs = %r
-        ''' % (EXTENSION, definitions)))
+        ''' % (DOC_EXT, EXTENSION, definitions)))
     (source / 'index.rst').write_text('Extra specs\n===========\n\n' +
                                       textwrap.dedent(body))
     out = tmp_path / 'build'
@@ -105,11 +112,13 @@ def test_role_links_exact_and_patterned_names(full_page):
 def test_definition_details(full_page):
     text = plain(full_page)
     # Enum, bounds, pattern, boolean.
-    assert 'One of shared, dedicated, mixed.' in text
+    assert 'One of: shared, dedicated, mixed.' in text
     assert 'An integer from 1 to 8.' in text
     assert 'An integer of at least 0.' in text
-    assert r'A string matching \^?\d+((-\d+)?(,\^?\d+(-\d+)?)?)*' in text
-    assert 'A boolean: true or false' in text
+    assert r'A string matching \^?\d+((-\d+)?(,\^?\d+(-\d+)?)?)* in full.' \
+        in text
+    assert 'A boolean (true/false, yes/no, on/off, y/n, t/f, 1/0, any ' \
+           'case).' in text
     # Parameters of a patterned name.
     assert r'{id} (matches \d+)' in text
     assert 'A standard or CUSTOM_ resource class.' in text
@@ -213,3 +222,23 @@ def test_in_tree_definitions_render_cleanly(tmp_path):
     assert rc == 0, stderr
     assert 'extra-spec-hw-cpu_policy' in anchors(page)
     assert len(anchors(page)) > 100
+
+
+def test_the_runtime_package_does_not_import_sphinx():
+    """Documentation tooling stays in doc/ext/: the daemons never need
+    Sphinx installed.
+    """
+    package = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))))
+    importers = []
+    for root, dirs, files in os.walk(package):
+        dirs[:] = [d for d in dirs if d != 'tests']
+        for name in files:
+            if name.endswith('.py'):
+                path = os.path.join(root, name)
+                with open(path, encoding='utf-8') as source:
+                    if re.search(r'^\s*(from|import) sphinx\b', source.read(),
+                                 re.M):
+                        importers.append(os.path.relpath(path, package))
+    assert importers == []
+    assert os.path.exists(os.path.join(DOC_EXT, EXTENSION + '.py'))

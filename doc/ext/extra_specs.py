@@ -1,9 +1,11 @@
 """Sphinx extension: the flavor extra spec reference, rendered from the
 definitions themselves, and a role to link to any extra spec.
 
-In ``conf.py``::
+Documentation tooling, kept out of the ``nova_mini`` package so that the
+daemons never import Sphinx. In ``conf.py``::
 
-    extensions = ['nova_mini.api.validation.extra_specs.sphinxext']
+    sys.path.insert(0, os.path.abspath('../ext'))
+    extensions = ['extra_specs']
 
 In a document::
 
@@ -318,26 +320,15 @@ class ExtraSpecsDirective(SphinxDirective):
         return [items]
 
     def _value(self, value):
+        parts = value.describe_parts()
+        # The registry's phrase, as a sentence.
+        parts = [parts[0][:1].upper() + parts[0][1:]] + parts[1:] + ['.']
         paragraph = nodes.paragraph()
-        if value.type is int:
-            paragraph += nodes.Text(_int_rule(value) + '.')
-        elif value.type is bool:
-            paragraph += nodes.Text(
-                'A boolean: true or false; yes/no, on/off, y/n, t/f and '
-                '1/0 are accepted too, in any case.')
-        elif value.pattern is not None:
-            paragraph += nodes.Text('A string matching ')
-            paragraph += self._literal(value.pattern)
-            paragraph += nodes.Text(' (the whole value).')
-        elif value.enum:
-            paragraph += nodes.Text('One of ')
-            for i, choice in enumerate(value.enum):
-                if i:
-                    paragraph += nodes.Text(', ')
-                paragraph += self._literal(str(choice))
-            paragraph += nodes.Text('.')
-        else:
-            paragraph += nodes.Text('Any string.')
+        for part in parts:
+            if isinstance(part, base.Literal):
+                paragraph += self._literal(part)
+            else:
+                paragraph += nodes.Text(part)
         return [paragraph] + self._prose(value.description)
 
     def _support(self, support):
@@ -441,16 +432,6 @@ class ExtraSpecsDirective(SphinxDirective):
 
 
 ExtraSpecDomain.directives = {'extra-specs': ExtraSpecsDirective}
-
-
-def _int_rule(value):
-    if value.min is not None and value.max is not None:
-        return 'An integer from %d to %d' % (value.min, value.max)
-    if value.min is not None:
-        return 'An integer of at least %d' % value.min
-    if value.max is not None:
-        return 'An integer of at most %d' % value.max
-    return 'An integer'
 
 
 def _outdated(app, env, added, changed, removed):

@@ -1,6 +1,7 @@
 """Glance metadata definitions (metadefs) generated from the extra spec
 definitions, so that Horizon and other Glance metadef consumers offer
-nova_mini's flavor extra specs with their documented values.
+nova_mini's flavor extra specs with their documented values: what
+``nova-mini-manage extra-specs metadefs`` writes.
 
 One metadef namespace document per extra spec namespace:
 
