@@ -14,6 +14,10 @@ from nova_mini.objects import base as objects_base
 
 _TRANSPORT = None
 
+# oslo.messaging's own default, for a process whose configuration lacks
+# its options (register_opts not called, as in a test of one module).
+DEFAULT_RESPONSE_TIMEOUT = 60
+
 
 def register_opts(conf):
     """Register oslo.messaging's options now (it would only do so when the
@@ -25,6 +29,18 @@ def register_opts(conf):
         if group in (None, 'DEFAULT', 'oslo_messaging_rabbit'):
             conf.register_opts(opts, group=None if group == 'DEFAULT'
                                else group)
+
+
+def response_timeout(conf):
+    """Return ``[DEFAULT] rpc_response_timeout``: the seconds an RPC call
+    may take, and so the time a server build may take (its cast to a
+    scheduler and the scheduler's work) before the server is failed.
+
+    :param conf: a ConfigOpts, with or without oslo.messaging's options.
+    :returns: seconds, oslo.messaging's default when the option is not
+        registered.
+    """
+    return getattr(conf, 'rpc_response_timeout', DEFAULT_RESPONSE_TIMEOUT)
 
 
 class RequestContextSerializer(messaging.Serializer):

@@ -9,7 +9,9 @@ per trait; both that form and a ``traits_required`` list are accepted.
 from nova_mini.objects import base
 from nova_mini.objects import fields
 
-_TRAIT_PREFIX = 'trait:'
+# How Glance image properties and flavor extra specs both name a trait
+# (trait:<NAME>=required); request_spec reads flavors with it too.
+TRAIT_PREFIX = 'trait:'
 
 
 @base.NovaMiniObjectRegistry.register
@@ -29,9 +31,9 @@ class ImageMetaProps(base.NovaMiniObject):
     def from_dict(cls, properties):
         properties = properties or {}
         traits = set(properties.get('traits_required') or ())
-        traits.update(key[len(_TRAIT_PREFIX):] for key, value in
+        traits.update(key[len(TRAIT_PREFIX):] for key, value in
                       properties.items()
-                      if key.startswith(_TRAIT_PREFIX) and value == 'required')
+                      if key.startswith(TRAIT_PREFIX) and value == 'required')
         return cls(hw_architecture=properties.get('hw_architecture'),
                    cpu_arch=properties.get('cpu_arch'),
                    traits_required=sorted(traits))

@@ -45,7 +45,7 @@ from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import image_meta
 
 RESOURCES_PREFIX = 'resources:'
-TRAIT_PREFIX = 'trait:'
+TRAIT_PREFIX = image_meta.TRAIT_PREFIX
 CAPABILITIES_PREFIX = 'capabilities:'
 CUSTOM_PREFIX = 'CUSTOM_'
 

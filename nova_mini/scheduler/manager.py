@@ -7,6 +7,7 @@ from nova_mini import conf
 from nova_mini import exception
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import node as node_obj
+from nova_mini import rpc
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import rpcapi
 from nova_mini import states
@@ -43,7 +44,7 @@ class SchedulerManager(object):
         return selections
 
     def _build_timeout(self):
-        return getattr(self.conf, 'rpc_response_timeout', 60)
+        return rpc.response_timeout(self.conf)
 
     def _pending(self, ctxt, instance_uuids):
         """The instances still waiting for this build: not deleted, not

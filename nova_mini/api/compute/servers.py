@@ -40,6 +40,7 @@ from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import request_spec
 from nova_mini.policies import servers as policies
+from nova_mini import rpc
 from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 
 CONF = conf.CONF
@@ -57,7 +58,7 @@ def build_timeout(conf=CONF):
     """Seconds a server may stay in BUILD: ``[DEFAULT]
     rpc_response_timeout``, the time a scheduler call may take.
     """
-    return getattr(conf, 'rpc_response_timeout', 60)
+    return rpc.response_timeout(conf)
 
 
 def _flavor(context, flavor_ref):
