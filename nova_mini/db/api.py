@@ -5,6 +5,7 @@ enginefacade); the facade reads [database] on first use, so importing this
 module opens no connection (important before gunicorn forks).
 """
 
+import re
 import threading
 
 from oslo_db.sqlalchemy import enginefacade
@@ -25,9 +26,20 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cursor.close()
 
 
+def _sqlite_regexp(dbapi_conn, _record):
+    # NOTE: oslo.db's REGEXP matches NULL as the text 'None'; server list
+    # filters (objects/instance_filters.py) need NULL to match nothing,
+    # as in the other databases. Python's re caches compiled patterns.
+    def regexp(pattern, value):
+        return None if value is None else (
+            re.search(pattern, value) is not None)
+    dbapi_conn.create_function('regexp', 2, regexp, deterministic=True)
+
+
 def _on_engine_create(engine):
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
+        sa.event.listen(engine, 'connect', _sqlite_regexp)
         _pool_sqlite_file(engine)
 
 

@@ -137,7 +137,14 @@ class Instance(Base):
     __tablename__ = 'instances'
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
-        sa.Index('instances_project_id_idx', 'project_id'),
+        # Server lists: a project's (or every project's) newest first, a
+        # name prefix, and the builds gone overdue (objects/instance.py).
+        sa.Index('instances_project_id_created_at_idx', 'project_id',
+                 'created_at', 'id'),
+        sa.Index('instances_created_at_idx', 'created_at', 'id'),
+        sa.Index('instances_project_id_name_idx', 'project_id', 'name'),
+        sa.Index('instances_vm_state_created_at_idx', 'vm_state',
+                 'created_at'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True)
@@ -166,6 +173,11 @@ class Instance(Base):
     boot_roles = sa.Column(db_types.JsonEncodedList, nullable=True)
     # When its build finished (updated_at moves with every change).
     launched_at = sa.Column(sa.DateTime, nullable=True)
+    # What server lists filter and sort on, kept in step by the Instance
+    # object: the host name derived from the name, and the flavor id of
+    # the snapshot in ``flavor``.
+    hostname = sa.Column(sa.String(255), nullable=True)
+    flavorid = sa.Column(sa.String(255), nullable=True)
 
 
 class RequestSpec(Base):

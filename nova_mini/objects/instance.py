@@ -39,6 +39,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import instance_filters
 from nova_mini.objects import instance_metadata
 from nova_mini.objects import request_spec
 
@@ -71,6 +72,17 @@ _UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
 # letter or digit, not only ASCII ones, as in Nova).
 _HOSTNAME_SEPARATORS = re.compile(r'[ ._]')
 _NOT_HOSTNAME = re.compile(r'[^\w-]+')
+
+
+def hostname_of(name, uuid):
+    """The host name Nova derives from a server's name: Latin-1 only, at
+    most 63 characters (dnsmasq's limit), spaces, dots and underscores
+    turned into hyphens, other punctuation dropped, lower case, no
+    leading or trailing hyphen; ``Server-<uuid>`` if nothing is left.
+    """
+    name = (name or '').encode('latin-1', 'ignore').decode('latin-1')[:63]
+    name = _NOT_HOSTNAME.sub('', _HOSTNAME_SEPARATORS.sub('-', name))
+    return name.lower().strip('-') or 'Server-%s' % uuid
 
 
 def make_fault(message, code=500, details=None):
@@ -110,6 +122,12 @@ def _get(context, uuid):
     return row, metadata[uuid], tags[uuid]
 
 
+def _with_children(context, rows):
+    metadata, tags = instance_metadata.children(
+        context, [row.uuid for row in rows])
+    return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
+
+
 @db_api.context_manager.reader
 def _get_all(context, project_id, limit):
     query = sa.select(_INSTANCES).order_by(_INSTANCES.c.created_at.desc(),
@@ -118,10 +136,27 @@ def _get_all(context, project_id, limit):
         query = query.where(_INSTANCES.c.project_id == project_id)
     if limit is not None:
         query = query.limit(limit)
-    rows = context.session.execute(query).all()
-    metadata, tags = instance_metadata.children(
-        context, [row.uuid for row in rows])
-    return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
+    return _with_children(context, context.session.execute(query).all())
+
+
+@db_api.context_manager.reader
+def _overdue(context, project_id, created_before):
+    query = sa.select(_INSTANCES.c.uuid).where(
+        _INSTANCES.c.vm_state == BUILDING,
+        _INSTANCES.c.created_at < created_before)
+    if project_id is not None:
+        query = query.where(_INSTANCES.c.project_id == project_id)
+    return context.session.execute(query).scalars().all()
+
+
+@db_api.context_manager.writer
+def _fail_overdue(context, uuids, created_before, values):
+    """Apply ``values`` to those of ``uuids`` still building and created
+    before ``created_before``: a build finished meanwhile is left alone.
+    """
+    return context.session.execute(_INSTANCES.update().where(
+        _INSTANCES.c.uuid.in_(uuids), _INSTANCES.c.vm_state == BUILDING,
+        _INSTANCES.c.created_at < created_before).values(**values)).rowcount
 
 
 @db_api.context_manager.writer
@@ -231,10 +266,7 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         case, no leading or trailing hyphen; ``Server-<uuid>`` if nothing
         is left.
         """
-        name = (self.name or '').encode('latin-1', 'ignore').decode(
-            'latin-1')[:63]
-        name = _NOT_HOSTNAME.sub('', _HOSTNAME_SEPARATORS.sub('-', name))
-        return name.lower().strip('-') or 'Server-%s' % self.uuid
+        return hostname_of(self.name, self.uuid)
 
     @classmethod
     def _from_db_object(cls, context, instance, loaded):
@@ -271,6 +303,9 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('config_drive', False)
         values.setdefault('launch_index', 0)
         values['boot_roles'] = list(values.get('boot_roles') or [])
+        # Copies for server lists to filter and sort on.
+        values['hostname'] = hostname_of(values.get('name'), values['uuid'])
+        values['flavorid'] = self.flavor.flavorid
         now = timeutils.utcnow()
         values.setdefault('created_at', now)
         values.setdefault('updated_at', now)
@@ -325,7 +360,10 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         if unknown:
             raise ValueError('Not updatable: %s' % ', '.join(sorted(unknown)))
         values['updated_at'] = timeutils.utcnow()
-        _update(self._context, self.uuid, values)
+        written = dict(values)
+        if 'name' in values:
+            written['hostname'] = hostname_of(values['name'], self.uuid)
+        _update(self._context, self.uuid, written)
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes(list(values))
@@ -377,13 +415,16 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         if not self.build_overdue(timeout, now):
             return False
         cutoff = now - datetime.timedelta(seconds=timeout)
-        return self._finish(
-            {'vm_state': ERROR,
-             'fault': make_fault(
-                 'Timed out waiting for a scheduler: the build was not '
-                 'finished within %d seconds ([DEFAULT] '
-                 'rpc_response_timeout).' % timeout, 500)},
-            created_before=cutoff)
+        return self._finish(_expired(timeout), created_before=cutoff)
+
+
+def _expired(timeout):
+    """What an overdue build becomes."""
+    return {'vm_state': ERROR,
+            'fault': make_fault(
+                'Timed out waiting for a scheduler: the build was not '
+                'finished within %d seconds ([DEFAULT] '
+                'rpc_response_timeout).' % timeout, 500)}
 
 
 @base.NovaMiniObjectRegistry.register
@@ -412,9 +453,47 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
         metadata and tags are read with one query per table for the
         whole list.
         """
+        return cls._from_rows(context, _get_all(context, project_id, limit))
+
+    @classmethod
+    def _from_rows(cls, context, loaded):
         result = cls(context)
-        result.objects = [
-            Instance._from_db_object(context, Instance(), row)
-            for row in _get_all(context, project_id, limit)]
+        result.objects = [Instance._from_db_object(context, Instance(), row)
+                          for row in loaded]
         result.obj_reset_changes()
         return result
+
+    @classmethod
+    def get_by_filters(cls, context, filters, sort, limit=None, marker=None):
+        """A page of the instances matching ``filters``, in the order of
+        ``sort``, after the instance ``marker`` (which need not match the
+        filters), at most ``limit``; the database does all of it, with
+        one query for the page and one each for its metadata and tags
+        (one more for the marker's place).
+
+        :param filters: see nova_mini.objects.instance_filters.
+        :param sort: ``[(key, 'asc' or 'desc')]`` ending with a unique
+            key (``id``); keys as instance_filters reads them.
+        :param limit: the most instances returned (None: all).
+        :param marker: the uuid of the instance the page follows.
+        :returns: an InstanceList.
+        :raises: MarkerNotFound if no instance of ``filters['project_id']``
+            (any project if not given) has the uuid ``marker``.
+        """
+        return cls._from_rows(context, instance_filters.get_page(
+            context, filters, sort, limit, marker))
+
+    @staticmethod
+    def expire_overdue_builds(context, project_id, timeout):
+        """Fail the builds of ``project_id`` (every project's if None) not
+        finished ``timeout`` seconds after they began, as
+        Instance.expire_build does; how many. A cheap indexed read when
+        there are none.
+        """
+        now = timeutils.utcnow()
+        cutoff = now - datetime.timedelta(seconds=timeout)
+        uuids = _overdue(context, project_id, cutoff)
+        if not uuids:
+            return 0
+        values = dict(_expired(timeout), updated_at=now)
+        return _fail_overdue(context, uuids, cutoff, values)

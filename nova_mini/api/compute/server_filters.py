@@ -1,9 +1,9 @@
 """The query of a server list, as Nova 34 reads it: which filters a caller
 may use, how they match, the sort order and the page.
 
-NOTE: nova_mini.objects (shared with the scheduler) lists a project's
-instances newest first and takes no other filter; a list that filters,
-sorts or pages by marker reads the project's instances and selects here.
+The query is checked here, with Nova's messages, and becomes the filters
+and sort keys of nova_mini.objects.instance_filters: the database
+filters, sorts and pages (InstanceList.get_by_filters).
 """
 
 import re
@@ -17,10 +17,10 @@ from nova_mini.api.compute import versions
 from nova_mini.api import microversion
 from nova_mini import conf
 from nova_mini import exception
+from nova_mini.objects import instance as instance_obj
 from nova_mini.policies import servers as policies
 
 CONF = conf.CONF
-_V = microversion.APIVersion
 
 # Every server status of Nova: from 2.38 any other is a bad filter.
 STATUSES = frozenset([
@@ -58,29 +58,45 @@ _ADMIN_SORT_KEYS = ('host', 'node')
 _DIRECTIONS = ('asc', 'desc')
 
 
-def _regex(field):
-    """A filter matching ``field`` of a server with a regular expression
-    (``re.search``, as Nova's database does); none matches a server
-    without the field.
+def _pattern(name, value):
+    """``value`` checked as a regular expression (Python's, which the
+    database matches with on SQLite; see objects.instance_filters).
     """
-    def make(name, value):
-        try:
-            pattern = re.compile(value)
-        except re.error as exc:
-            raise exception.Invalid('Invalid regular expression for %s: '
-                                    '%s (%s)' % (name, value, exc))
-
-        def match(instance):
-            text = field(instance)
-            return text is not None and pattern.search(text) is not None
-        return match
-    return make
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise exception.Invalid('Invalid regular expression for %s: '
+                                '%s (%s)' % (name, value, exc))
+    return value
 
 
-def _equal(field):
-    def make(name, value):
-        return lambda instance: field(instance) == value
-    return make
+def _regex(column):
+    """A filter matching ``column`` with a regular expression."""
+    def add(filters, name, value):
+        filters.setdefault('regex', []).append(
+            (column, _pattern(name, value)))
+    return add
+
+
+def _equal(key):
+    def add(filters, name, value):
+        if filters.get(key, value) != value:
+            # Two filters asking different values of one field.
+            filters['nothing'] = True
+        filters[key] = value
+    return add
+
+
+def _nothing_if(test):
+    """A filter no server passes when ``test(value)`` is true."""
+    def add(filters, name, value):
+        if test(value):
+            filters['nothing'] = True
+    return add
+
+
+def _vm_states(filters, states):
+    filters.setdefault('vm_states', []).append(frozenset(states))
 
 
 def _time(name, value):
@@ -90,12 +106,10 @@ def _time(name, value):
         raise exception.Invalid('Invalid filter field: %s.' % name)
 
 
-def _changed(test):
-    def make(name, value):
-        stamp = _time(name, value)
-        return lambda instance: instance.updated_at is not None and test(
-            timeutils.normalize_time(instance.updated_at), stamp)
-    return make
+def _changed(key):
+    def add(filters, name, value):
+        filters[key] = _time(name, value)
+    return add
 
 
 def _strict_bool(value):
@@ -105,100 +119,103 @@ def _strict_bool(value):
         raise exception.Invalid(str(exc))
 
 
-def _never_locked(name, value):
-    locked = _strict_bool(value)
+def _tags(key):
+    """A tag filter; the value is a comma-separated list, as in Nova."""
+    def add(filters, name, value):
+        filters[key] = frozenset(value.split(','))
+    return add
+
+
+def _task_state(filters, name, value):
+    # As the server view shows it: scheduling while building, else none.
+    _vm_states(filters, [instance_obj.BUILDING] if value == 'scheduling'
+               else [])
+
+
+def _power_state(filters, name, value):
+    # As the server view shows it: running when active, else no state.
+    if value == str(server_view.RUNNING):
+        _vm_states(filters, [instance_obj.ACTIVE])
+    elif value == str(server_view.NOSTATE):
+        filters.setdefault('not_vm_states', []).append(
+            frozenset([instance_obj.ACTIVE]))
+    else:
+        _vm_states(filters, [])
+
+
+def _no_key_pair(filters, name, value):
+    # No server has a key pair yet: a valid pattern matches none.
+    _pattern(name, value)
+    filters['nothing'] = True
+
+
+def _config_drive(filters, name, value):
+    # Matched against the flag as Nova keeps it: the text 'True' or ''.
+    pattern = re.compile(_pattern(name, value))
+    allowed = {flag for flag, text in ((True, 'True'), (False, ''))
+               if pattern.search(text)}
+    filters['config_drive'] = frozenset(
+        allowed & filters.get('config_drive', allowed))
+
+
+# filter -> add(filters, name, value), which checks the value (the last
+# one given, as Nova) and adds what it asks to the filters of
+# objects.instance_filters.
+_FILTERS = {
+    'name': _regex('name'),
+    'display_name': _regex('name'),
+    'hostname': _regex('hostname'),
+    'node': _regex('node_uuid'),
+    'flavor': _equal('flavorid'),
+    'image': _equal('image_ref'),
+    'image_ref': _equal('image_ref'),
+    'uuid': _equal('uuid'),
+    'user_id': _equal('user_id'),
+    'vm_state': _equal('vm_state'),
+    'task_state': _task_state,
+    'power_state': _power_state,
     # nova_mini servers are never locked.
-    return lambda instance: not locked
-
-
-def _never_deleted(name, value):
+    'locked': _nothing_if(_strict_bool),
     # Deleted servers are gone at once: none is ever "deleted" (Nova reads
     # a value it does not know as false).
-    deleted = strutils.bool_from_string(value)
-    return lambda instance: not deleted
-
-
-def _tags(test):
-    """A tag filter: ``test(server's tags, the tags asked)``; the value is
-    a comma-separated list, as in Nova.
-    """
-    def make(name, value):
-        asked = set(value.split(','))
-        return lambda instance: test(set(instance.tags), asked)
-    return make
-
-
-def _config_drive(instance):
-    # As Nova keeps it, and its regular expressions read it.
-    return 'True' if instance.config_drive else ''
-
-
-# filter -> make(name, value), which checks the value (the last one
-# given, as Nova) and returns match(instance).
-_MATCHERS = {
-    'name': _regex(lambda i: i.name),
-    'display_name': _regex(lambda i: i.name),
-    'hostname': _regex(lambda i: i.hostname),
-    'node': _regex(lambda i: i.node_uuid),
-    'flavor': _equal(lambda i: i.flavor.flavorid),
-    'image': _equal(lambda i: i.image_ref),
-    'image_ref': _equal(lambda i: i.image_ref),
-    'uuid': _equal(lambda i: i.uuid),
-    'user_id': _equal(lambda i: i.user_id),
-    'vm_state': _equal(lambda i: i.vm_state),
-    'task_state': _equal(server_view.task_state),
-    'power_state': _equal(lambda i: str(server_view.power_state(i))),
-    'locked': _never_locked,
-    'deleted': _never_deleted,
+    'deleted': _nothing_if(strutils.bool_from_string),
     # Only says whether deleted servers include soft-deleted ones.
-    'soft_deleted': lambda name, value: lambda instance: True,
-    'description': _regex(lambda i: i.description),
-    'display_description': _regex(lambda i: i.description),
-    'access_ip_v4': _regex(lambda i: i.access_ip_v4),
-    'access_ip_v6': _regex(lambda i: i.access_ip_v6),
-    'config_drive': _regex(_config_drive),
-    'launch_index': _regex(lambda i: str(i.launch_index)),
-    # No server has a key pair yet: matches none.
-    'key_name': _regex(lambda i: i.key_name),
-    'tags': _tags(lambda has, asked: asked <= has),
-    'tags-any': _tags(lambda has, asked: bool(asked & has)),
-    'not-tags': _tags(lambda has, asked: not asked <= has),
-    'not-tags-any': _tags(lambda has, asked: not asked & has),
-    'changes-since': _changed(lambda at, stamp: at >= stamp),
-    'changes-before': _changed(lambda at, stamp: at <= stamp),
+    'soft_deleted': lambda filters, name, value: None,
+    'description': _regex('description'),
+    'display_description': _regex('description'),
+    'access_ip_v4': _regex('access_ip_v4'),
+    'access_ip_v6': _regex('access_ip_v6'),
+    'config_drive': _config_drive,
+    'launch_index': _regex('launch_index'),
+    'key_name': _no_key_pair,
+    'tags': _tags('tags'),
+    'tags-any': _tags('tags_any'),
+    'not-tags': _tags('not_tags'),
+    'not-tags-any': _tags('not_tags_any'),
+    'changes-since': _changed('changes_since'),
+    'changes-before': _changed('changes_before'),
 }
 
+# Sort keys every nova_mini server shows the same value of: they leave
+# the order to the next keys.
+_CONSTANT_SORT_KEYS = frozenset(schema.SORT_KEYS) - frozenset([
+    'created_at', 'updated_at', 'display_name', 'hostname', 'uuid',
+    'vm_state', 'task_state', 'power_state', 'project_id', 'user_id',
+    'image_ref', 'instance_type_id', 'launched_at', 'display_description',
+    'access_ip_v4', 'access_ip_v6', 'config_drive', 'launch_index', 'node'])
 
-def _same(instance):
-    # A field every nova_mini server shows with the same value.
-    return None
-
-
-# sort_key -> the value sorted on (as the server view shows it).
-_SORT_KEYS = dict(
-    {key: _same for key in schema.SORT_KEYS},
-    created_at=lambda i: i.created_at,
-    updated_at=lambda i: i.updated_at,
-    display_name=lambda i: i.name,
-    hostname=lambda i: i.hostname,
-    uuid=lambda i: i.uuid,
-    vm_state=lambda i: i.vm_state,
-    task_state=server_view.task_state,
-    power_state=server_view.power_state,
-    project_id=lambda i: i.project_id,
-    user_id=lambda i: i.user_id,
-    image_ref=lambda i: i.image_ref,
-    instance_type_id=lambda i: i.flavor.flavorid,
-    launched_at=lambda i: i.launched_at,
-    display_description=lambda i: i.description,
-    access_ip_v4=lambda i: i.access_ip_v4,
-    access_ip_v6=lambda i: i.access_ip_v6,
-    config_drive=_config_drive,
-    launch_index=lambda i: i.launch_index,
-    node=lambda i: i.node_uuid,
-    # Not a key of the API: the last tie-break, as Nova's.
-    id=lambda i: i.id,
-)
+# sort_key -> the key of objects.instance_filters sorting as the server
+# view shows the field (the others: the column of the same name).
+_SORT_COLUMNS = {
+    'display_name': 'name',
+    'display_description': 'description',
+    'instance_type_id': 'flavorid',
+    'node': 'node_uuid',
+    # None (not building) before 'scheduling'.
+    'task_state': ('vm_state', instance_obj.BUILDING),
+    # NOSTATE before RUNNING (active).
+    'power_state': ('vm_state', instance_obj.ACTIVE),
+}
 
 # The order of a list that asks none, as the database reads it.
 _DEFAULT_SORT = [('created_at', 'desc'), ('id', 'desc')]
@@ -247,7 +264,7 @@ class ServerQuery(object):
             return names
         allowed = set()
         for version, filters in _MEMBER_FILTERS:
-            if self.version >= _V(version):
+            if self.version >= microversion.APIVersion(version):
                 allowed.update(filters)
         return names & allowed
 
@@ -256,7 +273,7 @@ class ServerQuery(object):
         for name in sorted(names):
             if name in _JOINED or name.startswith('_'):
                 raise exception.Invalid('Invalid filter field: %s.' % name)
-            if name not in _MATCHERS and name != 'status':
+            if name not in _FILTERS and name != 'status':
                 raise exception.Invalid(
                     'nova_mini cannot filter servers by %s: its servers do '
                     'not keep what this Nova filter reads.' % name)
@@ -265,28 +282,38 @@ class ServerQuery(object):
                 'changes-since', self.params['changes-since']):
             raise exception.Invalid('The value of changes-since must be '
                                     'less than or equal to changes-before.')
-        filters = [_MATCHERS[name](name, self.params[name])
-                   for name in sorted(names) if name != 'status']
+        filters = {}
+        for name in sorted(names - {'status'}):
+            _FILTERS[name](filters, name, self.params[name])
         if self.all_tenants:
             project = self.params.get('project_id',
                                       self.params.get('tenant_id'))
             if project is not None:
-                filters.append(_equal(lambda i: i.project_id)(
-                    'project_id', project))
+                filters['owner'] = project
+        else:
+            filters['project_id'] = context.project_id
         if 'status' in names:
-            filters.append(self._status_filter(context))
+            self._status_filter(context, filters)
         return filters
 
-    def _status_filter(self, context):
+    def _status_filter(self, context, filters):
         statuses = {s.upper() for s in self.params.getall('status')}
-        if not statuses <= STATUSES and self.version >= _V(
-                versions.SERVER_STATUS_FILTER_CHECKED):
+        checked = microversion.APIVersion(
+            versions.SERVER_STATUS_FILTER_CHECKED)
+        if not statuses <= STATUSES and self.version >= checked:
             raise exception.Invalid('Invalid status value')
         if statuses == {'DELETED'} and not context.is_admin:
             raise exception.Forbidden(
                 'Only administrators may list deleted instances')
         # Below 2.38 statuses Nova does not know match no server.
-        return lambda instance: instance.status in statuses
+        states = {state for state, status in instance_obj.STATUS.items()
+                  if status in statuses}
+        if 'UNKNOWN' in statuses:
+            # Any vm_state the API has no status for.
+            filters.setdefault('not_vm_states', []).append(
+                frozenset(instance_obj.STATUS) - states)
+        else:
+            _vm_states(filters, states)
 
     def _sort(self, context):
         """[(key, direction)], Nova's tie-breaks included."""
@@ -295,7 +322,8 @@ class ServerQuery(object):
         keys = keys or ['created_at']
         dirs = dirs or ['desc']
         ignored = set(schema.LEGACY_SORT_KEYS)
-        if self.version < _V(versions.SERVER_LOCKED_REASON):
+        if self.version < microversion.APIVersion(
+                versions.SERVER_LOCKED_REASON):
             ignored.add('locked')
         # As Nova: an ignored key takes the direction at its place along.
         for key in list(keys):
@@ -320,39 +348,13 @@ class ServerQuery(object):
         sort = list(zip(keys, dirs))
         sort += [(key, first) for key, _dir in _DEFAULT_SORT
                  if key not in keys]
-        return sort
-
-    @property
-    def selects(self):
-        """Whether the list is more than the newest ``limit`` servers."""
-        return bool(self.filters or self.marker is not None or
-                    self.sort != _DEFAULT_SORT)
+        return [(_SORT_COLUMNS.get(key, key), direction)
+                for key, direction in sort
+                if key not in _CONSTANT_SORT_KEYS]
 
     def project_id(self, context):
         """The project whose servers are read (None: every project)."""
         return None if self.all_tenants else context.project_id
-
-    def page(self, instances):
-        """The servers of ``instances`` (every server the caller may list)
-        on this page.
-        """
-        # As Nova: the page follows the marker's place in the order,
-        # whether or not the marker passes the filters (it may have
-        # changed since the previous page), so it is kept for the sort.
-        chosen = [i for i in instances
-                  if i.uuid == self.marker or
-                  all(match(i) for match in self.filters)]
-        # Stable sorts, last key first; None before any value, as SQL.
-        for key, direction in reversed(self.sort):
-            value = _SORT_KEYS[key]
-            chosen.sort(key=lambda i: (value(i) is not None, value(i)),
-                        reverse=direction == 'desc')
-        if self.marker is not None:
-            uuids = [i.uuid for i in chosen]
-            if self.marker not in uuids:
-                raise exception.MarkerNotFound(marker=self.marker)
-            chosen = chosen[uuids.index(self.marker) + 1:]
-        return chosen[:self.limit]
 
     def next_wanted(self, page):
         """Whether the page is full (Nova then links to the next one)."""

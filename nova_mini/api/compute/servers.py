@@ -239,13 +239,16 @@ class ServersController(rest.RestController):
         context = req.ctxt
         context.can(policies.INDEX)
         query = server_filters.ServerQuery(req, context, detail)
-        instances = objects.InstanceList.get_all(
-            context, query.project_id(context),
-            limit=None if query.selects else query.limit)
         timeout = build_timeout()
-        for instance in instances:
+        # Before the filters see the states: a build gone overdue is
+        # listed (and filtered) as the ERROR it becomes.
+        objects.InstanceList.expire_overdue_builds(
+            context, query.project_id(context), timeout)
+        page = objects.InstanceList.get_by_filters(
+            context, query.filters, query.sort, limit=query.limit,
+            marker=query.marker).objects
+        for instance in page:
             instance.expire_build(timeout)
-        page = query.page(instances.objects)
         return server_view.ServerView(req).index(
             page, detail, next_wanted=query.next_wanted(page),
             link_params=schema.index_query['properties'])

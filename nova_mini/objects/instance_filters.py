@@ -1,0 +1,232 @@
+"""Filters, order and page of server lists, as SQL on the instances table.
+
+The compute API parses a list's query (api/compute/server_filters.py)
+into the filters below; the database evaluates all of them, orders the
+servers and starts the page after the marker, so a page costs the same
+few queries whatever the number of servers.
+
+``filters`` keys:
+
+* ``project_id``: the servers of this project only; the marker too must
+  be one of them (without it: every project's).
+* ``owner``: the servers of this project only (a filter: the marker may
+  be of another project).
+* ``uuid``, ``user_id``, ``image_ref``, ``flavorid``, ``vm_state``:
+  equal to the value.
+* ``vm_states``: sets of vm_states; the server's is in each of them.
+* ``not_vm_states``: sets of vm_states; the server's is in none of them.
+* ``config_drive``: the config drive flags (booleans) allowed.
+* ``regex``: ``(column, pattern)`` pairs; the column (``name``,
+  ``hostname``, ``node_uuid``, ``description``, ``access_ip_v4``,
+  ``access_ip_v6``, ``launch_index``) matches the regular expression
+  anywhere (``re.search``), NULL never matches. See ``regex_condition``.
+* ``tags``: has every tag listed; ``tags_any``: at least one of them;
+  ``not_tags``: lacks at least one of them; ``not_tags_any``: none.
+* ``changes_since``, ``changes_before``: ``updated_at`` at or after, at or
+  before the time (naive UTC).
+* ``nothing``: true if no server can match.
+
+A sort key is a column of the instances table, or ``(column, value)``:
+whether the column equals the value (false first).
+"""
+
+
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import instance_metadata
+
+_INSTANCES = models.Instance.__table__
+_TAGS = models.InstanceTag.__table__
+
+_EQUAL = ('uuid', 'user_id', 'image_ref', 'flavorid', 'vm_state')
+_REGEX_COLUMNS = frozenset(['name', 'hostname', 'node_uuid', 'description',
+                            'access_ip_v4', 'access_ip_v6', 'launch_index'])
+
+# Characters that end a literal prefix of a regular expression.
+_SPECIAL = frozenset('.^$*+?{}[]\\|()')
+_QUANTIFIERS = frozenset('*?{')
+
+
+def literal_prefix(pattern):
+    """The text every string ``re.search(pattern, ...)`` matches starts
+    with ('' if the pattern says nothing about the start): a pattern
+    anchored with ``^`` followed by literal characters, and no ``|``.
+    """
+    if not pattern.startswith('^') or '|' in pattern:
+        return ''
+    prefix = []
+    for char in pattern[1:]:
+        if char in _SPECIAL:
+            if char in _QUANTIFIERS and prefix:
+                # The character before may be repeated zero times.
+                prefix.pop()
+            break
+        prefix.append(char)
+    return ''.join(prefix)
+
+
+def _prefix_range(column, prefix, dialect):
+    """``column`` starts with ``prefix``, as an index range."""
+    if dialect != 'sqlite':
+        # Code point order, whatever the database's collation.
+        column = sa.collate(column, 'C')
+    last = ord(prefix[-1])
+    if last >= 0x10FFFF:
+        return sa.true()
+    return sa.and_(column >= prefix,
+                   column < prefix[:-1] + chr(last + 1))
+
+
+def regex_condition(column_name, pattern, dialect):
+    """``column`` matches ``pattern`` anywhere; NULL never does.
+
+    SQLite runs Python's ``re.search`` (SQLAlchemy registers it as the
+    REGEXP function of every connection), PostgreSQL its ``~`` operator
+    and MySQL its REGEXP, as Nova's database does. A name anchored on a
+    literal prefix (``^web-1``) is also narrowed by an index range.
+    """
+    column = _INSTANCES.c[column_name]
+    if column_name == 'launch_index':
+        column = sa.cast(column, sa.String)
+    condition = column.regexp_match(pattern)
+    prefix = literal_prefix(pattern)
+    if prefix and column_name != 'launch_index':
+        condition = sa.and_(_prefix_range(column, prefix, dialect),
+                            condition)
+    return condition
+
+
+def _tagged(tags):
+    """The uuids of the instances having every tag of ``tags``."""
+    tags = sorted(set(tags))
+    return sa.select(_TAGS.c.instance_uuid).where(
+        _TAGS.c.tag.in_(tags)).group_by(_TAGS.c.instance_uuid).having(
+        sa.func.count() == len(tags))
+
+
+def _any_tag(tags):
+    return sa.exists().where(_TAGS.c.instance_uuid == _INSTANCES.c.uuid,
+                             _TAGS.c.tag.in_(sorted(set(tags))))
+
+
+def conditions(filters, dialect=None):
+    """The SQL conditions (ANDed) of ``filters``; ``dialect`` is the name
+    of the database's.
+    """
+    if filters.get('nothing'):
+        return [sa.false()]
+    found = []
+    for name in ('project_id', 'owner'):
+        if filters.get(name) is not None:
+            found.append(_INSTANCES.c.project_id == filters[name])
+    for name in _EQUAL:
+        if filters.get(name) is not None:
+            found.append(_INSTANCES.c[name] == filters[name])
+    for states in filters.get('vm_states') or ():
+        found.append(_INSTANCES.c.vm_state.in_(sorted(states)))
+    for states in filters.get('not_vm_states') or ():
+        if states:
+            found.append(_INSTANCES.c.vm_state.notin_(sorted(states)))
+    if filters.get('config_drive') is not None:
+        found.append(_INSTANCES.c.config_drive.in_(
+            sorted(filters['config_drive'])))
+    for column_name, pattern in filters.get('regex') or ():
+        if column_name not in _REGEX_COLUMNS:
+            raise ValueError('Not a regular expression filter: %s'
+                             % column_name)
+        found.append(regex_condition(column_name, pattern, dialect))
+    if filters.get('tags'):
+        found.append(_INSTANCES.c.uuid.in_(_tagged(filters['tags'])))
+    if filters.get('tags_any'):
+        found.append(_any_tag(filters['tags_any']))
+    if filters.get('not_tags'):
+        found.append(_INSTANCES.c.uuid.notin_(_tagged(filters['not_tags'])))
+    if filters.get('not_tags_any'):
+        found.append(~_any_tag(filters['not_tags_any']))
+    if filters.get('changes_since') is not None:
+        found.append(_INSTANCES.c.updated_at >= filters['changes_since'])
+    if filters.get('changes_before') is not None:
+        found.append(_INSTANCES.c.updated_at <= filters['changes_before'])
+    return found
+
+
+def sort_column(key):
+    """The SQL value of sort key ``key``."""
+    if isinstance(key, tuple):
+        column_name, value = key
+        return sa.case((_INSTANCES.c[column_name] == value, 1), else_=0)
+    return _INSTANCES.c[key]
+
+
+def order_by(sort, dialect=None):
+    """ORDER BY clauses of ``sort`` ([(key, 'asc' or 'desc')]): NULL
+    before any value (after, descending), as SQLite orders them.
+    """
+    clauses = []
+    for key, direction in sort:
+        column = sort_column(key)
+        if direction == 'desc':
+            clause = column.desc()
+            if dialect != 'sqlite' and _nullable(key):
+                clause = clause.nulls_last()
+        else:
+            clause = column.asc()
+            if dialect != 'sqlite' and _nullable(key):
+                clause = clause.nulls_first()
+        clauses.append(clause)
+    return clauses
+
+
+def _nullable(key):
+    return not isinstance(key, tuple) and _INSTANCES.c[key].nullable
+
+
+def after(sort, marker):
+    """The condition "ordered after the marker" for ``sort`` (ending with
+    a unique key), ``marker`` being the marker's values of the keys.
+    """
+    alternatives = []
+    equal = []
+    for (key, direction), value in zip(sort, marker):
+        column = sort_column(key)
+        if value is None:
+            beyond = column.isnot(None) if direction == 'asc' else None
+            same = column.is_(None)
+        else:
+            beyond = column > value if direction == 'asc' else sa.or_(
+                column < value, column.is_(None))
+            same = column == value
+        if beyond is not None:
+            alternatives.append(sa.and_(*(equal + [beyond])))
+        equal.append(same)
+    return sa.or_(*alternatives) if alternatives else sa.false()
+
+
+@db_api.context_manager.reader
+def get_page(context, filters, sort, limit=None, marker=None):
+    """``[(row, metadata, tags)]`` of a page of instances: one query for
+    the marker's place (if any), one for the page, one per child table.
+    See InstanceList.get_by_filters.
+    """
+    dialect = context.session.get_bind().dialect.name
+    where = conditions(filters, dialect)
+    if marker is not None:
+        scope = [_INSTANCES.c.uuid == marker]
+        if filters.get('project_id') is not None:
+            scope.append(_INSTANCES.c.project_id == filters['project_id'])
+        place = context.session.execute(sa.select(*[
+            sort_column(key) for key, _dir in sort]).where(*scope)).first()
+        if place is None:
+            raise exception.MarkerNotFound(marker=marker)
+        where.append(after(sort, tuple(place)))
+    query = sa.select(_INSTANCES).where(*where).order_by(
+        *order_by(sort, dialect))
+    if limit is not None:
+        query = query.limit(limit)
+    rows = context.session.execute(query).all()
+    metadata, tags = instance_metadata.children(
+        context, [row.uuid for row in rows])
+    return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
