@@ -15,9 +15,17 @@ _VERSION_RE = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
 
 
 class APIVersion(tuple):
-    """A microversion ``(major, minor)`` that compares as numbers."""
+    """A microversion ``(major, minor)`` that compares as numbers.
+
+    Made from its text (``APIVersion('2.19')``); an APIVersion given
+    instead is returned as it is.
+
+    :raises InvalidAPIVersion: the text is not ``Major.Minor``.
+    """
 
     def __new__(cls, text):
+        if isinstance(text, APIVersion):
+            return text
         match = _VERSION_RE.match(text)
         if not match:
             raise exception.InvalidAPIVersion(version=text)
@@ -148,6 +156,10 @@ def versioned(min_version=None, max_version=None,
     Outside the range ``refusal`` is raised: by default the request is
     answered as if the resource did not exist (404), as Nova and Ironic do
     for most methods added later; Ironic answers some with 405 or 406.
+
+    :param min_version: the first APIVersion served, None for the API's.
+    :param max_version: the last APIVersion served, None for the API's.
+    :param refusal: the exception class raised outside the range.
     """
     lower = APIVersion(min_version) if min_version else None
     upper = APIVersion(max_version) if max_version else None

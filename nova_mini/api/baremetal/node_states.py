@@ -10,15 +10,12 @@ from pecan import rest
 
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_states as schema
-from nova_mini.api.baremetal import versions
-from nova_mini.api import microversion
+from nova_mini.api.baremetal import utils
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini.policies import nodes as policies
 from nova_mini import states
-
-_MANAGEMENT_VERBS = microversion.APIVersion(versions.MANAGEMENT_VERBS)
 
 
 class NodeStatesController(rest.RestController):
@@ -27,15 +24,11 @@ class NodeStatesController(rest.RestController):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
-    def _node(self, req):
-        from nova_mini.api.baremetal import nodes
-        return nodes.get_node(req, self.node_ident)
-
     @wsgi.expose()
     def get_all(self):
         req = pecan.request
         req.ctxt.can(policies.GET_STATES)
-        node = self._node(req)
+        node = utils.get_node(self.node_ident)
         view = node_view.NodeView(req)
         return {name: view._value(node, name) for name in (
             'power_state', 'target_power_state', 'provision_state',
@@ -48,10 +41,10 @@ class NodeStatesController(rest.RestController):
         req = pecan.request
         target = req.json['target']
         if target in (states.MANAGE, states.PROVIDE) and \
-                req.api_version < _MANAGEMENT_VERBS:
-            raise exception.NotAcceptable(version=str(req.api_version))
+                not utils.allow_management_verbs():
+            raise utils.not_acceptable()
         req.ctxt.can(policies.SET_PROVISION_STATE)
-        node = self._node(req)
+        node = utils.get_node(self.node_ident)
         if node.maintenance and target == states.DEPLOY:
             raise exception.NodeInMaintenance(action=target, node=node.uuid)
         node.set_provision_state(target)

@@ -9,6 +9,7 @@ from pecan import rest
 
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_traits as schema
+from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -26,17 +27,13 @@ class NodeTraitsController(rest.RestController):
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
-    def _node(self, req):
-        from nova_mini.api.baremetal import nodes
-        return nodes.get_node(req, self.node_ident)
-
     @wsgi.expose()
     @microversion.versioned(min_version=versions.NODE_TRAITS,
                             refusal=exception.NotAcceptable)
     def get_all(self):
         req = pecan.request
         req.ctxt.can(policies.LIST)
-        node = self._node(req)
+        node = utils.get_node(self.node_ident)
         return {'traits': node.traits.get_trait_names()}
 
     @wsgi.expose(status=204)
@@ -59,7 +56,7 @@ class NodeTraitsController(rest.RestController):
             _check_trait(trait)
         context = req.ctxt
         context.can(policies.SET)
-        node = self._node(req)
+        node = utils.get_node(self.node_ident)
         if trait is None:
             objects.NodeTraitList.create(context, node.id, body['traits'],
                                          node_ident=node.uuid)
@@ -77,7 +74,7 @@ class NodeTraitsController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         context.can(policies.DELETE)
-        node = self._node(req)
+        node = utils.get_node(self.node_ident)
         if trait is None:
             objects.NodeTraitList.destroy(context, node.id,
                                           node_ident=node.uuid)

@@ -1,17 +1,14 @@
 """How a node looks in bare-metal API responses, by microversion."""
 
 from nova_mini.api.baremetal import versions
-from nova_mini.api import microversion
 from nova_mini import exception
 from nova_mini import states
 
-_V = microversion.APIVersion
-
 # Fields shown from a version on; asking for them earlier is refused (406).
 FIELD_VERSIONS = {
-    'name': _V(versions.NODE_NAME),
-    'resource_class': _V(versions.RESOURCE_CLASS),
-    'traits': _V(versions.NODE_TRAITS),
+    'name': versions.NODE_NAME,
+    'resource_class': versions.RESOURCE_CLASS,
+    'traits': versions.NODE_TRAITS,
 }
 # Every field of a node body, in Ironic's order of appearance.
 FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'extra', 'properties',
@@ -23,8 +20,6 @@ FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'extra', 'properties',
 # The fields of a brief node list.
 BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
                 'provision_state', 'maintenance')
-_AVAILABLE_BY_NAME = _V(versions.AVAILABLE_STATE)
-_STATES_LINKS = _V(versions.STATES_LINKS)
 _MASK = '******'
 
 
@@ -50,7 +45,9 @@ class NodeView(object):
         self.root_url = req.application_url.rstrip('/')
 
     def allowed(self, name):
-        return self.version >= FIELD_VERSIONS.get(name, _V('1.1'))
+        """Return whether the field ``name`` is shown at this version."""
+        needed = FIELD_VERSIONS.get(name)
+        return needed is None or self.version >= needed
 
     def check_fields(self, fields):
         """Refuse unknown fields (400) and fields of later versions (406)."""
@@ -81,7 +78,7 @@ class NodeView(object):
             return node.traits.get_trait_names()
         if name == 'provision_state':
             if (node.provision_state == states.AVAILABLE and
-                    self.version < _AVAILABLE_BY_NAME):
+                    self.version < versions.AVAILABLE_STATE):
                 return states.NOSTATE
             return node.provision_state
         if name == 'driver_info':
@@ -99,7 +96,7 @@ class NodeView(object):
         shown = fields or [name for name in FIELDS if self.allowed(name)]
         body = {name: self._value(node, name) for name in shown}
         body['links'] = self._links('nodes/%s' % node.uuid)
-        if fields is None and self.version >= _STATES_LINKS:
+        if fields is None and self.version >= versions.STATES_LINKS:
             body['states'] = self._links('nodes/%s/states' % node.uuid)
         return body
 

@@ -12,30 +12,16 @@ from nova_mini.api.baremetal import node_states
 from nova_mini.api.baremetal import node_traits
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import nodes as schema
+from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
-from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node as node_obj
 from nova_mini.policies import nodes as policies
 from nova_mini import states
 
-CONF = conf.CONF
-_V = microversion.APIVersion
-_NODE_NAME = _V(versions.NODE_NAME)
-_UNRESTRICTED_NAME = _V(versions.UNRESTRICTED_NODE_NAME)
-_ENROLL = _V(versions.ENROLL_STATE)
-_FIELDS = _V(versions.FIELDS_SELECTOR)
-_TRAITS = _V(versions.NODE_TRAITS)
-# Query parameters that need a version, and which one.
-_FILTER_VERSIONS = {
-    'provision_state': _V(versions.PROVISION_STATE_FILTER),
-    'driver': _V(versions.DRIVER_FILTER),
-    'resource_class': _V(versions.RESOURCE_CLASS),
-}
 _SUB_RESOURCES = {
     'traits': node_traits.NodeTraitsController,
     'states': node_states.NodeStatesController,
@@ -48,26 +34,14 @@ _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',
 # hardware does not implement.
 _UNSUPPORTED_INTERFACES = ('console', 'inspect', 'raid')
 
+# Query parameters given to the node list as they are.
+_PLAIN_FILTERS = ('provision_state', 'driver', 'resource_class')
 
-def get_node(req, ident):
-    """The node named by ``ident``: a UUID, or a name from 1.5."""
-    if uuidutils.is_uuid_like(ident):
-        return objects.Node.get_by_uuid(req.ctxt, ident)
-    if req.api_version >= _NODE_NAME:
-        return objects.Node.get_by_name(req.ctxt, ident)
-    # Before 1.5 a name finds nothing, as in Ironic.
-    raise exception.NodeNotFound(node=ident)
-
-
-def _fields(req, view):
-    text = req.GET.get('fields')
-    if text is None:
-        return None
-    if req.api_version < _FIELDS:
-        raise exception.NotAcceptable(version=str(req.api_version))
-    fields = [name.strip() for name in text.split(',') if name.strip()]
-    view.check_fields(fields)
-    return fields
+_check_trait = validation.value_checker(schema.trait, 'trait')
+# What a patch must leave: from 1.10, and before (host names).
+_check_patched = validation.value_checker(schema.patched, 'node')
+_check_patched_hostname = validation.value_checker(schema.patched_hostname,
+                                                   'node')
 
 
 def _bool(req, name):
@@ -76,12 +50,11 @@ def _bool(req, name):
 
 
 def _filters(req):
-    version = req.api_version
     filters = {}
-    for name, needed in _FILTER_VERSIONS.items():
+    for name in _PLAIN_FILTERS:
         if req.GET.get(name) is not None:
-            if version < needed:
-                raise exception.NotAcceptable(version=str(version))
+            if not utils.allow_node_filter(name):
+                raise utils.not_acceptable()
             filters[name] = req.GET[name]
     if filters.get('provision_state') not in (None,) + states.ALL:
         raise exception.Invalid('Invalid provision state %s.'
@@ -89,34 +62,23 @@ def _filters(req):
     filters['maintenance'] = _bool(req, 'maintenance')
     filters['associated'] = _bool(req, 'associated')
     filters['instance_uuid'] = req.GET.get('instance_uuid')
-    check_trait = validation.value_checker(schema.trait, 'trait')
     for param, name in schema.TRAIT_FILTERS.items():
         if req.GET.get(param) is None:
             continue
-        if version < _TRAITS:
-            raise exception.NotAcceptable(version=str(version))
+        if not utils.allow_node_traits():
+            raise utils.not_acceptable()
         traits = [t for t in req.GET[param].split(',') if t]
         for trait in traits:
-            check_trait(trait)
+            _check_trait(trait)
         filters[name] = traits
     return filters
 
 
-def _limit(req):
-    limit = req.GET.get('limit')
-    if limit is None:
-        return CONF.api.max_limit
-    limit = int(limit)
-    if limit <= 0:
-        raise exception.Invalid('Limit must be positive')
-    return min(limit, CONF.api.max_limit)
-
-
-def _check_name(req, name):
+def _check_name(name):
     if name is None:
         return
-    if req.api_version < _NODE_NAME:
-        raise exception.NotAcceptable(version=str(req.api_version))
+    if not utils.allow_node_names():
+        raise utils.not_acceptable()
     if uuidutils.is_uuid_like(name):
         raise exception.Invalid('Cannot use a UUID as the node name %s.'
                                 % name)
@@ -130,8 +92,8 @@ def _check_name(req, name):
 def _check_versioned_values(req, values):
     if values.get('resource_class') is not None and \
             not node_view.NodeView(req).allowed('resource_class'):
-        raise exception.NotAcceptable(version=str(req.api_version))
-    _check_name(req, values.get('name'))
+        raise utils.not_acceptable()
+    _check_name(values.get('name'))
 
 
 class NodesController(rest.RestController):
@@ -141,7 +103,7 @@ class NodesController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.LIST)
         view = node_view.NodeView(req)
-        fields = _fields(req, view)
+        fields = utils.get_fields(view)
         if detail and fields:
             raise exception.Invalid('The fields parameter cannot be used '
                                     'with /nodes/detail.')
@@ -153,7 +115,7 @@ class NodesController(rest.RestController):
                 % sort_key)
         view.check_fields([sort_key] if sort_key in node_view.FIELDS
                           else [])
-        limit = _limit(req)
+        limit = utils.get_limit()
         nodes = objects.NodeList.get_all(
             req.ctxt, filters=_filters(req), sort_key=sort_key,
             sort_dir=sort_dir, limit=limit, marker=req.GET.get('marker'),
@@ -181,14 +143,12 @@ class NodesController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.GET)
         view = node_view.NodeView(req)
-        fields = _fields(req, view)
-        return view.render(get_node(req, node_ident), fields)
+        fields = utils.get_fields(view)
+        return view.render(utils.get_node(node_ident), fields)
 
     @wsgi.expose(status=201)
-    @validation.body(schema.create_hostname,
-                     max_version=versions.UNRESTRICTED_NODE_NAME_PREVIOUS)
-    @validation.body(schema.create,
-                     min_version=versions.UNRESTRICTED_NODE_NAME)
+    @validation.body([(None, schema.create_hostname),
+                      (versions.UNRESTRICTED_NODE_NAME, schema.create)])
     def post(self):
         req = pecan.request
         req.ctxt.can(policies.CREATE)
@@ -196,7 +156,7 @@ class NodesController(rest.RestController):
         _check_versioned_values(req, body)
         node = objects.Node(req.ctxt, **body)
         node.maintenance = False
-        node.provision_state = (states.ENROLL if req.api_version >= _ENROLL
+        node.provision_state = (states.ENROLL if utils.allow_enroll_state()
                                 else states.AVAILABLE)
         node.create()
         view = node_view.NodeView(req)
@@ -209,7 +169,7 @@ class NodesController(rest.RestController):
     def patch(self, node_ident):
         req = pecan.request
         req.ctxt.can(policies.UPDATE)
-        node = get_node(req, node_ident)
+        node = utils.get_node(node_ident)
         for operation in req.json:
             field = operation['path'].split('/')[1]
             if field == 'traits':
@@ -224,9 +184,10 @@ class NodesController(rest.RestController):
         for name in ('driver_info', 'extra', 'properties', 'instance_info'):
             if patched.get(name) is None:
                 patched[name] = {}
-        validation.value_checker(
-            schema.patched if req.api_version >= _UNRESTRICTED_NAME
-            else schema.patched_hostname, 'node')(patched)
+        if utils.allow_unrestricted_node_names():
+            _check_patched(patched)
+        else:
+            _check_patched_hostname(patched)
         changed = {name: value for name, value in patched.items()
                    if value != getattr(node, name)}
         _check_versioned_values(req, changed)
@@ -245,7 +206,7 @@ class NodesController(rest.RestController):
     def delete(self, node_ident):
         req = pecan.request
         req.ctxt.can(policies.DELETE)
-        node = get_node(req, node_ident)
+        node = utils.get_node(node_ident)
         if node.instance_uuid:
             raise exception.NodeAssociated(node=node.uuid,
                                            instance_uuid=node.instance_uuid)
@@ -263,7 +224,7 @@ class NodesController(rest.RestController):
     def validate(self, node_ident):
         req = pecan.request
         req.ctxt.can(policies.VALIDATE)
-        node = get_node(req, node_ident)
+        node = utils.get_node(node_ident)
         result = {name: {'result': True, 'reason': None}
                   for name in ('boot', 'deploy', 'management', 'network',
                                'power', 'storage')}

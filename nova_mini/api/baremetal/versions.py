@@ -49,21 +49,20 @@ HISTORY = [
     ('1.37', 'Node traits.'),
 ]
 
-# Versions that code checks, by what they changed; *_PREVIOUS is the last
-# version before the change, for ranges that end there.
-AVAILABLE_STATE = '1.2'
-MANAGEMENT_VERBS = '1.4'
-NODE_NAME = '1.5'
-FIELDS_SELECTOR = '1.8'
-PROVISION_STATE_FILTER = '1.9'
-UNRESTRICTED_NODE_NAME_PREVIOUS = '1.9'
-UNRESTRICTED_NODE_NAME = '1.10'
-ENROLL_STATE = '1.11'
-STATES_LINKS = '1.14'
-DRIVER_FILTER = '1.16'
-RESOURCE_CLASS = '1.21'
-NODE_TRAITS_PREVIOUS = '1.36'
-NODE_TRAITS = '1.37'
+# Versions that code checks, by what they changed. A range that ends
+# where a change begins is written with the change's version (a
+# validation schema list, or ``version < X``), never the one before.
+AVAILABLE_STATE = microversion.APIVersion('1.2')
+MANAGEMENT_VERBS = microversion.APIVersion('1.4')
+NODE_NAME = microversion.APIVersion('1.5')
+FIELDS_SELECTOR = microversion.APIVersion('1.8')
+PROVISION_STATE_FILTER = microversion.APIVersion('1.9')
+UNRESTRICTED_NODE_NAME = microversion.APIVersion('1.10')
+ENROLL_STATE = microversion.APIVersion('1.11')
+STATES_LINKS = microversion.APIVersion('1.14')
+DRIVER_FILTER = microversion.APIVersion('1.16')
+RESOURCE_CLASS = microversion.APIVersion('1.21')
+NODE_TRAITS = microversion.APIVersion('1.37')
 
 BAREMETAL_API = microversion.VersionedAPI(
     service_type='baremetal',

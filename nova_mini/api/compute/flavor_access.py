@@ -6,15 +6,11 @@ from pecan import rest
 
 from nova_mini.api.compute.schemas import flavor_access as schema
 from nova_mini.api.compute import versions
-from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.policies import flavor_access as policies
-
-_PUBLIC_CONFLICT = microversion.APIVersion(
-    versions.PUBLIC_FLAVOR_ACCESS_CONFLICT)
 
 
 def _access_list(flavor):
@@ -66,7 +62,8 @@ class FlavorActionController(rest.RestController):
         flavor = objects.Flavor.get_by_flavor_id(req.ctxt, self.flavor_id)
         # Before 2.7 a public flavor took access entries without complaint.
         flavor.add_access(req.json['addTenantAccess']['tenant'],
-                          allow_public=req.api_version < _PUBLIC_CONFLICT)
+                          allow_public=req.api_version < (
+                              versions.PUBLIC_FLAVOR_ACCESS_CONFLICT))
         return _access_list(flavor)
 
     @validation.body(schema.remove_tenant_access)

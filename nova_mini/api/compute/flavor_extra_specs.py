@@ -10,7 +10,6 @@ from pecan import rest
 
 from nova_mini.api.compute.schemas import flavor_extra_specs as schema
 from nova_mini.api.compute import versions
-from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api.validation.extra_specs import registry
 from nova_mini.api import wsgi
@@ -21,7 +20,10 @@ from nova_mini.policies import flavor_extra_specs as policies
 LOG = logging.getLogger(__name__)
 
 MAX_VALUE_LENGTH = 255
-_VALIDATION = microversion.APIVersion(versions.EXTRA_SPECS_VALIDATION)
+# POST and PUT: no validation query before 2.86 (_validation_mode refuses
+# the parameter there).
+_validate_write_query = validation.query([
+    (versions.EXTRA_SPECS_VALIDATION, schema.validation_query_v286)])
 
 
 def _as_strings(specs):
@@ -41,11 +43,11 @@ def _validation_mode(req):
     """The mode asked for (the schema has checked its value), or None
     below 2.86, where nothing is validated.
     """
-    if req.api_version < _VALIDATION:
+    if req.api_version < versions.EXTRA_SPECS_VALIDATION:
         if 'validation' in req.GET:
             raise exception.Invalid(
                 "The 'validation' query parameter needs microversion %s or "
-                "later." % versions.EXTRA_SPECS_VALIDATION)
+                "later." % (versions.EXTRA_SPECS_VALIDATION,))
         return None
     return req.GET.get('validation', registry.STRICT)
 
@@ -100,12 +102,9 @@ class FlavorExtraSpecsController(rest.RestController):
         return {key: flavor.extra_specs[key]}
 
     @wsgi.expose()
-    @validation.query(schema.validation_query_v286,
-                      min_version=versions.EXTRA_SPECS_VALIDATION)
-    @validation.body(schema.create,
-                     max_version=versions.EXTRA_SPECS_VALIDATION_PREVIOUS)
-    @validation.body(schema.create_v286,
-                     min_version=versions.EXTRA_SPECS_VALIDATION)
+    @_validate_write_query
+    @validation.body([(None, schema.create),
+                      (versions.EXTRA_SPECS_VALIDATION, schema.create_v286)])
     def post(self):
         req = pecan.request
         req.ctxt.can(policies.CREATE)
@@ -117,12 +116,9 @@ class FlavorExtraSpecsController(rest.RestController):
         return {'extra_specs': body}
 
     @wsgi.expose()
-    @validation.query(schema.validation_query_v286,
-                      min_version=versions.EXTRA_SPECS_VALIDATION)
-    @validation.body(schema.update,
-                     max_version=versions.EXTRA_SPECS_VALIDATION_PREVIOUS)
-    @validation.body(schema.update_v286,
-                     min_version=versions.EXTRA_SPECS_VALIDATION)
+    @_validate_write_query
+    @validation.body([(None, schema.update),
+                      (versions.EXTRA_SPECS_VALIDATION, schema.update_v286)])
     def put(self, key):
         req = pecan.request
         req.ctxt.can(policies.UPDATE)

@@ -4,12 +4,7 @@ import collections
 from urllib import parse
 
 from nova_mini.api.compute import versions
-from nova_mini.api import microversion
 from nova_mini.policies import flavor_extra_specs as specs_policies
-
-_DESCRIPTION = microversion.APIVersion(versions.FLAVOR_DESCRIPTION)
-_EXTRA_SPECS = microversion.APIVersion(versions.FLAVOR_EXTRA_SPECS_IN_BODY)
-_INTEGER_SWAP = microversion.APIVersion(versions.STRICT_VALIDATION)
 
 
 class FlavorView(object):
@@ -39,7 +34,7 @@ class FlavorView(object):
     def basic(self, flavor):
         body = {'id': flavor.flavorid, 'name': flavor.name,
                 'links': self._links(flavor)}
-        if self.version >= _DESCRIPTION:
+        if self.version >= versions.FLAVOR_DESCRIPTION:
             body['description'] = flavor.description
         return body
 
@@ -50,8 +45,9 @@ class FlavorView(object):
             'ram': flavor.memory_mb,
             'disk': flavor.root_gb,
             # Until 2.75 a zero swap was shown as an empty string.
-            'swap': flavor.swap if (flavor.swap or
-                                    self.version >= _INTEGER_SWAP) else '',
+            'swap': flavor.swap if (
+                flavor.swap or self.version >= versions.STRICT_VALIDATION)
+            else '',
             'OS-FLV-EXT-DATA:ephemeral': flavor.ephemeral_gb,
             'OS-FLV-DISABLED:disabled': flavor.disabled,
             'vcpus': flavor.vcpus,
@@ -59,9 +55,10 @@ class FlavorView(object):
             'rxtx_factor': flavor.rxtx_factor,
             'links': self._links(flavor),
         }
-        if self.version >= _DESCRIPTION:
+        if self.version >= versions.FLAVOR_DESCRIPTION:
             body['description'] = flavor.description
-        if self.version >= _EXTRA_SPECS and self._may_show_specs():
+        if (self.version >= versions.FLAVOR_EXTRA_SPECS_IN_BODY and
+                self._may_show_specs()):
             body['extra_specs'] = flavor.extra_specs
         return body
 

@@ -16,20 +16,24 @@ from nova_mini.api.compute import flavor_view
 from nova_mini.api.compute.schemas import flavors as schema
 from nova_mini.api.compute import versions
 from nova_mini.api import microversion
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.policies import flavors as policies
-
-CONF = conf.CONF
 
 _SUB_RESOURCES = {
     'os-extra_specs': flavor_extra_specs.FlavorExtraSpecsController,
     'os-flavor-access': flavor_access.FlavorAccessController,
     'action': flavor_access.FlavorActionController,
 }
+
+# GET /flavors and /flavors/detail take the same query.
+_validate_list_query = validation.query([
+    (None, schema.index_query),
+    (versions.STRICT_VALIDATION, schema.index_query_v275),
+])
 
 
 def _int_filter(req, name):
@@ -56,19 +60,6 @@ def _is_public_filter(req, context):
         raise exception.Invalid('Invalid is_public filter [%s]' % value)
 
 
-def _limit(req):
-    limit = req.GET.get('limit')
-    if limit is None:
-        return CONF.api.max_limit
-    try:
-        limit = int(limit)
-    except ValueError:
-        raise exception.Invalid('limit param must be an integer')
-    if limit < 0:
-        raise exception.Invalid('limit param must be positive')
-    return min(limit, CONF.api.max_limit)
-
-
 class FlavorsController(rest.RestController):
     _custom_actions = {'detail': ['GET']}
 
@@ -81,7 +72,7 @@ class FlavorsController(rest.RestController):
             filters['disabled'] = False
         filters['min_memory_mb'] = _int_filter(req, 'minRam')
         filters['min_root_gb'] = _int_filter(req, 'minDisk')
-        limit = _limit(req)
+        limit = pagination.limit(req)
         flavors = objects.FlavorList.get_all(
             context, filters=filters,
             sort_key=req.GET.get('sort_key') or 'flavorid',
@@ -93,18 +84,12 @@ class FlavorsController(rest.RestController):
             link_params=schema.index_query['properties'])
 
     @wsgi.expose()
-    @validation.query(schema.index_query,
-                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
-    @validation.query(schema.index_query_v275,
-                      min_version=versions.STRICT_VALIDATION)
+    @_validate_list_query
     def get_all(self):
         return self._list(detail=False)
 
     @wsgi.expose()
-    @validation.query(schema.index_query,
-                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
-    @validation.query(schema.index_query_v275,
-                      min_version=versions.STRICT_VALIDATION)
+    @_validate_list_query
     def detail(self):
         return self._list(detail=True)
 
@@ -116,10 +101,8 @@ class FlavorsController(rest.RestController):
         return flavor_view.FlavorView(req).show(flavor)
 
     @wsgi.expose()
-    @validation.body(schema.create,
-                     max_version=versions.FLAVOR_DESCRIPTION_PREVIOUS)
-    @validation.body(schema.create_v255,
-                     min_version=versions.FLAVOR_DESCRIPTION)
+    @validation.body([(None, schema.create),
+                      (versions.FLAVOR_DESCRIPTION, schema.create_v255)])
     def post(self):
         req = pecan.request
         context = req.ctxt

@@ -15,23 +15,12 @@ from urllib import parse
 from oslo_utils import timeutils
 
 from nova_mini.api.compute import versions
-from nova_mini.api import microversion
 from nova_mini import conf
 from nova_mini.objects import instance as instance_obj
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import servers as policies
 
 CONF = conf.CONF
-_V = microversion.APIVersion
-_EXTENDED_ATTRIBUTES = _V(versions.SERVER_EXTENDED_ATTRIBUTES)
-_LOCKED = _V(versions.SERVER_LOCKED)
-_DESCRIPTION = _V(versions.SERVER_DESCRIPTION)
-_TAGS = _V(versions.SERVER_TAGS)
-_EMBEDDED_FLAVOR = _V(versions.EMBEDDED_FLAVOR)
-_TRUSTED_CERTS = _V(versions.TRUSTED_IMAGE_CERTIFICATES)
-_SERVER_GROUPS = _V(versions.SERVER_GROUPS)
-_STRICT_VALIDATION = _V(versions.STRICT_VALIDATION)
-_LOCKED_REASON = _V(versions.SERVER_LOCKED_REASON)
 
 # Nova's power states: nothing yet, and running (a deployed node).
 NOSTATE = 0
@@ -97,7 +86,7 @@ class ServerView(object):
 
     def _flavor(self, instance):
         flavor = instance.flavor
-        if self.version < _EMBEDDED_FLAVOR:
+        if self.version < versions.EMBEDDED_FLAVOR:
             return {'id': flavor.flavorid,
                     'links': self._links('flavors', flavor.flavorid)[1:]}
         # 2.47: the instance's own copy, whatever became of the flavor.
@@ -129,7 +118,7 @@ class ServerView(object):
             'OS-EXT-SRV-ATTR:instance_name': 'instance-%08x' % instance.id,
             'OS-EXT-SRV-ATTR:hypervisor_hostname': instance.node_uuid,
         }
-        if self.version >= _EXTENDED_ATTRIBUTES:
+        if self.version >= versions.SERVER_EXTENDED_ATTRIBUTES:
             body.update({
                 'OS-EXT-SRV-ATTR:hostname': instance.hostname,
                 'OS-EXT-SRV-ATTR:kernel_id': '',
@@ -174,18 +163,18 @@ class ServerView(object):
             body['fault'] = self._fault(instance)
         if everything:
             body.update(self._everything(instance))
-        if self.version >= _LOCKED:
+        if self.version >= versions.SERVER_LOCKED:
             body['locked'] = False
-        if self.version >= _DESCRIPTION:
+        if self.version >= versions.SERVER_DESCRIPTION:
             body['description'] = instance.description
-        if self.version >= _TAGS:
+        if self.version >= versions.SERVER_TAGS:
             body['tags'] = list(instance.tags)
-        if self.version >= _TRUSTED_CERTS:
+        if self.version >= versions.TRUSTED_IMAGE_CERTIFICATES:
             body['trusted_image_certificates'] = None
         # As Nova: in GET /servers/{id} (and PUT), not in /servers/detail.
-        if server_groups and self.version >= _SERVER_GROUPS:
+        if server_groups and self.version >= versions.SERVER_GROUPS:
             body['server_groups'] = []
-        if self.version >= _LOCKED_REASON:
+        if self.version >= versions.SERVER_LOCKED_REASON:
             body['locked_reason'] = None
         return body
 
@@ -217,7 +206,7 @@ class ServerView(object):
         """The answer of PUT /servers/{id}: from 2.75 the whole server (but
         its user data), before that the smaller body Nova answered with.
         """
-        if self.version < _STRICT_VALIDATION:
+        if self.version < versions.STRICT_VALIDATION:
             return {'server': self.detail(instance, server_groups=True,
                                           everything=False)}
         body = self.detail(instance, server_groups=True)

@@ -31,7 +31,6 @@ from nova_mini.api.compute import server_filters
 from nova_mini.api.compute import server_metadata
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
-from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -46,7 +45,11 @@ from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 CONF = conf.CONF
 LOG = logging.getLogger(__name__)
 
-_DESCRIPTION = microversion.APIVersion(versions.SERVER_DESCRIPTION)
+# GET /servers and /servers/detail take the same query.
+_validate_list_query = validation.query([
+    (None, schema.index_query),
+    (versions.STRICT_VALIDATION, schema.index_query_v275),
+])
 
 # Attempts to reach the broker for the build cast before the servers are
 # failed (oslo.messaging would otherwise retry forever, holding the
@@ -146,7 +149,7 @@ def _check_user_data(body):
 def _description(req, body):
     # As Nova: below 2.19, where the body has none, a server's
     # description is its name.
-    if req.api_version < _DESCRIPTION:
+    if req.api_version < versions.SERVER_DESCRIPTION:
         return body['name']
     return body.get('description')
 
@@ -254,18 +257,12 @@ class ServersController(rest.RestController):
             link_params=schema.index_query['properties'])
 
     @wsgi.expose()
-    @validation.query(schema.index_query,
-                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
-    @validation.query(schema.index_query_v275,
-                      min_version=versions.STRICT_VALIDATION)
+    @_validate_list_query
     def get_all(self):
         return self._list(detail=False)
 
     @wsgi.expose()
-    @validation.query(schema.index_query,
-                      max_version=versions.STRICT_VALIDATION_PREVIOUS)
-    @validation.query(schema.index_query_v275,
-                      min_version=versions.STRICT_VALIDATION)
+    @_validate_list_query
     def detail(self):
         return self._list(detail=True)
 
@@ -276,16 +273,10 @@ class ServersController(rest.RestController):
         return server_view.ServerView(req).show(instance)
 
     @wsgi.expose(status=202)
-    @validation.body(schema.create,
-                     max_version=versions.SERVER_DESCRIPTION_PREVIOUS)
-    @validation.body(schema.create_v219,
-                     min_version=versions.SERVER_DESCRIPTION,
-                     max_version=versions.SERVER_TAGS_ON_CREATE_PREVIOUS)
-    @validation.body(schema.create_v252,
-                     min_version=versions.SERVER_TAGS_ON_CREATE,
-                     max_version=versions.PERSONALITY_REMOVED_PREVIOUS)
-    @validation.body(schema.create_v257,
-                     min_version=versions.PERSONALITY_REMOVED)
+    @validation.body([(None, schema.create),
+                      (versions.SERVER_DESCRIPTION, schema.create_v219),
+                      (versions.SERVER_TAGS_ON_CREATE, schema.create_v252),
+                      (versions.PERSONALITY_REMOVED, schema.create_v257)])
     def post(self):
         req = pecan.request
         context = req.ctxt
@@ -356,10 +347,8 @@ class ServersController(rest.RestController):
                                   headers=[('Location', location)])
 
     @wsgi.expose()
-    @validation.body(schema.update,
-                     max_version=versions.SERVER_DESCRIPTION_PREVIOUS)
-    @validation.body(schema.update_v219,
-                     min_version=versions.SERVER_DESCRIPTION)
+    @validation.body([(None, schema.update),
+                      (versions.SERVER_DESCRIPTION, schema.update_v219)])
     def put(self, server_id):
         """Change the name, description (2.19) or access addresses."""
         req = pecan.request

@@ -96,30 +96,25 @@ HISTORY = [
     ('2.86', 'Extra specs validated on write.'),
 ]
 
-# Versions that code checks, by what they changed; *_PREVIOUS is the last
-# version before the change, for ranges that end there.
-SERVER_EXTENDED_ATTRIBUTES = '2.3'
-PUBLIC_FLAVOR_ACCESS_CONFLICT = '2.7'
-SERVER_LOCKED = '2.9'
-SERVER_DESCRIPTION_PREVIOUS = '2.18'
-SERVER_DESCRIPTION = '2.19'
-SERVER_TAGS = '2.26'
-SERVER_STATUS_FILTER_CHECKED = '2.38'
-EMBEDDED_FLAVOR = '2.47'
-SERVER_TAGS_ON_CREATE_PREVIOUS = '2.51'
-SERVER_TAGS_ON_CREATE = '2.52'
-FLAVOR_DESCRIPTION_PREVIOUS = '2.54'
-FLAVOR_DESCRIPTION = '2.55'
-PERSONALITY_REMOVED_PREVIOUS = '2.56'
-PERSONALITY_REMOVED = '2.57'
-FLAVOR_EXTRA_SPECS_IN_BODY = '2.61'
-TRUSTED_IMAGE_CERTIFICATES = '2.63'
-SERVER_GROUPS = '2.71'
-SERVER_LOCKED_REASON = '2.73'
-STRICT_VALIDATION_PREVIOUS = '2.74'
-STRICT_VALIDATION = '2.75'
-EXTRA_SPECS_VALIDATION_PREVIOUS = '2.85'
-EXTRA_SPECS_VALIDATION = '2.86'
+# Versions that code checks, by what they changed. A range that ends
+# where a change begins is written with the change's version (a
+# validation schema list, or ``version < X``), never the one before.
+SERVER_EXTENDED_ATTRIBUTES = microversion.APIVersion('2.3')
+PUBLIC_FLAVOR_ACCESS_CONFLICT = microversion.APIVersion('2.7')
+SERVER_LOCKED = microversion.APIVersion('2.9')
+SERVER_DESCRIPTION = microversion.APIVersion('2.19')
+SERVER_TAGS = microversion.APIVersion('2.26')
+SERVER_STATUS_FILTER_CHECKED = microversion.APIVersion('2.38')
+EMBEDDED_FLAVOR = microversion.APIVersion('2.47')
+SERVER_TAGS_ON_CREATE = microversion.APIVersion('2.52')
+FLAVOR_DESCRIPTION = microversion.APIVersion('2.55')
+PERSONALITY_REMOVED = microversion.APIVersion('2.57')
+FLAVOR_EXTRA_SPECS_IN_BODY = microversion.APIVersion('2.61')
+TRUSTED_IMAGE_CERTIFICATES = microversion.APIVersion('2.63')
+SERVER_GROUPS = microversion.APIVersion('2.71')
+SERVER_LOCKED_REASON = microversion.APIVersion('2.73')
+STRICT_VALIDATION = microversion.APIVersion('2.75')
+EXTRA_SPECS_VALIDATION = microversion.APIVersion('2.86')
 
 COMPUTE_API = microversion.VersionedAPI(
     service_type='compute',

@@ -1,9 +1,9 @@
 """JSON-schema validation of request bodies and query strings.
 
 ``body`` and ``query`` are the only ways handlers validate input. Each
-takes a schema and an optional microversion range, so a handler stacks one
-decorator per range where its schema changed. Validators are compiled once,
-at import time.
+takes a schema, or the list of a handler's schemas with the microversion
+each starts at, so that a handler has one decorator of each kind.
+Validators are compiled once, at import time.
 """
 
 import functools
@@ -182,11 +182,6 @@ def _validator(schema):
     return _Validator(schema, format_checker=_FORMAT_CHECKER)
 
 
-def _in_range(version, lower, upper):
-    return (lower is None or version >= lower) and (
-        upper is None or version <= upper)
-
-
 def _first_error(validator, instance):
     """The first violation in the schema's keyword order, or None."""
     return next(iter(validator.iter_errors(instance)), None)
@@ -219,38 +214,90 @@ def request_json(req):
     return req.json
 
 
-def _ranged(kind, schema, min_version, max_version, instance_of, message):
-    """A decorator validating ``instance_of(request)`` against ``schema``
-    for requests whose microversion is in [min_version, max_version].
+def _by_version(schemas):
+    """``[(first version or None, compiled validator), ...]`` newest first,
+    from a schema or a list of ``(first version, schema)`` oldest first.
+
+    :raises ValueError: the versions do not strictly increase, or one but
+        the first is None.
     """
-    validator = _validator(schema)
-    lower = microversion.APIVersion(min_version) if min_version else None
-    upper = microversion.APIVersion(max_version) if max_version else None
+    if isinstance(schemas, dict):
+        schemas = [(None, schemas)]
+    entries = [(None if start is None else microversion.APIVersion(start),
+                schema) for start, schema in schemas]
+    starts = [start for start, _schema in entries]
+    if not entries or None in starts[1:] or any(
+            earlier is not None and later <= earlier
+            for earlier, later in zip(starts, starts[1:])):
+        raise ValueError('Schemas must start at increasing versions, None '
+                         'only first: %s' % ', '.join(map(str, starts)))
+    return [(start, _validator(schema)) for start, schema in reversed(entries)]
+
+
+def _versioned(kind, schemas, instance_of, message):
+    """A decorator validating ``instance_of(request)`` against the schema
+    of the request's microversion (see ``body``).
+    """
+    by_version = _by_version(schemas)
+    if len(by_version) == 1 and by_version[0][0] is None:
+        only = by_version[0][1]
+
+        def pick(version):
+            return only
+    else:
+        def pick(version):
+            for start, validator in by_version:
+                if start is None or version >= start:
+                    return validator
+            return None     # before the first schema: nothing to check
 
     def decorator(func):
+        # updated=(): the attributes below are this layer's own.
         @functools.wraps(func, updated=())
         def wrapper(self, *args):
             req = pecan.request
-            if _in_range(req.api_version, lower, upper):
+            validator = pick(req.api_version)
+            if validator is not None:
                 error = _first_error(validator, instance_of(req))
                 if error is not None:
                     raise exception.ValidationError(detail=message(error))
             return func(self, *args)
-        _record_range(wrapper, kind, lower, upper)
+        # For the tests of handler version ranges.
+        wrapper.validates = kind
+        wrapper.schema_versions = tuple(
+            start for start, _validator in reversed(by_version))
         return wrapper
     return decorator
 
 
-def body(schema, min_version=None, max_version=None):
-    """Validate the JSON request body against ``schema``."""
-    return _ranged('body', schema, min_version, max_version, request_json,
-                   _body_message)
+def body(schemas):
+    """Validate the JSON request body against the schema of its version.
+
+    ``@body(schema.update)`` checks every version against one schema;
+
+        @body([(None, schema.create),
+               (versions.SERVER_DESCRIPTION, schema.create_v219)])
+
+    checks each version against the schema of the last entry starting at
+    or before it: each schema ends where the next begins. None, as the
+    first entry's version, is the handler's first version; a list that
+    starts later leaves the earlier versions unchecked. Validators are
+    compiled here, once.
+
+    :param schemas: a JSON schema, or ``[(APIVersion or None, schema),
+        ...]`` oldest first.
+    :returns: the decorator of a controller method.
+    :raises ValueError: the versions do not strictly increase.
+    """
+    return _versioned('body', schemas, request_json, _body_message)
 
 
-def query(schema, min_version=None, max_version=None):
-    """Validate the query string, as a dict of lists, against ``schema``."""
-    return _ranged('query', schema, min_version, max_version,
-                   lambda req: req.GET.dict_of_lists(), _query_message)
+def query(schemas):
+    """Validate the query string, as a dict of lists, against the schema
+    of the request's version; ``schemas`` as for ``body``.
+    """
+    return _versioned('query', schemas,
+                      lambda req: req.GET.dict_of_lists(), _query_message)
 
 
 def _query_message(error):
@@ -261,17 +308,6 @@ def _query_message(error):
         return error.message
     return 'Invalid input for query parameters %s. Value: %s. %s' % (
         error.path[0], _short(error.instance), error.message)
-
-
-def _record_range(wrapper, kind, lower, upper):
-    """Let tests check that the ranges of stacked decorators of one kind
-    never overlap: each layer keeps its own range (wrappers are made with
-    ``updated=()``, so a layer does not inherit the attributes of the one
-    it wraps).
-    """
-    wrapper.validates = kind
-    wrapper.min_version = lower
-    wrapper.max_version = upper
 
 
 def single_param(schema):

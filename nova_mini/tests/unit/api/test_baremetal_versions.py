@@ -23,15 +23,14 @@ def test_history_is_1_1_to_1_37_without_gaps():
 
 
 def test_named_versions():
-    history = [text for text, _what in versions.HISTORY]
+    history = [APIVersion(text) for text, _what in versions.HISTORY]
     named = {name: value for name, value in vars(versions).items()
-             if name.isupper() and isinstance(value, str)}
-    assert named['NODE_TRAITS'] == '1.37'
+             if isinstance(value, APIVersion)}
+    assert named['NODE_TRAITS'] == (1, 37)
+    assert named['NODE_NAME'] == (1, 5)
     for name, value in named.items():
+        assert name.isupper(), name
         assert value in history, name
-        if name.endswith('_PREVIOUS'):
-            pair = named[name[:-len('_PREVIOUS')]]
-            assert history.index(value) + 1 == history.index(pair), name
 
 
 def _negotiate(headers):

@@ -150,33 +150,22 @@ def test_history_entries_say_what_changed():
 
 def _named_versions():
     return {name: value for name, value in vars(versions).items()
-            if name.isupper() and isinstance(value, str)}
+            if isinstance(value, APIVersion)}
 
 
 def test_named_versions_are_in_the_history():
-    history = {text for text, _what in versions.HISTORY}
+    history = [APIVersion(text) for text, _what in versions.HISTORY]
     named = _named_versions()
     assert named, 'versions.py names no version'
+    assert named['SERVER_DESCRIPTION'] == (2, 19)
     for name, value in named.items():
-        assert value in history, '%s = %r is not in HISTORY' % (name, value)
+        assert name.isupper(), name
+        assert value in history, '%s = %s is not in HISTORY' % (name, value)
 
 
-def test_previous_names_precede_their_pair():
-    named = _named_versions()
-    history = [text for text, _what in versions.HISTORY]
-    pairs = [name for name in named if name.endswith('_PREVIOUS')]
-    assert pairs
-    for previous_name in pairs:
-        name = previous_name[:-len('_PREVIOUS')]
-        assert name in named, '%s has no %s' % (previous_name, name)
-        assert history.index(named[previous_name]) + 1 == history.index(
-            named[name]), (previous_name, name)
+# Version ranges of the handlers, in both APIs
 
-
-# Version ranges of the handlers
-
-def _controller_classes():
-    import nova_mini.api.compute as package
+def _controller_classes(package):
     classes = set()
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module('%s.%s' % (package.__name__,
@@ -189,87 +178,86 @@ def _controller_classes():
 
 
 def _layers(func):
-    """The version-ranged decorators stacked on ``func``, outermost first.
+    """The version gates ``[(min, max)]`` and schema lists ``[(kind,
+    first versions)]`` decorating ``func``, outermost first.
 
     wsgi.expose copies the attributes of the layer it wraps, so its own
     wrapper (marked by ``exposed_status``) is skipped.
     """
-    layers = []
+    gates, schemas = [], []
     while func is not None:
         own = vars(func)
-        if 'min_version' in own and 'exposed_status' not in own:
-            layers.append((own.get('validates'), own['min_version'],
-                           own['max_version']))
+        if 'exposed_status' not in own:
+            if 'validates' in own:
+                schemas.append((own['validates'], own['schema_versions']))
+            elif 'min_version' in own:
+                gates.append((own['min_version'], own['max_version']))
         func = getattr(func, '__wrapped__', None)
-    return layers
+    return gates, schemas
 
 
 def _handlers():
+    import nova_mini.api.baremetal as baremetal
+    from nova_mini.api.baremetal import versions as baremetal_versions
+    import nova_mini.api.compute as compute
     found = []
-    for cls in _controller_classes():
-        for name, func in vars(cls).items():
-            if callable(func) and _layers(func):
-                found.append(('%s.%s' % (cls.__name__, name), func))
+    for package, api in ((compute, COMPUTE),
+                         (baremetal, baremetal_versions.BAREMETAL_API)):
+        for cls in _controller_classes(package):
+            for name, func in vars(cls).items():
+                if callable(func) and any(_layers(func)):
+                    found.append(('%s.%s' % (cls.__name__, name), api,
+                                  func))
     return found
 
 
-def _bounds(lower, upper):
-    return (lower or COMPUTE.min_version, upper or COMPUTE.max_version)
-
-
 def test_handlers_are_found():
-    names = {name for name, _func in _handlers()}
+    names = {name for name, _api, _func in _handlers()}
     for expected in ('FlavorsController.post', 'FlavorsController.put',
                      'FlavorsController.get_all', 'FlavorsController.detail',
                      'FlavorActionController._add',
                      'FlavorActionController._remove',
                      'FlavorExtraSpecsController.post',
-                     'FlavorExtraSpecsController.put'):
+                     'FlavorExtraSpecsController.put',
+                     'ServersController.post', 'NodesController.post',
+                     'NodeTraitsController.put'):
         assert expected in names
 
 
-@pytest.mark.parametrize('name, func', _handlers(),
-                         ids=[name for name, _f in _handlers()])
-def test_handler_version_ranges(name, func):
-    layers = _layers(func)
-    gates = [_bounds(lower, upper) for kind, lower, upper in layers
-             if kind is None]
+@pytest.mark.parametrize('name, api, func', _handlers(),
+                         ids=[name for name, _a, _f in _handlers()])
+def test_handler_version_ranges(name, api, func):
+    gates, schemas = _layers(func)
     assert len(gates) <= 1, '%s is gated more than once' % name
-    gate = gates[0] if gates else _bounds(None, None)
-    history = {APIVersion(text) for text, _what in versions.HISTORY}
-    for kind in ('body', 'query'):
-        # An open end of a schema range is the handler's own end.
-        ranges = sorted((lower or gate[0], upper or gate[1])
-                        for k, lower, upper in layers if k == kind)
-        for lower, upper in ranges:
-            assert lower <= upper, (name, kind, lower, upper)
-            assert lower in history and upper in history, (name, kind)
-            assert gate[0] <= lower and upper <= gate[1], (
-                '%s: %s schema range %s-%s outside the handler range'
-                % (name, kind, lower, upper))
-        for (_l1, upper1), (lower2, _u2) in zip(ranges, ranges[1:]):
-            assert upper1 < lower2, (
-                '%s: %s schema ranges overlap at %s' % (name, kind, lower2))
-        if kind == 'body' and ranges:
+    lower, upper = gates[0] if gates else (None, None)
+    lower, upper = lower or api.min_version, upper or api.max_version
+    history = {APIVersion(text) for text, _what in api.history}
+    assert lower in history and upper in history, name
+    kinds = [kind for kind, _starts in schemas]
+    assert len(kinds) == len(set(kinds)), (
+        '%s: one schema decorator of each kind' % name)
+    for kind, starts in schemas:
+        # An open start is the handler's own first version.
+        starts = [lower if start is None else start for start in starts]
+        assert all(start in history for start in starts), (name, kind)
+        assert lower <= starts[0] and starts[-1] <= upper, (
+            '%s: %s schemas start outside the handler range %s-%s'
+            % (name, kind, lower, upper))
+        assert starts == sorted(set(starts)), (
+            '%s: %s schemas never used' % (name, kind))
+        if kind == 'body':
             # Every version that reaches the handler has its body checked.
-            assert ranges[0][0] == gate[0], (name, 'gap at the start')
-            assert ranges[-1][1] == gate[1], (name, 'gap at the end')
-            for (_l1, upper1), (lower2, _u2) in zip(ranges, ranges[1:]):
-                assert (upper1[0], upper1[1] + 1) == lower2, (
-                    '%s: no body schema between %s and %s'
-                    % (name, upper1, lower2))
+            assert starts[0] == lower, (name, 'no body schema at first')
 
 
-def test_overlap_is_detected():
-    # The invariant above must be able to fail: two stacked body schemas
-    # claiming 2.55 are reported.
+@pytest.mark.parametrize('schemas', [
+    [(APIVersion('2.55'), {}), (APIVersion('2.55'), {})],
+    [(APIVersion('2.55'), {}), (APIVersion('2.19'), {})],
+    [(None, {}), (None, {})],
+    [(APIVersion('2.19'), {}), (None, {})],
+    [],
+], ids=['same', 'decreasing', 'two-open', 'open-later', 'none'])
+def test_schema_versions_must_increase(schemas):
     from nova_mini.api import validation
-
-    @validation.body({}, max_version='2.55')
-    @validation.body({}, min_version='2.55')
-    def handler(self):
-        pass
-
-    ranges = sorted(_bounds(lower, upper)
-                    for _k, lower, upper in _layers(handler))
-    assert ranges[0][1] >= ranges[1][0]
+    with pytest.raises(ValueError):
+        validation.body(schemas)

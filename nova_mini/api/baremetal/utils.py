@@ -1,0 +1,119 @@
+"""What the bare-metal handlers share: version predicates, and the node,
+page size and fields selector a request names.
+
+The predicates read the version of the request being served
+(``pecan.request.api_version``) and are named after what the version
+brought, as Ironic's ``allow_*`` helpers.
+"""
+
+from oslo_utils import uuidutils
+import pecan
+
+from nova_mini.api.baremetal import versions
+from nova_mini.api import pagination
+from nova_mini import exception
+from nova_mini import objects
+
+# Node list filters that came after 1.1, and the version of each.
+_FILTER_VERSIONS = {
+    'provision_state': versions.PROVISION_STATE_FILTER,
+    'driver': versions.DRIVER_FILTER,
+    'resource_class': versions.RESOURCE_CLASS,
+}
+
+
+def _since(version):
+    return pecan.request.api_version >= version
+
+
+def allow_management_verbs():
+    """Return whether ``manage`` and ``provide`` are provision targets."""
+    return _since(versions.MANAGEMENT_VERBS)
+
+
+def allow_node_names():
+    """Return whether nodes have names, and are found by them."""
+    return _since(versions.NODE_NAME)
+
+
+def allow_fields_selector():
+    """Return whether node show and list take ``fields=``."""
+    return _since(versions.FIELDS_SELECTOR)
+
+
+def allow_unrestricted_node_names():
+    """Return whether a node name may hold any unreserved URL character,
+    rather than be a host name.
+    """
+    return _since(versions.UNRESTRICTED_NODE_NAME)
+
+
+def allow_enroll_state():
+    """Return whether new nodes start in ``enroll`` (else ``available``)."""
+    return _since(versions.ENROLL_STATE)
+
+
+def allow_node_filter(name):
+    """Return whether node lists take the filter ``name`` (one of the
+    query parameters; those of the first version are always taken).
+    """
+    needed = _FILTER_VERSIONS.get(name)
+    return needed is None or _since(needed)
+
+
+def allow_node_traits():
+    """Return whether nodes have traits: the traits sub-resource, field and
+    list filters.
+    """
+    return _since(versions.NODE_TRAITS)
+
+
+def not_acceptable():
+    """Return the 406 of a request asking what its version does not have.
+
+    :returns: an exception to raise.
+    """
+    return exception.NotAcceptable(version=str(pecan.request.api_version))
+
+
+def get_node(ident):
+    """Return the node named by ``ident``: a UUID, or a name from 1.5.
+
+    :param ident: the node's UUID or name, as in the URL.
+    :returns: a Node.
+    :raises NodeNotFound: no such node (a name before 1.5 finds nothing,
+        as in Ironic).
+    """
+    context = pecan.request.ctxt
+    if uuidutils.is_uuid_like(ident):
+        return objects.Node.get_by_uuid(context, ident)
+    if allow_node_names():
+        return objects.Node.get_by_name(context, ident)
+    raise exception.NodeNotFound(node=ident)
+
+
+def get_limit():
+    """Return the page size of a node list: ``limit``, Ironic's way.
+
+    :raises Invalid: the limit is not positive.
+    """
+    return pagination.limit(pecan.request, minimum=1,
+                            below_minimum='Limit must be positive')
+
+
+def get_fields(view):
+    """Return the fields selected with ``fields=``, or None for all.
+
+    :param view: the request's NodeView, which knows the fields.
+    :raises NotAcceptable: ``fields`` before 1.8, or a field of a later
+        version.
+    :raises Invalid: an unknown field.
+    """
+    text = pecan.request.GET.get('fields')
+    if text is None:
+        return None
+    if not allow_fields_selector():
+        raise not_acceptable()
+    fields = [name.strip() for name in text.split(',') if name.strip()]
+    view.check_fields(fields)
+    return fields

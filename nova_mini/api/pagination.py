@@ -1,0 +1,31 @@
+"""The ``limit`` query parameter of list requests, in both APIs."""
+
+from nova_mini import conf
+from nova_mini import exception
+
+CONF = conf.CONF
+
+
+def limit(req, minimum=0, below_minimum='limit param must be positive'):
+    """Return the page size a list request asks for with ``limit``.
+
+    No limit is ``[api] max_limit``, and a larger one is cut to it. The
+    defaults are Nova's: 0 is an empty page. Ironic refuses 0 as well,
+    in its own words.
+
+    :param req: the request.
+    :param minimum: the smallest limit taken.
+    :param below_minimum: the message of the 400 for a smaller one.
+    :returns: the number of items of the page.
+    :raises Invalid: the limit is not an integer, or below ``minimum``.
+    """
+    text = req.GET.get('limit')
+    if text is None:
+        return CONF.api.max_limit
+    try:
+        value = int(text)
+    except ValueError:
+        raise exception.Invalid('limit param must be an integer')
+    if value < minimum:
+        raise exception.Invalid(below_minimum)
+    return min(value, CONF.api.max_limit)
