@@ -320,33 +320,31 @@ class ExtraSpecsDirective(SphinxDirective):
         return [items]
 
     def _value(self, value):
-        parts = value.describe_parts()
-        # The registry's phrase, as a sentence.
+        return [self._sentence(value.describe_parts())] + self._prose(
+            value.description)
+
+    def _support(self, support):
+        sentence = self._sentence(support.describe_parts())
+        if support.status == base.DEPRECATED:
+            # The first words ("Deprecated since ...") stand out.
+            first = sentence.children[0]
+            sentence.replace(first, nodes.strong('', first.astext()))
+        return [sentence] + self._prose(support.note)
+
+    def _sentence(self, parts):
+        """The registry's phrase (``describe_parts``) as a paragraph: a
+        capital, code for its literals, links for its keys, a full stop.
+        """
         parts = [parts[0][:1].upper() + parts[0][1:]] + parts[1:] + ['.']
         paragraph = nodes.paragraph()
         for part in parts:
-            if isinstance(part, base.Literal):
+            if isinstance(part, base.Key):
+                paragraph += self._key(part)
+            elif isinstance(part, base.Literal):
                 paragraph += self._literal(part)
             else:
                 paragraph += nodes.Text(part)
-        return [paragraph] + self._prose(value.description)
-
-    def _support(self, support):
-        paragraph = nodes.paragraph()
-        if support.status == base.DEPRECATED:
-            paragraph += nodes.strong('', 'Deprecated')
-            if support.since:
-                paragraph += nodes.Text(' since %s' % support.since)
-            if support.replacement:
-                paragraph += nodes.Text('; use ')
-                paragraph += self._key(support.replacement)
-                paragraph += nodes.Text(' instead')
-            paragraph += nodes.Text('.')
-        elif support.status == base.EXPERIMENTAL:
-            paragraph += nodes.Text('Experimental.')
-        else:
-            paragraph += nodes.Text('Supported.')
-        return [paragraph] + self._prose(support.note)
+        return paragraph
 
     def _source(self, spec):
         paragraph = nodes.paragraph()

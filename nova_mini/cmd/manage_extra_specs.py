@@ -3,8 +3,9 @@ audit``: the extra spec definitions for operators, and the stored flavors
 checked against them.
 
 The commands use the same definitions as the API: the in-tree ones and
-those of installed operator plugins. The wording of a value rule is the
-registry's (``Value.describe``), as in API errors and the documentation.
+those of installed operator plugins. The wording of a value rule and of a
+support status is the registry's (``Value.describe``,
+``Support.describe``), as in API errors and the documentation.
 """
 
 import sys
@@ -12,7 +13,6 @@ import textwrap
 
 import prettytable
 
-from nova_mini.api.validation.extra_specs import base
 from nova_mini.api.validation.extra_specs import registry as xs_registry
 from nova_mini.cmd import manage_metadefs
 from nova_mini import context as nm_context
@@ -23,17 +23,6 @@ from nova_mini import objects
 MAX_CELL_WIDTH = 64
 # Flavors read per query by the audit.
 AUDIT_BATCH = 500
-
-
-def _status(support):
-    if support.status != base.DEPRECATED:
-        return support.status
-    text = 'deprecated'
-    if support.since:
-        text += ' since %s' % support.since
-    if support.replacement:
-        text += ', use %s' % support.replacement
-    return text
 
 
 def _source(spec):
@@ -64,7 +53,7 @@ def list_(conf):
     table.max_width = MAX_CELL_WIDTH
     for spec in specs:
         table.add_row([spec.name, spec.value.describe(),
-                       _status(spec.support), _source(spec)])
+                       spec.support.describe(), _source(spec)])
     print(table)
     return 0
 
@@ -121,7 +110,7 @@ def show(conf):
     if spec.value.description:
         value += '. ' + spec.value.description
     print(_wrapped('Value:', value))
-    status = _status(spec.support)
+    status = spec.support.describe()
     if spec.support.note:
         status += '. ' + spec.support.note
     print(_wrapped('Status:', status))
@@ -186,7 +175,7 @@ def audit_flavors(conf):
             print('%s: %s' % (label, error))
         for key, spec in verdict.deprecated:
             print('%s: note: %s is deprecated (%s).' % (
-                label, key, _status(spec.support)))
+                label, key, spec.support.describe()))
         if verdict.errors:
             invalid += 1
     noun = 'flavor' if total == 1 else 'flavors'

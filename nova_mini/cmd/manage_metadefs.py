@@ -128,15 +128,9 @@ def _description(spec):
     if spec.value.description:
         parts.append(plain_text(spec.value.description))
     support = spec.support
-    if support.status == base.DEPRECATED:
-        note = 'Deprecated'
-        if support.since:
-            note += ' since %s' % support.since
-        if support.replacement:
-            note += '; use %s instead' % support.replacement
-        parts.insert(0, note + '.')
-    elif support.status == base.EXPERIMENTAL:
-        parts.insert(0, 'Experimental.')
+    if support.status != base.SUPPORTED:
+        status = support.describe()
+        parts.insert(0, status[:1].upper() + status[1:] + '.')
     if support.note:
         parts.append(plain_text(support.note))
     if spec.drivers:

@@ -32,6 +32,32 @@ class Support(object):
         if self.status not in (SUPPORTED, EXPERIMENTAL, DEPRECATED):
             raise ValueError('Unknown support status %r' % self.status)
 
+    def describe_parts(self):
+        """Say whether the extra spec is supported, in parts that a
+        renderer with markup can show differently (the note left out).
+
+        :returns: a list of strings, lower case, without a final full
+            stop, e.g. ``['deprecated since 2.0; use ',
+            Key('hw:cpu_policy'), ' instead']``; the ``Key`` part names
+            the replacement, to be linked where the output can.
+        """
+        if self.status != DEPRECATED:
+            return [self.status]
+        parts = ['deprecated']
+        if self.since:
+            parts[0] += ' since %s' % self.since
+        if self.replacement:
+            parts += ['; use ', Key(self.replacement), ' instead']
+        return parts
+
+    def describe(self):
+        """Say whether the extra spec is supported, as plain text.
+
+        :returns: e.g. ``'supported'``, ``'deprecated since 2.0; use
+            hw:cpu_policy instead'`` (see ``describe_parts``).
+        """
+        return ''.join(self.describe_parts())
+
 
 def deprecated(since, replacement=None, note=None):
     return Support(DEPRECATED, since=since, replacement=replacement,
@@ -118,6 +144,12 @@ class Value(object):
 class Literal(str):
     """A value or pattern quoted in a description: code, where the output
     can show code.
+    """
+
+
+class Key(Literal):
+    """An extra spec key (or ``key=value``) quoted in a description: a
+    link to its definition, where the output can link.
     """
 
 
