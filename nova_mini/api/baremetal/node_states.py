@@ -30,7 +30,7 @@ class NodeStatesController(rest.RestController):
         req.ctxt.can(policies.GET_STATES)
         node = utils.get_node(self.node_ident)
         view = node_view.NodeView(req)
-        return {name: view._value(node, name) for name in (
+        return {name: view.value(node, name) for name in (
             'power_state', 'target_power_state', 'provision_state',
             'target_provision_state', 'provision_updated_at',
             'last_error')} | {'console_enabled': False}

@@ -73,7 +73,8 @@ class NodeView(object):
         return [{'href': self.link(path), 'rel': 'self'},
                 {'href': self.link(path, bookmark=True), 'rel': 'bookmark'}]
 
-    def _value(self, node, name):
+    def value(self, node, name):
+        """Return the field ``name`` of ``node`` as this version shows it."""
         if name == 'traits':
             return node.traits.get_trait_names()
         if name == 'provision_state':
@@ -94,7 +95,7 @@ class NodeView(object):
         and its links.
         """
         shown = fields or [name for name in FIELDS if self.allowed(name)]
-        body = {name: self._value(node, name) for name in shown}
+        body = {name: self.value(node, name) for name in shown}
         body['links'] = self._links('nodes/%s' % node.uuid)
         if fields is None and self.version >= versions.STATES_LINKS:
             body['states'] = self._links('nodes/%s/states' % node.uuid)
