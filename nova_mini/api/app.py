@@ -1,7 +1,17 @@
 """The WSGI application of nova-mini-api: every API root behind the
-shared middleware (proxy headers, request ids, body size, auth)."""
+shared middleware (proxy headers, request ids, body size, auth).
+
+The middleware is what Nova's api-paste.ini has by default: request ids
+(``X-OpenStack-Request-ID``), the body size limit (inside each root, see
+api_root.py), authentication (keystonemiddleware's auth_token for
+``[api] auth_strategy = keystone``), and the proxy-header parsing of
+``[oslo_middleware] enable_proxy_headers_parsing``, which is only put in
+the pipeline when that option is on (off, it passes every request through
+unchanged, at the cost of a webob request and a signature inspection).
+"""
 
 from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import opts as middleware_opts
 from oslo_middleware import request_id
 
 from nova_mini.api import api_root
@@ -56,5 +66,8 @@ def build_app(conf=CONF):
     })
     app = auth.wrap(roots, conf, PUBLIC_PATHS)
     app = request_id.RequestId(app)
-    app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
+    for group, opts in middleware_opts.list_opts_http_proxy_to_wsgi():
+        conf.register_opts(opts, group=group)
+    if conf.oslo_middleware.enable_proxy_headers_parsing:
+        app = http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
     return app
