@@ -142,7 +142,8 @@ class Instance(Base):
         sa.Index('instances_project_id_created_at_idx', 'project_id',
                  'created_at', 'id'),
         sa.Index('instances_created_at_idx', 'created_at', 'id'),
-        sa.Index('instances_project_id_name_idx', 'project_id', 'name'),
+        sa.Index('instances_project_id_name_idx', 'project_id', 'name',
+                 postgresql_ops={'name': 'text_pattern_ops'}),
         sa.Index('instances_vm_state_created_at_idx', 'vm_state',
                  'created_at'),
     )

@@ -68,11 +68,10 @@ def literal_prefix(pattern):
     return ''.join(prefix)
 
 
-def _prefix_range(column, prefix, dialect):
-    """``column`` starts with ``prefix``, as an index range."""
-    if dialect != 'sqlite':
-        # Code point order, whatever the database's collation.
-        column = sa.collate(column, 'C')
+def _prefix_range(column, prefix):
+    """``column`` starts with ``prefix``, as an index range (SQLite
+    compares text by code point).
+    """
     last = ord(prefix[-1])
     if last >= 0x10FFFF:
         return sa.true()
@@ -83,19 +82,20 @@ def _prefix_range(column, prefix, dialect):
 def regex_condition(column_name, pattern, dialect):
     """``column`` matches ``pattern`` anywhere; NULL never does.
 
-    SQLite runs Python's ``re.search`` (SQLAlchemy registers it as the
-    REGEXP function of every connection), PostgreSQL its ``~`` operator
-    and MySQL its REGEXP, as Nova's database does. A name anchored on a
-    literal prefix (``^web-1``) is also narrowed by an index range.
+    SQLite runs Python's ``re.search`` (nova_mini.db.api registers it as
+    the REGEXP function of every connection), PostgreSQL its ``~``
+    operator and MySQL its REGEXP, as Nova's database does. A pattern
+    anchored on literal text (``^web-1``) reads an index range of names:
+    on SQLite through the range added here, on PostgreSQL through the
+    planner's own (the name index has ``text_pattern_ops``).
     """
     column = _INSTANCES.c[column_name]
     if column_name == 'launch_index':
         column = sa.cast(column, sa.String)
     condition = column.regexp_match(pattern)
     prefix = literal_prefix(pattern)
-    if prefix and column_name != 'launch_index':
-        condition = sa.and_(_prefix_range(column, prefix, dialect),
-                            condition)
+    if prefix and column_name == 'name' and dialect == 'sqlite':
+        condition = sa.and_(_prefix_range(column, prefix), condition)
     return condition
 
 
@@ -180,8 +180,15 @@ def order_by(sort, dialect=None):
     return clauses
 
 
+# Set on every instance the objects create, though nullable columns
+# (oslo.db's TimestampMixin): ordered without NULLS FIRST / LAST, so the
+# list indexes serve the order on PostgreSQL too.
+_ALWAYS_SET = frozenset(['created_at', 'updated_at'])
+
+
 def _nullable(key):
-    return not isinstance(key, tuple) and _INSTANCES.c[key].nullable
+    return not isinstance(key, tuple) and key not in _ALWAYS_SET and (
+        _INSTANCES.c[key].nullable)
 
 
 def after(sort, marker):

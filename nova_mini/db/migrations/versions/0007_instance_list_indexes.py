@@ -78,7 +78,10 @@ def upgrade():
                     ['project_id', 'created_at', 'id'])
     op.create_index('instances_created_at_idx', 'instances',
                     ['created_at', 'id'])
+    # text_pattern_ops: PostgreSQL reads an anchored regular expression
+    # (name ~ '^web-1') as a range of this index, whatever the collation.
     op.create_index('instances_project_id_name_idx', 'instances',
-                    ['project_id', 'name'])
+                    ['project_id', 'name'],
+                    postgresql_ops={'name': 'text_pattern_ops'})
     op.create_index('instances_vm_state_created_at_idx', 'instances',
                     ['vm_state', 'created_at'])
