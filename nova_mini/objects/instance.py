@@ -279,7 +279,11 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         instance.boot_roles = list(row.boot_roles or [])
         instance.key_name = None
         instance._context = context
-        instance.obj_reset_changes(recursive=True)
+        # Each level on its own: the flavor holds no object, and a
+        # recursive reset costs as much as the rest of loading a row
+        # (1000 of them in a page of servers).
+        instance.flavor.obj_reset_changes()
+        instance.obj_reset_changes()
         return instance
 
     @classmethod
