@@ -238,17 +238,28 @@ class SharedLock:
         """Take the lock, unless ``poll()`` returns something other than
         None first (what the holder made): ``(value, held)``.
 
-        Gives up after ``timeout`` seconds with ``(None, False)``: the
-        caller goes on without the lock. Raises when the cache fails.
+        ``(None, False)`` when there is nothing to wait for any more: the
+        holder let go without leaving anything to poll (its call failed,
+        or its answer may not be kept), or ``timeout`` seconds passed. The
+        caller then goes on without the lock, as every other waiter does
+        at the same time, rather than one after the other. Raises when
+        the cache fails.
         """
         deadline = time.monotonic() + timeout
         interval = _POLL_FIRST
+        waited = False
         while True:
             value = poll()
             if value is not None:
                 return value, False
             if self.try_acquire():
+                # The holder may have finished between the poll and now.
+                value = poll()
+                if value is not None or waited:
+                    self.release()
+                    return value, False
                 return None, True
+            waited = True
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None, False

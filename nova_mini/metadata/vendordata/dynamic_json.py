@@ -12,8 +12,9 @@ that changes what is sent (rebuilt with another image, new metadata or
 user data, renamed) never gets an entry made for what it was, and the old
 entries age out of the cache. Deleted instances never reach a provider:
 the metadata service answers 404 first. Requests that miss the same entry
-at once make one call between them: they wait on a lock per entry, in the
-worker, and in memcached when the workers share the cache there.
+at once make one call between them: in a worker they share its outcome,
+and when the workers share the cache in memcached, the worker that calls
+holds the entry's lock there while the others wait for what it stores.
 
 A target that fails (timeout, connection or TLS error, a status that is not
 2xx, a reply that is not a JSON object) is left out with a warning naming
@@ -27,7 +28,6 @@ import ssl
 import threading
 import time
 
-from dogpile import util as dogpile_util
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import loading as ks_loading
 from oslo_log import log as logging
@@ -128,12 +128,12 @@ class DynamicJSON:
         self.max_age = conf.api.vendordata_dynamic_cache_max_age
         self.store = (cache_store.JSONStore.from_conf(conf)
                       if self.max_age and self.targets else None)
-        # One lock per cache key, so that concurrent requests for a cold
-        # entry make one call (dogpile's registry drops unused locks); with
-        # a shared cache, the thread holding it also takes the entry's lock
-        # in memcached, so that other workers wait for its call too.
-        self._locks = dogpile_util.NameRegistry(
-            lambda _key: threading.Lock())
+        # The calls being made, by cache key: concurrent requests for a
+        # missing or stale entry share one call (its Future); with a shared
+        # cache, the thread making it also takes the entry's lock in
+        # memcached, so that other workers wait for its answer too.
+        self._flights = {}
+        self._flights_lock = threading.Lock()
         threads = getattr(getattr(conf, 'metadata', None),
                           'threads_per_worker', None) or _DEFAULT_THREADS
         # Created now, its threads on first use: a daemon that forks its
@@ -199,39 +199,60 @@ class DynamicJSON:
         return None
 
     def _refresh(self, target, key, entry, body):
-        """The target's value: called, or revalidated, and stored."""
+        """The target's value: called, or revalidated, and stored.
+
+        Requests of this worker that miss the entry while a call is made
+        for it get that call's outcome, its value or its failure, instead
+        of calling after it one by one (a failed call or a ``no-store``
+        answer leaves nothing in the cache for them to find).
+        """
         if self.store is None:
             return self._call(target, body, None)[0]
-        with self._locks.get(key):
-            # Another request may have refreshed it while this one waited.
-            value = self._fresh_value(key)
-            if value is not None:
-                return value
-            shared = self.store.lock(key, self._lock_ttl)
-            if shared is None:
-                return self._call_and_store(target, key, entry, body)
-            # Another worker may be calling the target for this entry: wait
-            # for what it stores rather than call too, at most as long as
-            # its call may last (the lock expires then if its holder died).
-            try:
-                value, held = shared.acquire_unless(
-                    lambda: self._fresh_value(key), self._lock_ttl + 1)
-            except Exception as exc:  # the cache must never fail a request
-                LOG.warning('Vendordata cache: the shared lock of %s '
-                            'failed, calling without it: %s', key, exc)
-                value, held = None, False
-            if value is not None:
-                return value
-            try:
-                if held:
-                    # Stored just before this worker took the lock?
-                    value = self._fresh_value(key)
-                    if value is not None:
-                        return value
-                return self._call_and_store(target, key, entry, body)
-            finally:
-                if held:
-                    self._release(shared)
+        with self._flights_lock:
+            flight = self._flights.get(key)
+            leading = flight is None
+            if leading:
+                flight = self._flights[key] = futures.Future()
+        if not leading:
+            return flight.result()
+        try:
+            value = self._refresh_shared(target, key, entry, body)
+        except BaseException as exc:
+            flight.set_exception(exc)
+            raise
+        else:
+            flight.set_result(value)
+            return value
+        finally:
+            with self._flights_lock:
+                del self._flights[key]
+
+    def _refresh_shared(self, target, key, entry, body):
+        """``_refresh`` of the one request of this worker that calls."""
+        # A call that ended since this request read the cache stored it.
+        value = self._fresh_value(key)
+        if value is not None:
+            return value
+        shared = self.store.lock(key, self._lock_ttl)
+        if shared is None:
+            return self._call_and_store(target, key, entry, body)
+        # Another worker may be calling the target for this entry: wait
+        # for what it stores rather than call too, at most as long as its
+        # call may last (the lock expires then if its holder died).
+        try:
+            value, held = shared.acquire_unless(
+                lambda: self._fresh_value(key), self._lock_ttl + 1)
+        except Exception as exc:    # the cache must never fail a request
+            LOG.warning('Vendordata cache: the shared lock of %s failed, '
+                        'calling without it: %s', key, exc)
+            value, held = None, False
+        if value is not None:
+            return value
+        try:
+            return self._call_and_store(target, key, entry, body)
+        finally:
+            if held:
+                self._release(shared)
 
     @staticmethod
     def _release(shared):

@@ -224,3 +224,81 @@ def test_a_memcached_that_is_down_is_no_wait(load, slow_upstream, caplog):
     assert time.monotonic() - began < 3
     assert slow_upstream.calls == 2
     assert 'Vendordata cache: ' in caplog.text
+
+
+@pytest.fixture
+def serve():
+    """``serve(reply) -> ReplyServer``, stopped after the test."""
+    servers = []
+
+    def _serve(reply):
+        server = http_servers.ReplyServer(reply)
+        server.setUp()
+        servers.append(server)
+        return server
+
+    yield _serve
+    for server in servers:
+        server.cleanUp()
+
+
+def _race(jobs):
+    """Run ``jobs`` (callables) at once; ``(answers, seconds)``."""
+    start = threading.Barrier(len(jobs))
+
+    def run(job):
+        start.wait()
+        return job()
+
+    began = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(len(jobs)) as pool:
+        answers = list(pool.map(run, jobs))
+    return answers, time.monotonic() - began
+
+
+# What nothing is left in the cache for: an answer that may not be kept, a
+# failure. The requests that waited share the call rather than call after
+# it one by one (16 x 0.5 s).
+UNKEPT = [
+    pytest.param(http_servers.json_reply(
+        DOCUMENT, headers={'Cache-Control': 'no-store'}, delay=0.5),
+        {'ad': DOCUMENT}, id='no-store'),
+    pytest.param(http_servers.json_reply(
+        {'error': 'down'}, status=503, delay=0.5), {}, id='failure'),
+]
+
+
+@pytest.mark.parametrize('reply, expected', UNKEPT)
+def test_requests_of_a_worker_share_a_call_nothing_is_kept_of(
+        load, serve, reply, expected):
+    target = serve(reply)
+    providers = load(vendordata_providers=['DynamicJSON'],
+                     vendordata_dynamic_targets=['ad@' + target.url])
+    instance = helpers.make_instance()
+    answers, seconds = _race(
+        [lambda: providers.vendor_data2(instance)] * THREADS_PER_WORKER)
+    assert answers == [expected] * THREADS_PER_WORKER
+    assert target.calls == 1
+    assert seconds < 2
+
+
+@pytest.mark.parametrize('reply, expected', UNKEPT)
+def test_workers_waiting_for_a_call_nothing_is_kept_of_call_at_once(
+        load, serve, memcached_server, reply, expected):
+    target = serve(reply)
+    workers = [load(**{
+        'vendordata_providers': ['DynamicJSON'],
+        'vendordata_dynamic_targets': ['ad@' + target.url],
+        'cache.enabled': True,
+        'cache.backend': 'dogpile.cache.pymemcache',
+        'cache.memcache_servers': [memcached_server.url]})
+        for _i in range(3)]
+    instance = helpers.make_instance()
+    answers, seconds = _race(
+        [lambda providers=providers: providers.vendor_data2(instance)
+         for providers in workers for _i in range(8)])
+    assert answers == [expected] * len(answers)
+    # One call per worker at most: the first worker's, then the others'
+    # side by side once it let go of the lock (not one after the other).
+    assert 1 <= target.calls <= len(workers)
+    assert seconds < 0.5 * 2 + 0.8
