@@ -13,8 +13,15 @@ same number of worker processes (2):
   temporary state directory, ``[api] workers = 2``, a free port; ``db sync``
   first) and stops it at the end;
 * Nova 34's nova-api: the anchor in ../shared/anchors/nova_api (gunicorn,
-  2 sync workers, SQLite, noauth2 stand-in) on 127.0.0.1:18774; started
-  with its start_nova_api.sh when it does not answer, and left running.
+  2 workers, SQLite, noauth2 stand-in) on 127.0.0.1:18774; started with
+  its start_nova_api.sh when it does not answer, and left running.  By
+  default with its best settings (``--nova-settings best``: gthread
+  workers of 8 threads, response validation off); ``--nova-settings
+  default`` compares with Nova as shipped (sync workers, response
+  validation ``warn``).  A running anchor with other settings (or one
+  this tool did not start: it records the settings beside the anchor's
+  pid file) is restarted with the ones asked for (``$NOVA_VENV`` and the
+  anchor's other variables are passed through).
 
 Both are seeded identically with the anchor's load.py (``--setup-only``:
 flavors anchor-0..9, each with the same 10 extra specs).  Then every round
@@ -55,6 +62,15 @@ DEFAULT_ANCHOR = os.path.normpath(
     os.path.join(REPO, '..', 'shared', 'anchors', 'nova_api'))
 
 AUTH = ('X-Auth-Token', 'admin:admin')
+# The anchor's knobs (start_nova_api.sh) per --nova-settings: "default" is
+# how Nova ships (sync workers, response validation "warn"), "best" the
+# fastest nova-api found here (threads, no response-schema checks).
+NOVA_SETTINGS = {
+    'default': {'NOVA_API_WORKER_CLASS': 'sync', 'NOVA_API_THREADS': '1',
+                'NOVA_RESPONSE_VALIDATION': 'warn'},
+    'best': {'NOVA_API_WORKER_CLASS': 'gthread', 'NOVA_API_THREADS': '8',
+             'NOVA_RESPONSE_VALIDATION': 'ignore'},
+}
 SCENARIOS = {
     # name: (method, path below the API root, microversion, expected status)
     'flavors_detail': ('GET', '/flavors/detail', '2.61', 200),
@@ -230,9 +246,11 @@ class NovaAnchor(object):
 
     name = 'nova'
 
-    def __init__(self, scripts, base):
+    def __init__(self, scripts, base, settings):
         self.scripts = scripts
         self.base = base
+        self.settings = settings
+        self.anchor_dir = os.environ.get('NOVA_ANCHOR_DIR', '/tmp/nova_anchor')
         # nova logs one line per request: lets a run spot other traffic.
         self.request_log = os.path.join(
             os.environ.get('NOVA_ANCHOR_DIR', '/tmp/nova_anchor'),
@@ -263,15 +281,44 @@ class NovaAnchor(object):
         except OSError:
             return None
 
+    def _settings_file(self):
+        return os.path.join(self.anchor_dir, 'flavors_api-settings.json')
+
+    def running_settings(self):
+        """The knobs the running anchor was started with by this tool
+        (None if unknown: gunicorn rewrites its command line, so they are
+        recorded beside the anchor's pid file when it starts it).
+        """
+        try:
+            with open(self._settings_file()) as stream:
+                recorded = json.load(stream)
+        except (OSError, ValueError):
+            return None
+        if recorded.pop('pid', None) != self.master_pid():
+            return None
+        return recorded
+
     def start(self):
+        wanted = NOVA_SETTINGS[self.settings]
         if get_status(self.base + '/') == 200:
-            log('nova: nova-api already answers on %s', self.base)
-            return
+            running = self.running_settings()
+            if running == wanted:
+                log('nova: nova-api already answers on %s with the %s '
+                    'settings %s', self.base, self.settings, running)
+                return
+            log('nova: running with %s; restarting it with the %s settings',
+                running or 'settings this tool did not record',
+                self.settings)
+            subprocess.run([os.path.join(self.scripts, 'stop_nova_api.sh')],
+                           check=True, timeout=120)
         script = os.path.join(self.scripts, 'start_nova_api.sh')
-        log('nova: not answering on %s; running %s', self.base, script)
-        subprocess.run([script], check=True, timeout=600)
+        log('nova: starting %s with %s', script, wanted)
+        subprocess.run([script], check=True, timeout=600,
+                       env=dict(os.environ, **wanted))
         if not wait_up(self.base + '/', 60):
             raise SystemExit('nova-api did not come up on %s' % self.base)
+        with open(self._settings_file(), 'w') as stream:
+            json.dump(dict(wanted, pid=self.master_pid()), stream)
 
     def stop(self):
         pass
@@ -389,6 +436,9 @@ def report(args, servers, results, idle, counts, loads):
           'SQLite, %s, %d clients, %d round(s) x %g s (+%g s warm-up)'
           % (args.workers, args.tool_label, args.concurrency, args.rounds,
              args.duration, args.warmup))
+    print('nova-api settings: %s %s' % (args.nova_settings, ' '.join(
+        '%s=%s' % item for item in sorted(
+            NOVA_SETTINGS[args.nova_settings].items()))))
     print('flavors returned by /flavors/detail: %s' % ', '.join(
         '%s %d' % (s.name, counts[s.name]) for s in servers))
     print('load average before/after: %s / %s' % loads)
@@ -485,6 +535,14 @@ def main():
     ap.add_argument('--anchor-scripts', default=os.environ.get(
         'NOVA_ANCHOR_SCRIPTS', DEFAULT_ANCHOR),
         help='the Nova anchor scripts (%(default)s)')
+    ap.add_argument('--nova-settings', choices=sorted(NOVA_SETTINGS),
+                    default='best',
+                    help="the Nova anchor's settings: best (gthread, 8 "
+                         "threads, no response validation: the fastest "
+                         "nova-api) or default (as Nova ships: sync "
+                         "workers, response validation warn); a running "
+                         "anchor with other settings is restarted "
+                         "(%(default)s)")
     ap.add_argument('--nova-url', default='http://127.0.0.1:18774/v2.1',
                     help="Nova's API root (%(default)s)")
     ap.add_argument('--idle-samples', type=int, default=21,
@@ -515,7 +573,8 @@ def main():
         runner = run_load_py
 
     mini = NovaMini(args.workers, args.threads, args.keep_state)
-    nova = NovaAnchor(args.anchor_scripts, args.nova_url.rstrip('/'))
+    nova = NovaAnchor(args.anchor_scripts, args.nova_url.rstrip('/'),
+                      args.nova_settings)
     servers = [mini, nova]
     load_before = '%.2f %.2f %.2f' % os.getloadavg()
     failed = False
