@@ -64,6 +64,9 @@ _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
             'user_data', 'description', 'access_ip_v4', 'access_ip_v6',
             'config_drive', 'launch_index', 'launched_at')
 
+# The order of lists that ask none (created_at alone may tie).
+NEWEST_FIRST = (('created_at', 'desc'), ('id', 'desc'))
+
 # What update_details() may change (PUT /servers/{id}).
 _UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
                         'access_ip_v6'])
@@ -120,23 +123,6 @@ def _get(context, uuid):
         raise exception.InstanceNotFound(instance_id=uuid)
     metadata, tags = instance_metadata.children(context, [uuid])
     return row, metadata[uuid], tags[uuid]
-
-
-def _with_children(context, rows):
-    metadata, tags = instance_metadata.children(
-        context, [row.uuid for row in rows])
-    return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
-
-
-@db_api.context_manager.reader
-def _get_all(context, project_id, limit):
-    query = sa.select(_INSTANCES).order_by(_INSTANCES.c.created_at.desc(),
-                                           _INSTANCES.c.id.desc())
-    if project_id is not None:
-        query = query.where(_INSTANCES.c.project_id == project_id)
-    if limit is not None:
-        query = query.limit(limit)
-    return _with_children(context, context.session.execute(query).all())
 
 
 @db_api.context_manager.reader
@@ -457,7 +443,8 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
         metadata and tags are read with one query per table for the
         whole list.
         """
-        return cls._from_rows(context, _get_all(context, project_id, limit))
+        return cls.get_by_filters(context, {'project_id': project_id},
+                                  NEWEST_FIRST, limit)
 
     @classmethod
     def _from_rows(cls, context, loaded):
