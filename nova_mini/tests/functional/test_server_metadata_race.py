@@ -15,7 +15,8 @@ items holds exactly when racing past it (the requests accepted are
 exactly the items stored); the API, the database and the metadata
 service (meta_data.json, read with Neutron's signed headers, and read
 before the race too so that a stale cached document would show) all
-agree right after.
+agree right after. Writes racing the server's deletion answer 404, and
+leave no item behind.
 
 Every phase is bounded in time (``DEADLINE`` seconds).
 """
@@ -421,3 +422,47 @@ def test_concurrent_replaces_leave_one_whole_set(deployment, boot):
     # One writer's whole set, never a mix of two nor the initial one.
     assert final == sets[final['owner']]
     assert_everywhere(deployment, server, client, final)
+
+
+def _metadata_rows(deployment, server_id):
+    engine = sa.create_engine(deployment.database_url)
+    metadata = models.InstanceMetadata.__table__
+    try:
+        with engine.connect() as connection:
+            return connection.execute(
+                sa.select(sa.func.count()).select_from(metadata).where(
+                    metadata.c.instance_uuid == server_id)).scalar()
+    finally:
+        engine.dispose()
+
+
+def test_writes_racing_the_deletion_answer_404_and_leave_nothing(
+        deployment, boot):
+    server = boot({'a': '1'})
+    client = Client(deployment, server['id'])
+    per_thread = []
+    for t in range(CLIENTS):
+        key = 'k-%02d' % t
+        calls = [('POST', '/metadata', {'metadata': {key: 'v'}}),
+                 ('PUT', '/metadata/' + key, {'meta': {key: 'w'}}),
+                 ('PUT', '', {'server': {'description': key}}),
+                 ('PUT', '/metadata', {'metadata': {key: 'x'}}),
+                 ('DELETE', '/metadata/' + key, None)]
+        if t == 0:
+            # The deletion comes in while the others write.
+            calls.insert(2, ('DELETE', '', None))
+        per_thread.append(calls)
+
+    results = race(client, per_thread)
+
+    deleted = [resp for (method, path, _b), resp in results
+               if method == 'DELETE' and path == '']
+    assert [resp.status_code for resp in deleted] == [204]
+    for (method, path, _body), resp in results:
+        assert resp.status_code in (200, 204, 404), (
+            method, path, resp.status_code, resp.text)
+        if resp.status_code == 404:
+            assert set(resp.json()) == {'itemNotFound'}, resp.text
+    assert client.request('GET').status_code == 404
+    # No item written after the deletion was left behind.
+    assert _metadata_rows(deployment, server['id']) == 0
