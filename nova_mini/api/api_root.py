@@ -58,6 +58,10 @@ class APIRoot(object):
                                        faults.default_message(
                                            response.status_int),
                                        response)
+        except UnicodeDecodeError:
+            # The path or query string is not UTF-8 (webob decodes them
+            # when first read, in the middleware or a handler).
+            response = self.error_response(400, faults.default_message(400))
         except exception.APIVersionNotSupported as exc:
             response = self.error_response(406, exc.format_message())
             for name, value in self.versioned_api.refusal_headers(

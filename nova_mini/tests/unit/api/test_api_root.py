@@ -1,0 +1,40 @@
+"""Requests whose path or query string is not UTF-8 are refused with a
+400 in each root's error format (api_root.APIRoot), not a 500."""
+
+import json
+
+import pytest
+
+ADMIN = {'X-Auth-Token': 'admin:admin'}
+
+
+@pytest.mark.parametrize('path', [
+    '/compute/v2.1/flavors/detail?sort_key=%FF',
+    '/compute/v2.1/flavors/detail?%FF=1',
+    '/compute/v2.1/flavors/%FF',
+    '/compute/v2.1/flavors/%FF/os-extra_specs',
+])
+def test_compute_refuses_bytes_that_are_not_utf8(api, path):
+    response = api.get(path, headers=ADMIN, expect_errors=True)
+    assert response.status_int == 400
+    assert response.json['badRequest']['code'] == 400
+
+
+@pytest.mark.parametrize('path', [
+    '/baremetal/v1/nodes?fields=%FF',
+    '/baremetal/v1/nodes/%FF',
+])
+def test_baremetal_refuses_bytes_that_are_not_utf8(api, path):
+    response = api.get(path, headers=ADMIN, expect_errors=True)
+    assert response.status_int == 400
+    fault = json.loads(response.json['error_message'])
+    assert fault['faultcode'] == 'Client'
+
+
+def test_a_body_that_is_not_utf8_is_malformed(api):
+    response = api.post('/compute/v2.1/flavors', b'{"flavor": "\xff"}',
+                        headers=dict(ADMIN, **{
+                            'Content-Type': 'application/json'}),
+                        expect_errors=True)
+    assert response.status_int == 400
+    assert 'badRequest' in response.json
