@@ -209,7 +209,8 @@ def run_one(args, backend, size):
             engine.dispose()
         out = subprocess.run(
             [sys.executable, os.path.abspath(__file__), '--count-only', conf,
-             '--count-runs', str(args.count_runs)],
+             '--count-runs', str(args.count_runs)] + [
+                '--scenario=%s' % name for name, _p, _v in SCENARIOS],
             capture_output=True, text=True, timeout=900)
         if out.returncode:
             raise SystemExit('query count failed: %s' % out.stderr[-3000:])
@@ -257,7 +258,7 @@ def report(results):
     for backend in sorted({r['backend'] for r in results}):
         sizes = {r['size']: r for r in results if r['backend'] == backend}
         if 10000 in sizes and 100000 in sizes:
-            for name, _path, _version in SCENARIOS:
+            for name in sizes[10000]['scenarios']:
                 small = sizes[10000]['scenarios'][name]
                 big = sizes[100000]['scenarios'][name]
                 key = 'p50_ms' if small['p50_ms'] and big['p50_ms'] else (
@@ -276,6 +277,9 @@ def main():
     parser.add_argument('--threads', type=int, default=2)
     parser.add_argument('--connections', type=int, default=4)
     parser.add_argument('--duration', type=int, default=10)
+    parser.add_argument('--scenario', action='append',
+                        choices=[name for name, _p, _v in SCENARIOS],
+                        help='run only these (repeatable; default: all)')
     parser.add_argument('--count-runs', type=int, default=3,
                         help='in-process requests per scenario')
     parser.add_argument('--skip-wrk-ms', type=float, default=5000,
@@ -284,6 +288,8 @@ def main():
     parser.add_argument('--json-out')
     parser.add_argument('--count-only', help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.scenario:
+        SCENARIOS[:] = [s for s in SCENARIOS if s[0] in args.scenario]
     if args.count_only:
         print(json.dumps(count_queries(args.count_only, args.count_runs)))
         return
