@@ -24,6 +24,11 @@ sets its ``updated_at``, so readers may key caches on ``(uuid,
 updated_at)``. The metadata and tags are read and written by
 nova_mini.objects.instance_metadata, whose writers of one instance take
 turns so that the metadata quota holds.
+
+Lists are pages the database filters, sorts and places after a marker
+(``InstanceList.get_by_filters``, with the SQL of
+nova_mini.objects.instance_filters); the ``hostname`` and ``flavorid``
+columns copy what lists filter and sort on.
 """
 
 import datetime
