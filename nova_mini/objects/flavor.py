@@ -12,6 +12,8 @@
 
 """Flavor: the size and extra specs of a server, with project access."""
 
+import collections
+
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
@@ -36,24 +38,47 @@ _COLUMNS = ('id', 'flavorid', 'name', 'memory_mb', 'vcpus', 'root_gb',
 
 _FLAVORS = models.Flavor.__table__
 _SPECS = models.FlavorExtraSpec.__table__
+_PROJECTS = models.FlavorProject.__table__
+_RECORD_COLUMNS = tuple(_FLAVORS.c[name] for name in _COLUMNS)
 # Flavors per extra specs query (the bind parameters of one IN list).
 _SPECS_BATCH = 500
 
 
-def _visible_query(context):
+class FlavorRecord(collections.namedtuple(
+        'FlavorRecord', _COLUMNS + ('extra_specs',))):
+    """A flavor as read for display: its columns and its extra specs
+    (sorted by key), with the attribute names of ``Flavor``.
+
+    Lists are read into these rather than into ``Flavor`` objects: a
+    versioned object coerces every field as it is set, which was a fifth
+    of GET /flavors/detail.
+    """
+
+    __slots__ = ()
+
+
+def _visible_select(context, columns):
     """Flavors the caller may see: all for admins, else public ones and the
     private ones shared with the caller's project. Their extra specs come
     from ``_extra_specs``.
     """
-    query = context.session.query(models.Flavor)
+    query = sa.select(*columns)
     if not context.is_admin:
-        query = query.filter(_public_or_shared(context))
+        query = query.where(_PUBLIC_OR_SHARED)
     return query
 
 
-def _public_or_shared(context):
-    return sa.or_(models.Flavor.is_public.is_(True),
-                  models.Flavor.projects.any(project_id=context.project_id))
+# Statement parts built once, with bind parameters for what a request
+# gives (``project_id``, ``flavor_db_ids``): building SQL expressions cost
+# as much as running the queries. A project_id of None matches nothing, as
+# the column is not nullable.
+_PUBLIC = _FLAVORS.c.is_public.is_(True)
+_SHARED = sa.exists().where(
+    _PROJECTS.c.flavor_id == _FLAVORS.c.id,
+    _PROJECTS.c.project_id == sa.bindparam('project_id'))
+_PUBLIC_OR_SHARED = sa.or_(_PUBLIC, _SHARED)
+_SPECS_OF = sa.select(_SPECS.c.flavor_id, _SPECS.c.key, _SPECS.c.value).where(
+    _SPECS.c.flavor_id.in_(sa.bindparam('flavor_db_ids', expanding=True)))
 
 
 def _extra_specs(context, flavor_db_ids):
@@ -66,9 +91,8 @@ def _extra_specs(context, flavor_db_ids):
     specs = {flavor_db_id: {} for flavor_db_id in flavor_db_ids}
     ids = list(specs)
     for start in range(0, len(ids), _SPECS_BATCH):
-        rows = context.session.execute(
-            sa.select(_SPECS.c.flavor_id, _SPECS.c.key, _SPECS.c.value).where(
-                _SPECS.c.flavor_id.in_(ids[start:start + _SPECS_BATCH])))
+        rows = context.session.execute(_SPECS_OF, {
+            'flavor_db_ids': ids[start:start + _SPECS_BATCH]}).all()
         for flavor_db_id, key, value in rows:
             specs[flavor_db_id][key] = value
     return specs
@@ -81,8 +105,9 @@ def _get_by_flavor_id(context, flavor_id):
     # the rest of the request's database work.
     query = sa.select(_FLAVORS).where(_FLAVORS.c.flavorid == flavor_id)
     if not context.is_admin:
-        query = query.where(_public_or_shared(context))
-    row = context.session.execute(query).first()
+        query = query.where(_PUBLIC_OR_SHARED)
+    row = context.session.execute(
+        query, {'project_id': context.project_id}).first()
     if row is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
     return row, _extra_specs(context, [row.id])[row.id]
@@ -316,24 +341,25 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
 @db_api.context_manager.reader
 def _get_all(context, filters, sort_key, sort_dir, limit, marker):
-    query = _visible_query(context)
+    query = _visible_select(context, _RECORD_COLUMNS)
     if filters.get('is_public') is not None:
-        condition = models.Flavor.is_public.is_(filters['is_public'])
         if filters['is_public'] and context.project_id is not None:
-            condition = sa.or_(condition, models.Flavor.projects.any(
-                project_id=context.project_id))
-        query = query.filter(condition)
+            query = query.where(_PUBLIC_OR_SHARED)
+        else:
+            query = query.where(
+                _FLAVORS.c.is_public.is_(filters['is_public']))
     if filters.get('disabled') is not None:
-        query = query.filter(models.Flavor.disabled.is_(filters['disabled']))
+        query = query.where(_FLAVORS.c.disabled.is_(filters['disabled']))
     if filters.get('min_memory_mb') is not None:
-        query = query.filter(
-            models.Flavor.memory_mb >= filters['min_memory_mb'])
+        query = query.where(_FLAVORS.c.memory_mb >= filters['min_memory_mb'])
     if filters.get('min_root_gb') is not None:
-        query = query.filter(models.Flavor.root_gb >= filters['min_root_gb'])
+        query = query.where(_FLAVORS.c.root_gb >= filters['min_root_gb'])
     marker_row = None
     if marker is not None:
-        marker_row = _visible_query(context).filter_by(
-            flavorid=marker).first()
+        marker_row = context.session.execute(
+            _visible_select(context, _RECORD_COLUMNS).where(
+                _FLAVORS.c.flavorid == marker),
+            {'project_id': context.project_id}).first()
         if marker_row is None:
             raise exception.MarkerNotFound(marker=marker)
     if sort_key not in SORT_KEYS:
@@ -344,8 +370,33 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
             sort_dir=sort_dir)
     except db_exc.InvalidSortKey:
         raise exception.InvalidSortKey(sort_key=sort_key)
-    rows = query.all()
-    return rows, _extra_specs(context, [row.id for row in rows])
+    rows = context.session.execute(
+        query, {'project_id': context.project_id}).all()
+    specs = _extra_specs(context, [row.id for row in rows])
+    return [FlavorRecord(*row, dict(sorted(specs[row.id].items())))
+            for row in rows]
+
+
+def list_flavors(context, filters=None, sort_key='flavorid', sort_dir='asc',
+                 limit=None, marker=None):
+    """Read a page of the flavors the caller may see, for display.
+
+    Two queries: the flavors, then their extra specs.
+
+    :param context: the request context (admins see every flavor).
+    :param filters: ``is_public`` (None: both), ``disabled``,
+        ``min_memory_mb``, ``min_root_gb``; a missing or None one does not
+        filter.
+    :param sort_key: a column of ``SORT_KEYS``; ``id`` breaks ties.
+    :param sort_dir: ``asc`` or ``desc``.
+    :param limit: the page size, None for all.
+    :param marker: the flavor id after which the page starts.
+    :returns: a list of ``FlavorRecord``.
+    :raises MarkerNotFound: no visible flavor has the marker's id.
+    :raises InvalidSortKey: ``sort_key`` is not one of ``SORT_KEYS``.
+    """
+    return _get_all(context, filters or {}, sort_key, sort_dir, limit,
+                    marker)
 
 
 @base.NovaMiniObjectRegistry.register
@@ -360,12 +411,12 @@ class FlavorList(base.ObjectListBase, base.NovaMiniObject):
     @classmethod
     def get_all(cls, context, filters=None, sort_key='flavorid',
                 sort_dir='asc', limit=None, marker=None):
-        rows, extra_specs = _get_all(context, filters or {}, sort_key,
-                                     sort_dir, limit, marker)
+        records = list_flavors(context, filters, sort_key, sort_dir, limit,
+                               marker)
         result = cls(context)
         result.objects = [
-            Flavor._from_db_object(context, Flavor(), row,
-                                   extra_specs[row.id])
-            for row in rows]
+            Flavor._from_db_object(context, Flavor(), record,
+                                   record.extra_specs)
+            for record in records]
         result.obj_reset_changes()
         return result
