@@ -26,13 +26,10 @@ from oslo_utils import timeutils
 from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
-from nova_mini.api import microversion
-from nova_mini import conf
+from nova_mini.api import pagination
 from nova_mini import exception
 from nova_mini.objects import instance as instance_obj
 from nova_mini.policies import servers as policies
-
-CONF = conf.CONF
 
 # Every server status of Nova: from 2.38 any other is a bad filter.
 STATUSES = frozenset([
@@ -44,15 +41,17 @@ STATUSES = frozenset([
 # The filters of a caller without the allow_all_filters policy, from the
 # version that allowed each; Nova ignores the others for them.
 _MEMBER_FILTERS = (
-    ('2.1', ('reservation_id', 'name', 'status', 'image', 'flavor', 'ip',
-             'changes-since', 'all_tenants')),
-    ('2.5', ('ip6',)),
-    ('2.26', ('tags', 'tags-any', 'not-tags', 'not-tags-any')),
-    ('2.66', ('changes-before',)),
-    ('2.73', ('locked',)),
-    ('2.83', ('availability_zone', 'config_drive', 'key_name', 'created_at',
-              'launched_at', 'terminated_at', 'power_state', 'task_state',
-              'vm_state', 'progress', 'user_id')),
+    (versions.BASE, ('reservation_id', 'name', 'status', 'image', 'flavor',
+                     'ip', 'changes-since', 'all_tenants')),
+    (versions.SERVER_IP6_FILTER, ('ip6',)),
+    (versions.SERVER_TAGS, ('tags', 'tags-any', 'not-tags',
+                            'not-tags-any')),
+    (versions.SERVER_CHANGES_BEFORE_FILTER, ('changes-before',)),
+    (versions.SERVER_LOCKED_REASON, ('locked',)),
+    (versions.SERVER_MORE_FILTERS, (
+        'availability_zone', 'config_drive', 'key_name', 'created_at',
+        'launched_at', 'terminated_at', 'power_state', 'task_state',
+        'vm_state', 'progress', 'user_id')),
 )
 
 # Not filters: the page, the order and the scope of the list.
@@ -262,9 +261,8 @@ class ServerQuery(object):
         self.sort = self._sort(context)
         # As Nova: an empty marker is a marker no server has.
         self.marker = self.params.get('marker')
-        limit = self.params.get('limit')
-        self.limit = min(int(limit), CONF.api.max_limit) if limit else (
-            CONF.api.max_limit)
+        # The schema has checked it: a number of digits.
+        self.limit = pagination.limit(req)
 
     def _names(self, context):
         # Below 2.75 parameters Nova does not know are ignored (the
@@ -276,7 +274,7 @@ class ServerQuery(object):
             return names
         allowed = set()
         for version, filters in _MEMBER_FILTERS:
-            if self.version >= microversion.APIVersion(version):
+            if self.version >= version:
                 allowed.update(filters)
         return names & allowed
 
@@ -310,9 +308,8 @@ class ServerQuery(object):
 
     def _status_filter(self, context, filters):
         statuses = {s.upper() for s in self.params.getall('status')}
-        checked = microversion.APIVersion(
-            versions.SERVER_STATUS_FILTER_CHECKED)
-        if not statuses <= STATUSES and self.version >= checked:
+        if (not statuses <= STATUSES and
+                self.version >= versions.SERVER_STATUS_FILTER_CHECKED):
             raise exception.Invalid('Invalid status value')
         if statuses == {'DELETED'} and not context.is_admin:
             raise exception.Forbidden(
@@ -334,8 +331,7 @@ class ServerQuery(object):
         keys = keys or ['created_at']
         dirs = dirs or ['desc']
         ignored = set(schema.LEGACY_SORT_KEYS)
-        if self.version < microversion.APIVersion(
-                versions.SERVER_LOCKED_REASON):
+        if self.version < versions.SERVER_LOCKED_REASON:
             ignored.add('locked')
         # As Nova: an ignored key takes the direction at its place along.
         for key in list(keys):

@@ -111,7 +111,9 @@ HISTORY = [
 # Versions that code checks, by what they changed. A range that ends
 # where a change begins is written with the change's version (a
 # validation schema list, or ``version < X``), never the one before.
+BASE = microversion.APIVersion('2.1')
 SERVER_EXTENDED_ATTRIBUTES = microversion.APIVersion('2.3')
+SERVER_IP6_FILTER = microversion.APIVersion('2.5')
 PUBLIC_FLAVOR_ACCESS_CONFLICT = microversion.APIVersion('2.7')
 SERVER_LOCKED = microversion.APIVersion('2.9')
 SERVER_DESCRIPTION = microversion.APIVersion('2.19')
@@ -124,8 +126,10 @@ PERSONALITY_REMOVED = microversion.APIVersion('2.57')
 FLAVOR_EXTRA_SPECS_IN_BODY = microversion.APIVersion('2.61')
 TRUSTED_IMAGE_CERTIFICATES = microversion.APIVersion('2.63')
 SERVER_GROUPS = microversion.APIVersion('2.71')
+SERVER_CHANGES_BEFORE_FILTER = microversion.APIVersion('2.66')
 SERVER_LOCKED_REASON = microversion.APIVersion('2.73')
 STRICT_VALIDATION = microversion.APIVersion('2.75')
+SERVER_MORE_FILTERS = microversion.APIVersion('2.83')
 EXTRA_SPECS_VALIDATION = microversion.APIVersion('2.86')
 
 COMPUTE_API = microversion.VersionedAPI(
