@@ -47,7 +47,8 @@ _SPECS_BATCH = 500
 class FlavorRecord(collections.namedtuple(
         'FlavorRecord', _COLUMNS + ('extra_specs',))):
     """A flavor as read for display: its columns and its extra specs
-    (sorted by key), with the attribute names of ``Flavor``.
+    (sorted by key), with the attribute names of ``Flavor``; the
+    timestamps are naive (UTC), as the database gives them.
 
     Lists are read into these rather than into ``Flavor`` objects: a
     versioned object coerces every field as it is set, which was a fifth
@@ -201,6 +202,32 @@ def _merge_extra_specs(context, flavor_db_id, specs):
             changed)
     if added:
         session.execute(_SPECS.insert(), added)
+
+
+@db_api.context_manager.reader
+def _get_db_id(context, flavor_id):
+    query = sa.select(_FLAVORS.c.id).where(_FLAVORS.c.flavorid == flavor_id)
+    if not context.is_admin:
+        query = query.where(_PUBLIC_OR_SHARED)
+    row = context.session.execute(
+        query, {'project_id': context.project_id}).first()
+    if row is None:
+        raise exception.FlavorNotFound(flavor_id=flavor_id)
+    return row.id
+
+
+def merge_extra_specs(context, flavor_id, specs):
+    """Add or replace extra specs of a flavor the caller may see.
+
+    As ``Flavor.get_by_flavor_id(...).update_extra_specs(specs)``, without
+    reading the flavor and its specs: only its row id is looked up.
+
+    :param context: the request context.
+    :param flavor_id: the flavor's id (``flavorid``).
+    :param specs: str to str.
+    :raises FlavorNotFound: no flavor the caller may see has that id.
+    """
+    _merge_extra_specs(context, _get_db_id(context, flavor_id), specs)
 
 
 @db_api.context_manager.writer

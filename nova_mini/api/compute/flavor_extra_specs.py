@@ -27,6 +27,7 @@ from nova_mini.api.validation.extra_specs import registry
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects import flavor as flavor_obj
 from nova_mini.policies import flavor_extra_specs as policies
 
 LOG = logging.getLogger(__name__)
@@ -123,7 +124,8 @@ class FlavorExtraSpecsController(rest.RestController):
         body = req.json['extra_specs']
         specs = _as_strings(body)
         _check(req, self.flavor_id, specs)
-        self._flavor(req.ctxt).update_extra_specs(specs)
+        # Only the row id is needed, not the flavor and its specs.
+        flavor_obj.merge_extra_specs(req.ctxt, self.flavor_id, specs)
         # The answer echoes the request, numbers and all, as Nova's does.
         return {'extra_specs': body}
 
