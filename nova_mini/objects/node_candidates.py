@@ -31,8 +31,8 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.objects import node_filters
+from nova_mini.objects import node_state
 from nova_mini.objects import request_spec
-from nova_mini.scheduler import node_state
 from nova_mini import states
 
 _NODES = models.Node.__table__
@@ -50,6 +50,8 @@ _BY_ID = (_NODES.c.id.asc(),)
 STATEMENT_CACHE_SIZE = 256
 _statements = collections.OrderedDict()
 _statements_lock = threading.Lock()
+# A cached None is a request no node can match.
+_MISSING = object()
 
 
 def normalized_resource_class():
@@ -117,7 +119,7 @@ _COLUMNS = ('id', 'uuid', 'name', 'resource_class', 'properties', 'cpus',
             'memory_mb', 'local_gb')
 
 
-def _asked(spec_obj):
+def _request_key(spec_obj):
     """What ``conditions`` reads of ``spec_obj``, hashable."""
     retried = spec_obj.retry.nodes if spec_obj.retry is not None else ()
     return (tuple(spec_obj.custom_resource_classes),
@@ -127,6 +129,15 @@ def _asked(spec_obj):
             tuple(sorted(spec_obj.forbidden_traits)),
             tuple(sorted(set(spec_obj.ignore_hosts) | set(retried))),
             tuple(spec_obj.force_nodes))
+
+
+def _order_key(order_by):
+    """``order_by`` (asc() or desc() of nodes columns, as
+    scheduler.weighers.sql_order makes them) as hashable values: the
+    clauses themselves compare with == into SQL, not a bool.
+    """
+    return tuple((clause.element.table.name, clause.element.name,
+                  clause.modifier.__name__) for clause in order_by)
 
 
 def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
@@ -154,19 +165,17 @@ def _statement(spec_obj, dialect, with_traits, order_by, limit, offset,
     """The candidate query (None: no node can match), from the cache if
     an equal request was made before.
     """
-    # NOTE: the order by the identity of its clauses (== on SQL makes
-    # SQL); the entry keeps them alive, so an id is not reused meanwhile.
-    key = (_asked(spec_obj), dialect, with_traits,
-           tuple(map(id, order_by)), limit, offset, among, requirements)
+    key = (_request_key(spec_obj), dialect, with_traits,
+           _order_key(order_by), limit, offset, among, requirements)
     with _statements_lock:
-        found = _statements.get(key)
-        if found is not None:
+        found = _statements.get(key, _MISSING)
+        if found is not _MISSING:
             _statements.move_to_end(key)
-            return found[0]
+            return found
     query = _build(spec_obj, dialect, with_traits, order_by, limit, offset,
                    among, requirements)
     with _statements_lock:
-        _statements[key] = (query, order_by)
+        _statements[key] = query
         while len(_statements) > STATEMENT_CACHE_SIZE:
             _statements.popitem(last=False)
     return query

@@ -71,11 +71,12 @@ _ORDERS = {}
 
 
 def _order(key, direction):
-    # NOTE: by id: a column compared with == makes SQL, not a bool. Table
-    # columns live as long as the process.
-    ident = (None if key is None else id(key), direction)
+    # Keyed by the column's table and name: columns compared with == make
+    # SQL, not a bool, so they cannot be dictionary keys themselves.
+    cache_key = (None if key is None else (key.table.name, key.name),
+                 direction)
     node_id = models.Node.__table__.c.id
-    found = _ORDERS.get(ident)
+    found = _ORDERS.get(cache_key)
     if found is None:
         if key is None:
             found = (node_id.asc(),)
@@ -83,7 +84,7 @@ def _order(key, direction):
             found = (key.desc(), node_id.desc())
         else:
             found = (key.asc(), node_id.asc())
-        found = _ORDERS.setdefault(ident, found)
+        found = _ORDERS.setdefault(cache_key, found)
     return found
 
 

@@ -10,7 +10,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""NodeState: a candidate node as filters and weighers see it."""
+"""NodeState: a candidate node row as the scheduler's filters and weighers
+see it (built by objects.node_candidates)."""
 
 
 def parse_capabilities(text):
