@@ -21,11 +21,8 @@ keeps (``InstanceList.create_all``, one transaction); deleting an instance
 deletes its spec.
 
 Its ``vm_state`` moves from ``building`` to ``active`` or ``error`` only
-through conditional UPDATEs (``WHERE vm_state = 'building'``): the
-scheduler finishing a build, the scheduler failing it and the API
-expiring an overdue build may race, and the database decides which one
-wins; the losers see it and undo what they did (see
-nova_mini.scheduler.manager).
+through conditional UPDATEs, which the database settles when the
+scheduler and the API race: nova_mini.objects.instance_build.
 
 An instance also keeps what its boot request gave: ``metadata`` (table
 instance_metadata), ``tags`` (instance_tags), the user data as received
@@ -56,13 +53,14 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import instance_build
 from nova_mini.objects import instance_filters
 from nova_mini.objects import instance_metadata
 from nova_mini.objects import request_spec
 
-BUILDING = 'building'
-ACTIVE = 'active'
-ERROR = 'error'
+BUILDING = instance_build.BUILDING
+ACTIVE = instance_build.ACTIVE
+ERROR = instance_build.ERROR
 
 # vm_state -> the status the compute API shows.
 STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', ERROR: 'ERROR'}
@@ -105,12 +103,6 @@ def hostname_of(name, uuid):
     return name.lower().strip('-') or 'Server-%s' % uuid
 
 
-def make_fault(message, code=500, details=None):
-    """A fault document, as stored in ``Instance.fault``."""
-    return {'message': message, 'code': code, 'details': details or '',
-            'created': timeutils.utcnow().isoformat()}
-
-
 def _dump_flavor(flavor):
     return jsonutils.dumps(flavor.obj_to_primitive())
 
@@ -142,26 +134,6 @@ def _get(context, uuid):
     return row, metadata[uuid], tags[uuid]
 
 
-@db_api.context_manager.reader
-def _overdue(context, project_id, created_before):
-    query = sa.select(_INSTANCES.c.uuid).where(
-        _INSTANCES.c.vm_state == BUILDING,
-        _INSTANCES.c.created_at < created_before)
-    if project_id is not None:
-        query = query.where(_INSTANCES.c.project_id == project_id)
-    return context.session.execute(query).scalars().all()
-
-
-@db_api.context_manager.writer
-def _fail_overdue(context, uuids, created_before, values):
-    """Apply ``values`` to those of ``uuids`` still building and created
-    before ``created_before``: a build finished meanwhile is left alone.
-    """
-    return context.session.execute(_INSTANCES.update().where(
-        _INSTANCES.c.uuid.in_(uuids), _INSTANCES.c.vm_state == BUILDING,
-        _INSTANCES.c.created_at < created_before).values(**values)).rowcount
-
-
 @db_api.context_manager.writer
 def _update(context, uuid, values):
     """Apply ``values`` (and a new updated_at) in one UPDATE; concurrent
@@ -172,19 +144,6 @@ def _update(context, uuid, values):
     if not context.session.execute(_INSTANCES.update().where(
             _INSTANCES.c.uuid == uuid).values(**values)).rowcount:
         raise exception.InstanceNotFound(instance_id=uuid)
-
-
-@db_api.context_manager.writer
-def _update_building(context, uuid, values, created_before=None):
-    """Apply ``values`` if the instance is still building (and, if given,
-    was created before ``created_before``); whether it did.
-    """
-    conditions = [_INSTANCES.c.uuid == uuid,
-                  _INSTANCES.c.vm_state == BUILDING]
-    if created_before is not None:
-        conditions.append(_INSTANCES.c.created_at < created_before)
-    return bool(context.session.execute(
-        _INSTANCES.update().where(*conditions).values(**values)).rowcount)
 
 
 @db_api.context_manager.writer
@@ -385,8 +344,8 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     def _finish(self, values, created_before=None):
         values['updated_at'] = timeutils.utcnow()
-        if not _update_building(self._context, self.uuid, values,
-                                created_before):
+        if not instance_build.finish_building(self._context, self.uuid,
+                                              values, created_before):
             return False
         for name, value in values.items():
             setattr(self, name, value)
@@ -403,15 +362,13 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     def mark_error(self, message, code=500, details=None):
         """BUILD -> ERROR with a fault; False if no longer building."""
-        return self._finish({'vm_state': ERROR,
-                             'fault': make_fault(message, code, details)})
+        fault = instance_build.make_fault(message, code, details)
+        return self._finish({'vm_state': ERROR, 'fault': fault})
 
     def build_overdue(self, timeout, now=None):
         """Whether the build started more than ``timeout`` seconds ago."""
-        now = now or timeutils.utcnow()
-        return (self.vm_state == BUILDING and self.created_at is not None
-                and timeutils.normalize_time(self.created_at)
-                + datetime.timedelta(seconds=timeout) < now)
+        return instance_build.is_overdue(self.vm_state, self.created_at,
+                                         timeout, now or timeutils.utcnow())
 
     def expire_build(self, timeout):
         """ERROR with "Timed out waiting for a scheduler" if the instance
@@ -422,16 +379,8 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         if not self.build_overdue(timeout, now):
             return False
         cutoff = now - datetime.timedelta(seconds=timeout)
-        return self._finish(_expired(timeout), created_before=cutoff)
-
-
-def _expired(timeout):
-    """What an overdue build becomes."""
-    return {'vm_state': ERROR,
-            'fault': make_fault(
-                'Timed out waiting for a scheduler: the build was not '
-                'finished within %d seconds ([DEFAULT] '
-                'rpc_response_timeout).' % timeout, 500)}
+        return self._finish(instance_build.expired_values(timeout),
+                            created_before=cutoff)
 
 
 @base.NovaMiniObjectRegistry.register
@@ -498,10 +447,4 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
         Instance.expire_build does; how many. A cheap indexed read when
         there are none.
         """
-        now = timeutils.utcnow()
-        cutoff = now - datetime.timedelta(seconds=timeout)
-        uuids = _overdue(context, project_id, cutoff)
-        if not uuids:
-            return 0
-        values = dict(_expired(timeout), updated_at=now)
-        return _fail_overdue(context, uuids, cutoff, values)
+        return instance_build.expire_overdue(context, project_id, timeout)
