@@ -25,8 +25,15 @@ class RequestContext(context.RequestContext):
     """
 
     def can(self, action, target=None, fatal=True):
-        """Whether policy allows ``action``; if ``fatal``, raise
-        PolicyNotAuthorized instead of answering False.
+        """Return whether policy allows ``action`` for this context.
+
+        :param action: a registered rule name.
+        :param target: the object's attributes; by default the context's own
+            project and user.
+        :param fatal: raise instead of answering False.
+        :returns: True, or False if not allowed and not ``fatal``.
+        :raises nova_mini.exception.PolicyNotAuthorized: not allowed, and
+            ``fatal``.
         """
         from nova_mini import exception
         from nova_mini import policy
@@ -38,17 +45,24 @@ class RequestContext(context.RequestContext):
             return False
 
     def to_dict(self):
+        """Return the context as a dict for RPC, ``is_admin`` included."""
         values = super().to_dict()
         values['is_admin'] = self.is_admin
         return values
 
     @classmethod
     def from_dict(cls, values, **kwargs):
+        """Return the context a dict of ``to_dict`` describes.
+
+        :param values: the dict.
+        :param kwargs: values that take precedence over it.
+        :returns: a RequestContext.
+        """
         kwargs.setdefault('is_admin', values.get('is_admin', False))
         return super().from_dict(values, **kwargs)
 
 
 def get_admin_context():
-    """A context for internal work (manage commands, the scheduler)."""
+    """Return a context for internal work (manage commands, the scheduler)."""
     return RequestContext(user_id=None, project_id=None, is_admin=True,
                           overwrite=False)

@@ -82,9 +82,13 @@ class Enforcer(oslo_policy.Enforcer):
     def allowed(self, action, target, context):
         """Return whether policy allows ``action`` on ``target``.
 
+        Decisions are remembered per action, target and caller until the
+        rules change.
+
         :param action: a registered rule name.
         :param target: a dict of the object's attributes.
         :param context: the caller's RequestContext.
+        :returns: a bool.
         :raises oslo_policy.policy.PolicyNotRegistered: unknown action.
         """
         self.load_rules()
@@ -118,7 +122,12 @@ def _frozen(values):
 
 
 def get_enforcer():
-    """The enforcer (also the oslo.policy.enforcer entry point)."""
+    """Return the process's enforcer, built on first use.
+
+    It is also the ``oslo.policy.enforcer`` entry point.
+
+    :returns: an Enforcer with the rules of nova_mini.policies.
+    """
     global _ENFORCER
     if _ENFORCER is None:
         with _LOCK:
@@ -130,6 +139,7 @@ def get_enforcer():
 
 
 def reset():
+    """Drop the enforcer, so that the next use loads the rules again."""
     global _ENFORCER
     with _LOCK:
         if _ENFORCER is not None:
@@ -155,5 +165,9 @@ def authorize(context, action, target=None):
 
 
 def check_is_admin(context):
-    """Return whether ``context`` passes the ``context_is_admin`` rule."""
+    """Return whether ``context`` passes the ``context_is_admin`` rule.
+
+    :param context: a RequestContext.
+    :returns: a bool.
+    """
     return get_enforcer().allowed('context_is_admin', {}, context)

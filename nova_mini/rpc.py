@@ -32,8 +32,12 @@ DEFAULT_RESPONSE_TIMEOUT = 60
 
 
 def register_opts(conf):
-    """Register oslo.messaging's options now (it would only do so when the
-    transport is made), so they are parsed and checked at start-up.
+    """Register oslo.messaging's options now.
+
+    oslo.messaging would only register them when the transport is made;
+    registered at start-up, they are parsed and checked there.
+
+    :param conf: the ConfigOpts to register them on.
     """
     from oslo_messaging import opts as messaging_opts
     messaging.set_transport_defaults(control_exchange='nova_mini')
@@ -75,6 +79,14 @@ class RequestContextSerializer(messaging.Serializer):
 
 
 def get_transport(conf):
+    """Return the process's RPC transport, made on first use.
+
+    Domain exceptions raised by a server are re-raised as themselves in
+    the caller.
+
+    :param conf: the ConfigOpts with ``transport_url``.
+    :returns: an oslo.messaging RPC transport.
+    """
     global _TRANSPORT
     if _TRANSPORT is None:
         # Domain exceptions raised by a server are re-raised as themselves
@@ -85,6 +97,7 @@ def get_transport(conf):
 
 
 def cleanup():
+    """Close the process's RPC transport, if one was made."""
     global _TRANSPORT
     if _TRANSPORT is not None:
         _TRANSPORT.cleanup()
@@ -92,12 +105,26 @@ def cleanup():
 
 
 def get_client(conf, target, version_cap=None):
+    """Return an RPC client that sends contexts and objects.
+
+    :param conf: the ConfigOpts with ``transport_url``.
+    :param target: the oslo.messaging Target called.
+    :param version_cap: the highest API version sent (None: any).
+    :returns: an oslo.messaging RPCClient.
+    """
     return messaging.get_rpc_client(
         get_transport(conf), target, version_cap=version_cap,
         serializer=RequestContextSerializer())
 
 
 def get_server(conf, target, endpoints):
+    """Return an RPC server dispatching to ``endpoints`` on threads.
+
+    :param conf: the ConfigOpts with ``transport_url``.
+    :param target: the oslo.messaging Target listened on.
+    :param endpoints: the objects whose public methods are called.
+    :returns: an oslo.messaging RPC server, not yet started.
+    """
     return messaging.get_rpc_server(
         get_transport(conf), target, endpoints, executor='threading',
         serializer=RequestContextSerializer(),
@@ -105,11 +132,17 @@ def get_server(conf, target, endpoints):
 
 
 def check_broker(conf, timeout=5):
-    """Raise MessagingUnreachable unless a broker of transport_url answers.
+    """Check that a broker of ``transport_url`` answers.
 
     oslo.messaging retries a lost broker forever, which is right for a
     running daemon but not at start-up, where an operator wants to hear
-    at once that the URL is wrong.
+    at once that the URL is wrong. Transports other than AMQP ones are
+    not checked.
+
+    :param conf: the ConfigOpts with ``transport_url``.
+    :param timeout: the seconds a connection attempt to each host may
+        take.
+    :raises nova_mini.exception.MessagingUnreachable: no host answered.
     """
     url = messaging.TransportURL.parse(conf, conf.transport_url)
     if url.transport not in ('rabbit', 'amqp', 'kombu'):

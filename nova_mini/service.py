@@ -28,6 +28,9 @@ def sd_notify(message):
 
     systemd passes the socket in $NOTIFY_SOCKET; a leading '@' names an
     abstract socket. Without the variable this does nothing.
+
+    :param message: the notification, ``NAME=value``.
+    :returns: whether it was sent.
     """
     address = os.environ.get('NOTIFY_SOCKET')
     if not address:
@@ -51,7 +54,12 @@ def sd_notify(message):
 
 
 def fail(message, *args):
-    """Log one error line and exit non-zero (no traceback)."""
+    """Log one error line and exit non-zero (no traceback).
+
+    :param message: the log message, a %-format.
+    :param args: its arguments.
+    :raises SystemExit: always, with status 1.
+    """
     LOG.error(message, *args)
     sys.exit(1)
 
@@ -93,6 +101,7 @@ class WSGIServer(gunicorn_base.BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self):
+        """Return the WSGI application, built in the worker calling it."""
         return self.app_factory()
 
     def _when_ready(self, arbiter):
@@ -107,4 +116,9 @@ class WSGIServer(gunicorn_base.BaseApplication):
 
 
 def worker_count(configured):
+    """Return the number of worker processes to start.
+
+    :param configured: the configured count (0 or None: one per CPU).
+    :returns: a positive integer.
+    """
     return configured or os.cpu_count() or 1

@@ -116,7 +116,11 @@ class VersionedAPI(object):
         self.max_version = APIVersion(history[-1][0])
 
     def requested(self, headers):
-        """The version string the client asked for, or None."""
+        """Return the version text the client asked for.
+
+        :param headers: the request's headers.
+        :returns: the text of the header that wins, or None if none was sent.
+        """
         modern = None
         for item in headers.get('OpenStack-API-Version', '').split(','):
             words = item.split()
@@ -130,7 +134,11 @@ class VersionedAPI(object):
     def negotiate(self, headers):
         """Return the APIVersion of a request.
 
-        :raises InvalidAPIVersion: malformed (HTTP 400).
+        :param headers: the request's headers.
+        :returns: the version asked for; ``latest`` is the newest, no header
+            the oldest.
+        :raises InvalidAPIVersion: malformed (HTTP 400; Ironic's root gives
+            its own ``malformed`` class).
         :raises APIVersionNotSupported: outside this API's range (HTTP 406).
         """
         text = self.requested(headers)
@@ -153,11 +161,19 @@ class VersionedAPI(object):
         return version
 
     def response_headers(self, version):
-        """Headers of an answer at ``version``."""
+        """Return the headers of an answer at ``version``.
+
+        :param version: the APIVersion served.
+        :returns: a list of ``(name, value)``.
+        """
         return self.headers.on_success(self, version)
 
     def refusal_headers(self, requested):
-        """Headers of the 406 refusing the version text ``requested``."""
+        """Return the headers of the 406 refusing the version ``requested``.
+
+        :param requested: the version text the client sent.
+        :returns: a list of ``(name, value)``.
+        """
         return self.headers.on_refusal(self, requested)
 
 
@@ -169,9 +185,13 @@ def versioned(min_version=None, max_version=None,
     answered as if the resource did not exist (404), as Nova and Ironic do
     for most methods added later; Ironic answers some with 405 or 406.
 
-    :param min_version: the first APIVersion served, None for the API's.
-    :param max_version: the last APIVersion served, None for the API's.
+    :param min_version: the first APIVersion (or its text) served, None
+        for the API's.
+    :param max_version: the last APIVersion (or its text) served, None
+        for the API's.
     :param refusal: the exception class raised outside the range.
+    :returns: the decorator; the handler it makes keeps the range in
+        ``min_version`` and ``max_version``.
     """
     lower = APIVersion(min_version) if min_version else None
     upper = APIVersion(max_version) if max_version else None

@@ -79,4 +79,5 @@ def configure(conf):
 
 
 def get_engine():
+    """Return the writer engine of the facade (opened on first use)."""
     return context_manager.writer.get_engine()

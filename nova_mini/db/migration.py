@@ -33,14 +33,22 @@ def _alembic_config(connection):
 
 
 def db_sync(engine=None, revision='head'):
-    """Upgrade the schema to ``revision`` (the newest by default)."""
+    """Upgrade the schema to ``revision``.
+
+    :param engine: the engine to upgrade (default: the facade's).
+    :param revision: an alembic revision (default: the newest).
+    """
     engine = engine or db_api.get_engine()
     with engine.begin() as connection:
         alembic_command.upgrade(_alembic_config(connection), revision)
 
 
 def db_version(engine=None):
-    """The revision the database is at, or None for an empty database."""
+    """Return the revision the database is at.
+
+    :param engine: the engine to read (default: the facade's).
+    :returns: the alembic revision, or None for an empty database.
+    """
     engine = engine or db_api.get_engine()
     with engine.connect() as connection:
         return alembic_migration.MigrationContext.configure(
@@ -48,16 +56,21 @@ def db_version(engine=None):
 
 
 def head_revision():
+    """Return the newest alembic revision of the code."""
     from alembic import script
     return script.ScriptDirectory.from_config(
         _alembic_config(None)).get_current_head()
 
 
 def check_ready(url):
-    """Raise DatabaseNotReady unless ``url`` answers and is at head.
+    """Check that the database at ``url`` answers and is at head.
 
     Uses a throwaway engine so a daemon can check before it forks workers
     without leaving connections to be shared across processes.
+
+    :param url: the SQLAlchemy URL.
+    :raises nova_mini.exception.DatabaseNotReady: it does not answer, or
+        its schema is at another revision.
     """
     engine = None
     safe_url = url

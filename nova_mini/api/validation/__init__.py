@@ -220,7 +220,13 @@ _JSON_TYPES = frozenset(['', 'application/json', 'text/plain'])
 
 
 def request_json(req):
-    """The request body as JSON, refusing other media types (415)."""
+    """Return the request body as JSON.
+
+    :param req: the webob request.
+    :returns: the decoded body.
+    :raises nova_mini.exception.UnsupportedMediaType: a media type other
+        than JSON (415).
+    """
     if req.content_type not in _JSON_TYPES:
         raise exception.UnsupportedMediaType()
     return req.json
@@ -305,8 +311,14 @@ def body(schemas):
 
 
 def query(schemas):
-    """Validate the query string, as a dict of lists, against the schema
-    of the request's version; ``schemas`` as for ``body``.
+    """Validate the query string against the schema of its version.
+
+    The query is checked as a dict of lists (a parameter may be given
+    more than once; see ``single_param`` and ``multi_params``).
+
+    :param schemas: as for ``body``.
+    :returns: the decorator of a controller method.
+    :raises ValueError: the versions do not strictly increase.
     """
     return _versioned('query', schemas,
                       lambda req: req.GET.dict_of_lists(), _query_message)
@@ -323,17 +335,31 @@ def _query_message(error):
 
 
 def single_param(schema):
-    """A query parameter given at most once (a list of one)."""
+    """Return the schema of a query parameter given at most once.
+
+    :param schema: the schema of its value.
+    :returns: the schema of its list of values (of one).
+    """
     return {'type': 'array', 'items': schema, 'maxItems': 1}
 
 
 def multi_params(schema):
+    """Return the schema of a query parameter that may repeat.
+
+    :param schema: the schema of each value.
+    :returns: the schema of its list of values.
+    """
     return {'type': 'array', 'items': schema}
 
 
 def value_checker(schema, name):
-    """A function validating one value (a URL segment, say) against
-    ``schema``; it raises ValidationError naming ``name``.
+    """Return a function validating one value (a URL segment, say).
+
+    :param schema: the JSON schema of the value.
+    :param name: what the value is, in the 400's message.
+    :returns: ``check(value)``, raising
+        nova_mini.exception.ValidationError (naming the failing field,
+        never echoing a whole document) when it fails.
     """
     validator = _validator(schema)
 
