@@ -13,6 +13,7 @@
 """Flavor: the size and extra specs of a server, with project access."""
 
 import collections
+import functools
 
 from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
@@ -391,17 +392,37 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
             raise exception.MarkerNotFound(marker=marker)
     if sort_key not in SORT_KEYS:
         raise exception.InvalidSortKey(sort_key=sort_key)
-    try:
-        query = sqlalchemyutils.paginate_query(
-            query, models.Flavor, limit, [sort_key, 'id'], marker=marker_row,
-            sort_dir=sort_dir)
-    except db_exc.InvalidSortKey:
-        raise exception.InvalidSortKey(sort_key=sort_key)
+    if marker_row is None and sort_dir in _DIRECTIONS:
+        # The first page (most lists): the ORDER BY of oslo.db's
+        # paginate_query, built once per sort key and direction.
+        query = query.order_by(*_order_by(sort_key, sort_dir))
+        if limit is not None:
+            query = query.limit(limit)
+    else:
+        query = _paginate(query, sort_key, sort_dir, limit, marker_row)
     rows = context.session.execute(
         query, {'project_id': context.project_id}).all()
     specs = _extra_specs(context, [row.id for row in rows])
     return [FlavorRecord(*row, dict(sorted(specs[row.id].items())))
             for row in rows]
+
+
+_DIRECTIONS = {'asc': sa.asc, 'desc': sa.desc}
+
+
+@functools.lru_cache(maxsize=None)
+def _order_by(sort_key, sort_dir):
+    direction = _DIRECTIONS[sort_dir]
+    return (direction(_FLAVORS.c[sort_key]), direction(_FLAVORS.c.id))
+
+
+def _paginate(query, sort_key, sort_dir, limit, marker_row):
+    try:
+        return sqlalchemyutils.paginate_query(
+            query, models.Flavor, limit, [sort_key, 'id'], marker=marker_row,
+            sort_dir=sort_dir)
+    except db_exc.InvalidSortKey:
+        raise exception.InvalidSortKey(sort_key=sort_key)
 
 
 def list_flavors(context, filters=None, sort_key='flavorid', sort_dir='asc',
