@@ -69,9 +69,6 @@ STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', ERROR: 'ERROR'}
 MAX_METADATA_ITEMS = instance_metadata.MAX_METADATA_ITEMS
 check_metadata_quota = instance_metadata.check_metadata_quota
 
-# What a vm_state must be for the server's metadata to change (Nova:
-# not while building, nor in error).
-METADATA_STATES = (ACTIVE,)
 
 _INSTANCES = models.Instance.__table__
 _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
@@ -93,10 +90,15 @@ _NOT_HOSTNAME = re.compile(r'[^\w-]+')
 
 
 def hostname_of(name, uuid):
-    """The host name Nova derives from a server's name: Latin-1 only, at
-    most 63 characters (dnsmasq's limit), spaces, dots and underscores
-    turned into hyphens, other punctuation dropped, lower case, no
-    leading or trailing hyphen; ``Server-<uuid>`` if nothing is left.
+    """Return the host name Nova derives from a server's name.
+
+    Latin-1 only, at most 63 characters (dnsmasq's limit), spaces, dots
+    and underscores turned into hyphens, other punctuation dropped, lower
+    case, no leading or trailing hyphen.
+
+    :param name: the server's name (None: empty).
+    :param uuid: the server's uuid.
+    :returns: the host name; ``Server-<uuid>`` if nothing is left.
     """
     name = (name or '').encode('latin-1', 'ignore').decode('latin-1')[:63]
     name = _NOT_HOSTNAME.sub('', _HOSTNAME_SEPARATORS.sub('-', name))
@@ -162,7 +164,8 @@ def _create_all(context, instances, spec):
 
 
 @base.NovaMiniObjectRegistry.register
-class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class Instance(instance_metadata.MetadataWriter,
+               base.NovaMiniPersistentObject, base.NovaMiniObject):
     """A server (on a bare-metal node once built)."""
 
     # Version 1.0: Initial version
@@ -250,14 +253,21 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
-        """The instance; InstanceNotFound if there is none (deleted
-        instances are gone).
+        """Load an instance with its metadata and tags.
+
+        :param context: the request context.
+        :param uuid: the instance's uuid.
+        :returns: the Instance.
+        :raises nova_mini.exception.InstanceNotFound: there is none (deleted
+            instances are gone).
         """
         return cls._from_db_object(context, cls(), _get(context, uuid))
 
     def create(self):
-        """Insert the instance with its metadata and tags (deduplicated);
-        MetadataLimitExceeded past the quota, with nothing written.
+        """Insert the instance with its metadata and tags (deduplicated).
+
+        :raises nova_mini.exception.MetadataLimitExceeded: past the quota,
+            with nothing written.
         """
         values = self.obj_get_changes()
         values['flavor'] = _dump_flavor(self.flavor)
@@ -279,48 +289,17 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         self._from_db_object(self._context, self, _get(self._context,
                                                        row.uuid))
 
-    def _set_metadata(self, written):
-        self.updated_at, self.metadata = written
-        self.obj_reset_changes(['updated_at', 'metadata'])
-        return self.metadata
-
-    def replace_metadata(self, metadata, states=METADATA_STATES,
-                         action='update metadata'):
-        """Make ``metadata`` the instance's whole metadata; the new
-        metadata. Raises MetadataLimitExceeded past the quota,
-        InstanceNotFound if it is gone, InstanceInvalidState unless its
-        vm_state is one of ``states`` (None: any), with nothing written.
-        Concurrent writers take turns (instance_metadata.lock): the last one's items
-        are the metadata.
-        """
-        return self._set_metadata(instance_metadata.replace_metadata(
-            self._context, self.uuid, metadata, states, action))
-
-    def update_metadata(self, updates, states=METADATA_STATES,
-                        action='update metadata'):
-        """Merge ``updates`` into the metadata; the merged metadata. The
-        quota is checked on the merged items in the transaction that
-        writes them, after the writers before it committed: two workers
-        adding different items to a server one short of the quota cannot
-        both succeed. Errors as replace_metadata.
-        """
-        return self._set_metadata(instance_metadata.update_metadata(
-            self._context, self.uuid, updates, states, action))
-
-    def delete_metadata_item(self, key, states=METADATA_STATES,
-                             action='delete metadata'):
-        """Remove item ``key``; InstanceMetadataNotFound if it has none
-        (also when a concurrent writer removed it first), other errors as
-        replace_metadata.
-        """
-        return self._set_metadata(instance_metadata.delete_metadata_item(
-            self._context, self.uuid, key, states, action))
-
     def update_details(self, **values):
         """Change ``name``, ``description``, ``access_ip_v4`` or
-        ``access_ip_v6`` (PUT /servers/{id}) in one UPDATE that also sets
-        updated_at. The race with a deletion is settled by that
-        statement: InstanceNotFound, nothing written, if the row is gone.
+        ``access_ip_v6`` (PUT /servers/{id}).
+
+        One UPDATE, which also sets updated_at, settles the race with a
+        deletion.
+
+        :param values: the fields and their new values.
+        :raises ValueError: a field that cannot be changed.
+        :raises nova_mini.exception.InstanceNotFound: the row is gone,
+            nothing written.
         """
         unknown = set(values) - _UPDATABLE
         if unknown:
@@ -339,7 +318,10 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         self.update_details(description=description)
 
     def destroy(self):
-        """Delete the row; False if it was gone already."""
+        """Delete the instance's row and its RequestSpec.
+
+        :returns: False if it was gone already.
+        """
         return _destroy(self._context, self.uuid)
 
     def _finish(self, values, created_before=None):
@@ -353,27 +335,43 @@ class Instance(base.NovaMiniPersistentObject, base.NovaMiniObject):
         return True
 
     def mark_active(self, node_uuid):
-        """BUILD -> ACTIVE on ``node_uuid``; False if no longer building
-        (deleted, failed or expired meanwhile).
+        """Move a build to ACTIVE on ``node_uuid``.
+
+        :param node_uuid: the node the instance was deployed on.
+        :returns: False if it was no longer building (deleted, failed or
+            expired meanwhile).
         """
         return self._finish({'vm_state': ACTIVE, 'node_uuid': node_uuid,
                              'fault': None,
                              'launched_at': timeutils.utcnow()})
 
     def mark_error(self, message, code=500, details=None):
-        """BUILD -> ERROR with a fault; False if no longer building."""
+        """Move a build to ERROR with a fault.
+
+        :param message: the fault's message.
+        :param code: the fault's HTTP status code.
+        :param details: the fault's details.
+        :returns: False if it was no longer building.
+        """
         fault = instance_build.make_fault(message, code, details)
         return self._finish({'vm_state': ERROR, 'fault': fault})
 
     def build_overdue(self, timeout, now=None):
-        """Whether the build started more than ``timeout`` seconds ago."""
+        """Return whether the build started more than ``timeout`` seconds ago.
+
+        :param timeout: the seconds a build may last.
+        :param now: the time compared with (default: now).
+        :returns: a bool (False unless building).
+        """
         return instance_build.is_overdue(self.vm_state, self.created_at,
                                          timeout, now or timeutils.utcnow())
 
     def expire_build(self, timeout):
-        """ERROR with "Timed out waiting for a scheduler" if the instance
-        is still building ``timeout`` seconds after it was created; whether
-        it did.
+        """Fail the build if it is still going ``timeout`` seconds after the
+        instance was created ("Timed out waiting for a scheduler").
+
+        :param timeout: the seconds a build may last.
+        :returns: whether it failed the build.
         """
         now = timeutils.utcnow()
         if not self.build_overdue(timeout, now):
@@ -394,9 +392,13 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def create_all(cls, context, instances, spec):
-        """Create ``instances`` (Instance objects not yet created) and
-        store ``spec`` for each, in one transaction: all of them or, on any
-        error, none.
+        """Create instances and store the RequestSpec of each, in one
+        transaction: all of them or, on any error, none.
+
+        :param context: the request context.
+        :param instances: Instance objects not yet created.
+        :param spec: the RequestSpec they were booted with.
+        :returns: an InstanceList of them.
         """
         _create_all(context, instances, spec)
         result = cls(context, objects=list(instances))
@@ -405,9 +407,15 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def get_all(cls, context, project_id=None, limit=None):
-        """Newest first; those of ``project_id`` only if given. Their
-        metadata and tags are read with one query per table for the
+        """Load instances newest first.
+
+        Their metadata and tags are read with one query per table for the
         whole list.
+
+        :param context: the request context.
+        :param project_id: only those of this project (None: every one).
+        :param limit: the most instances returned (None: all).
+        :returns: an InstanceList.
         """
         return cls.get_by_filters(context, {'project_id': project_id},
                                   NEWEST_FIRST, limit)
@@ -422,19 +430,20 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def get_by_filters(cls, context, filters, sort, limit=None, marker=None):
-        """A page of the instances matching ``filters``, in the order of
-        ``sort``, after the instance ``marker`` (which need not match the
-        filters), at most ``limit``; the database does all of it, with
+        """Load a page of the instances matching ``filters``, in the order
+        of ``sort``, after the instance ``marker`` (which need not match
+        the filters), at most ``limit``; the database does all of it, with
         one query for the page and one each for its metadata and tags
         (one more for the marker's place).
 
+        :param context: the request context.
         :param filters: see nova_mini.objects.instance_filters.
         :param sort: ``[(key, 'asc' or 'desc')]`` ending with a unique
             key (``id``); keys as instance_filters reads them.
         :param limit: the most instances returned (None: all).
         :param marker: the uuid of the instance the page follows.
         :returns: an InstanceList.
-        :raises: MarkerNotFound if no instance of ``filters['project_id']``
+        :raises nova_mini.exception.MarkerNotFound: no instance of ``filters['project_id']``
             (any project if not given) has the uuid ``marker``.
         """
         return cls._from_rows(context, instance_filters.get_page(
@@ -442,9 +451,13 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
 
     @staticmethod
     def expire_overdue_builds(context, project_id, timeout):
-        """Fail the builds of ``project_id`` (every project's if None) not
-        finished ``timeout`` seconds after they began, as
-        Instance.expire_build does; how many. A cheap indexed read when
-        there are none.
+        """Fail the builds not finished ``timeout`` seconds after they began,
+        as Instance.expire_build does. A cheap indexed read when there are
+        none.
+
+        :param context: the request context.
+        :param project_id: whose builds (None: every project's).
+        :param timeout: the seconds a build may last.
+        :returns: how many builds were failed.
         """
         return instance_build.expire_overdue(context, project_id, timeout)

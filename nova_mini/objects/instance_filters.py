@@ -125,8 +125,13 @@ def _any_tag(tags):
 
 
 def conditions(filters, dialect=None):
-    """The SQL conditions (ANDed) of ``filters``; ``dialect`` is the name
-    of the database's.
+    """Return the SQL conditions (ANDed) of ``filters``.
+
+    :param filters: the filters (see this module's docstring).
+    :param dialect: the name of the database's dialect.
+    :returns: a list of SQL conditions.
+    :raises ValueError: a regular expression filter on a column that
+        takes none.
     """
     if filters.get('nothing'):
         return [sa.false()]
@@ -166,7 +171,12 @@ def conditions(filters, dialect=None):
 
 
 def sort_column(key):
-    """The SQL value of sort key ``key``."""
+    """Return the SQL value of sort key ``key``.
+
+    :param key: a column name, or ``(column name, value)``: 1 where the
+        column has that value, else 0.
+    :returns: an SQL expression.
+    """
     if isinstance(key, tuple):
         column_name, value = key
         return sa.case((_INSTANCES.c[column_name] == value, 1), else_=0)
@@ -174,8 +184,12 @@ def sort_column(key):
 
 
 def order_by(sort, dialect=None):
-    """ORDER BY clauses of ``sort`` ([(key, 'asc' or 'desc')]): NULL
-    before any value (after, descending), as SQLite orders them.
+    """Return the ORDER BY clauses of ``sort``: NULL before any value
+    (after, descending), as SQLite orders them.
+
+    :param sort: ``[(key, 'asc' or 'desc')]``.
+    :param dialect: the name of the database's dialect.
+    :returns: a list of clauses.
     """
     clauses = []
     for key, direction in sort:
@@ -204,8 +218,11 @@ def _nullable(key):
 
 
 def after(sort, marker):
-    """The condition "ordered after the marker" for ``sort`` (ending with
-    a unique key), ``marker`` being the marker's values of the keys.
+    """Return the condition "ordered after the marker" for ``sort``.
+
+    :param sort: ``[(key, direction)]`` ending with a unique key.
+    :param marker: the marker's values of the keys, in that order.
+    :returns: an SQL condition.
     """
     alternatives = []
     equal = []
@@ -226,9 +243,17 @@ def after(sort, marker):
 
 @db_api.context_manager.reader
 def get_page(context, filters, sort, limit=None, marker=None):
-    """``[(row, metadata, tags)]`` of a page of instances: one query for
+    """Read a page of instances with their metadata and tags: one query for
     the marker's place (if any), one for the page, one per child table.
-    See InstanceList.get_by_filters.
+
+    :param context: the request context.
+    :param filters: the filters (see this module's docstring).
+    :param sort: ``[(key, 'asc' or 'desc')]`` ending with a unique key.
+    :param limit: the most instances read (None: all).
+    :param marker: the uuid of the instance the page follows.
+    :returns: ``[(row, metadata, tags)]`` (see InstanceList.get_by_filters).
+    :raises nova_mini.exception.MarkerNotFound: no instance (of
+        ``filters['project_id']`` if given) has the uuid ``marker``.
     """
     dialect = context.session.get_bind().dialect.name
     where = conditions(filters, dialect)

@@ -27,10 +27,15 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import instance_build
 
 # Nova's default quota of metadata items per server ([quota]
 # metadata_items), the limit Nova's API applies on create and update.
 MAX_METADATA_ITEMS = 128
+
+# What a vm_state must be for the server's metadata to change (Nova:
+# not while building, nor in error).
+METADATA_STATES = (instance_build.ACTIVE,)
 
 _INSTANCES = models.Instance.__table__
 _METADATA = models.InstanceMetadata.__table__
@@ -41,12 +46,24 @@ _CHUNK = 500
 
 
 def check_metadata_quota(metadata):
-    """MetadataLimitExceeded if ``metadata`` has more items than allowed."""
+    """Check that ``metadata`` has no more items than the quota.
+
+    :param metadata: the items, ``{key: value}``.
+    :raises nova_mini.exception.MetadataLimitExceeded: it has more.
+    """
     if len(metadata) > MAX_METADATA_ITEMS:
         raise exception.MetadataLimitExceeded(allowed=MAX_METADATA_ITEMS)
 
 
 def insert_metadata(context, uuid, metadata, now):
+    """Insert the metadata items of a new instance (in the caller's
+    transaction).
+
+    :param context: the request context, in a writer transaction.
+    :param uuid: the instance's uuid.
+    :param metadata: the items, ``{key: value}``.
+    :param now: their ``created_at``.
+    """
     if metadata:
         context.session.execute(_METADATA.insert(), [
             {'instance_uuid': uuid, 'key': key, 'value': value,
@@ -55,6 +72,13 @@ def insert_metadata(context, uuid, metadata, now):
 
 
 def insert_tags(context, uuid, tags, now):
+    """Insert the tags of a new instance (in the caller's transaction).
+
+    :param context: the request context, in a writer transaction.
+    :param uuid: the instance's uuid.
+    :param tags: the tags, without duplicates.
+    :param now: their ``created_at``.
+    """
     if tags:
         context.session.execute(_TAGS.insert(), [
             {'instance_uuid': uuid, 'tag': tag, 'created_at': now}
@@ -62,8 +86,12 @@ def insert_tags(context, uuid, tags, now):
 
 
 def children(context, uuids):
-    """``({uuid: metadata}, {uuid: [tag, ...]})`` of ``uuids``: one query
-    per table for every _CHUNK instances, whatever their number.
+    """Read the metadata and tags of instances: one query per table for
+    every _CHUNK instances, whatever their number.
+
+    :param context: the request context, in a transaction.
+    :param uuids: the instances' uuids.
+    :returns: ``({uuid: metadata}, {uuid: [tag, ...]})``, tags sorted.
     """
     metadata = {uuid: {} for uuid in uuids}
     tags = {uuid: [] for uuid in uuids}
@@ -86,7 +114,7 @@ def children(context, uuids):
 
 def lock(context, uuid, states, action):
     """Set the instance's ``updated_at`` if its vm_state is one of
-    ``states`` (any if None); the stamp set.
+    ``states``.
 
     NOTE: this must be the transaction's first statement. It takes the
     row lock (PostgreSQL, MySQL) or the database write lock (SQLite)
@@ -95,6 +123,15 @@ def lock(context, uuid, states, action):
     it settles the race with a deletion or a state change, as the
     vm_state is checked by the same statement. (On SQLite, a transaction
     that reads first fails with SQLITE_BUSY instead of waiting.)
+
+    :param context: the request context, in a writer transaction.
+    :param uuid: the instance's uuid.
+    :param states: the vm_states allowed (None: any).
+    :param action: the action InstanceInvalidState names.
+    :returns: the ``updated_at`` set.
+    :raises nova_mini.exception.InstanceNotFound: the instance is gone.
+    :raises nova_mini.exception.InstanceInvalidState: its vm_state is not
+        one of ``states``.
     """
     now = timeutils.utcnow()
     conditions = [_INSTANCES.c.uuid == uuid]
@@ -176,3 +213,66 @@ def delete_metadata_item(context, uuid, key, states, action):
         # The transaction is rolled back: updated_at stays as it was.
         raise exception.InstanceMetadataNotFound()
     return now, dict(sorted(_read_metadata(context, uuid).items()))
+
+
+class MetadataWriter(object):
+    """The metadata writes of an Instance (a mix-in of it): each sets the
+    instance's ``metadata`` and ``updated_at`` to what was written.
+    """
+
+    def _set_metadata(self, written):
+        self.updated_at, self.metadata = written
+        self.obj_reset_changes(['updated_at', 'metadata'])
+        return self.metadata
+
+    def replace_metadata(self, metadata, states=METADATA_STATES,
+                         action='update metadata'):
+        """Make ``metadata`` the instance's whole metadata.
+
+        Concurrent writers take turns (instance_metadata.lock): the last
+        one's items are the metadata.
+
+        :param metadata: the new items, ``{key: value}``.
+        :param states: the vm_states the instance must be in (None: any).
+        :param action: the action named by InstanceInvalidState.
+        :returns: the new metadata.
+        :raises nova_mini.exception.MetadataLimitExceeded: past the quota.
+        :raises nova_mini.exception.InstanceNotFound: the instance is gone.
+        :raises nova_mini.exception.InstanceInvalidState: its vm_state is
+            not one of ``states``; nothing is written on any error.
+        """
+        return self._set_metadata(replace_metadata(
+            self._context, self.uuid, metadata, states, action))
+
+    def update_metadata(self, updates, states=METADATA_STATES,
+                        action='update metadata'):
+        """Merge ``updates`` into the instance's metadata.
+
+        The quota is checked on the merged items in the transaction that
+        writes them, after the writers before it committed: two workers
+        adding different items to a server one short of the quota cannot
+        both succeed.
+
+        :param updates: the items added or changed.
+        :param states: as for replace_metadata.
+        :param action: as for replace_metadata.
+        :returns: the merged metadata.
+        :raises: as replace_metadata.
+        """
+        return self._set_metadata(update_metadata(
+            self._context, self.uuid, updates, states, action))
+
+    def delete_metadata_item(self, key, states=METADATA_STATES,
+                             action='delete metadata'):
+        """Remove the metadata item ``key``.
+
+        :param key: the item's key.
+        :param states: as for replace_metadata.
+        :param action: as for replace_metadata.
+        :returns: the remaining metadata.
+        :raises nova_mini.exception.InstanceMetadataNotFound: it has no such
+            item (also when a concurrent writer removed it first); other
+            errors as replace_metadata.
+        """
+        return self._set_metadata(delete_metadata_item(
+            self._context, self.uuid, key, states, action))
