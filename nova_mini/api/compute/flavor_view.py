@@ -28,6 +28,11 @@ class FlavorView(object):
         self.root_url = req.application_url.rstrip('/')
         self._req = req
         self._show_specs = None
+        # Decided once per request, not per flavor of a list.
+        self._with_description = self.version >= versions.FLAVOR_DESCRIPTION
+        self._zero_swap_shown = self.version >= versions.STRICT_VALIDATION
+        self._with_specs = (
+            self.version >= versions.FLAVOR_EXTRA_SPECS_IN_BODY)
 
     def _links(self, flavor):
         return [
@@ -46,7 +51,7 @@ class FlavorView(object):
     def basic(self, flavor):
         body = {'id': flavor.flavorid, 'name': flavor.name,
                 'links': self._links(flavor)}
-        if self.version >= versions.FLAVOR_DESCRIPTION:
+        if self._with_description:
             body['description'] = flavor.description
         return body
 
@@ -57,8 +62,7 @@ class FlavorView(object):
             'ram': flavor.memory_mb,
             'disk': flavor.root_gb,
             # Until 2.75 a zero swap was shown as an empty string.
-            'swap': flavor.swap if (
-                flavor.swap or self.version >= versions.STRICT_VALIDATION)
+            'swap': flavor.swap if (flavor.swap or self._zero_swap_shown)
             else '',
             'OS-FLV-EXT-DATA:ephemeral': flavor.ephemeral_gb,
             'OS-FLV-DISABLED:disabled': flavor.disabled,
@@ -67,10 +71,9 @@ class FlavorView(object):
             'rxtx_factor': flavor.rxtx_factor,
             'links': self._links(flavor),
         }
-        if self.version >= versions.FLAVOR_DESCRIPTION:
+        if self._with_description:
             body['description'] = flavor.description
-        if (self.version >= versions.FLAVOR_EXTRA_SPECS_IN_BODY and
-                self._may_show_specs()):
+        if self._with_specs and self._may_show_specs():
             body['extra_specs'] = flavor.extra_specs
         return body
 
