@@ -33,6 +33,7 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects import flavor as flavor_obj
 from nova_mini.policies import flavors as policies
 
 _SUB_RESOURCES = {
@@ -85,13 +86,14 @@ class FlavorsController(rest.RestController):
         filters['min_memory_mb'] = _int_filter(req, 'minRam')
         filters['min_root_gb'] = _int_filter(req, 'minDisk')
         limit = pagination.limit(req)
-        flavors = objects.FlavorList.get_all(
+        # Records, not Flavor objects: the list is only displayed.
+        flavors = flavor_obj.list_flavors(
             context, filters=filters,
             sort_key=req.GET.get('sort_key') or 'flavorid',
             sort_dir=req.GET.get('sort_dir') or 'asc',
             limit=limit, marker=req.GET.get('marker'))
         return flavor_view.FlavorView(req).index(
-            flavors.objects, detail,
+            flavors, detail,
             next_marker_wanted=len(flavors) == limit,
             link_params=schema.index_query['properties'])
 
