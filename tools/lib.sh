@@ -79,7 +79,7 @@ ensure_venv() {
 }
 
 harness() {
-    (cd "$REPO" && "$VENV/bin/python" -m nova_mini.tests.functional.harness "$@")
+    (cd "$REPO" && "$VENV/bin/python" -m nova_mini.tests.harness "$@")
 }
 
 # Services that run as Debian packages: each start_* starts the service

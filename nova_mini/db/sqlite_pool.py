@@ -25,7 +25,7 @@ its pragmas, its listeners), so the engine's ``NullPool`` is replaced by a
 function with the dialect's arguments) and its event dispatch (the
 ``connect`` listeners registered so far: the pragmas, oslo.db's).
 
-``nova_mini/tests/unit/db/test_sqlite_pool.py`` fails loudly when
+``nova_mini/tests/functional/db/test_sqlite_pool.py`` fails loudly when
 SQLAlchemy or oslo.db change what this relies on.
 """
 

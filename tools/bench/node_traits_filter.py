@@ -124,7 +124,7 @@ class Database(object):
             self.url = 'sqlite:///%s' % os.path.join(state,
                                                      'nova_mini.sqlite')
         else:
-            from nova_mini.tests.functional.harness import postgresql
+            from nova_mini.tests.harness import postgresql
             self._pg = postgresql.TemporaryDatabase(prefix='nova_mini_bench')
             self.url = self._pg.url
 

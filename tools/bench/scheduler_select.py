@@ -154,7 +154,7 @@ def seed(engine, size, args, rng):
 
 # ------------------------------------------------------------- rabbitmq
 def rabbitmqctl(*args):
-    from nova_mini.tests.functional.harness import rabbitmq
+    from nova_mini.tests.harness import rabbitmq
     command = rabbitmq._sbin('rabbitmqctl')
     if not command:
         raise SystemExit('rabbitmqctl is not installed')

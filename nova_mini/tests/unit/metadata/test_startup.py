@@ -12,7 +12,7 @@
 
 """What nova-mini-metadata checks before it forks its workers, and what
 the WSGI entry point (uwsgi, mod_wsgi) checks when it builds the app.
-(The live counterpart runs the daemon: tests/functional/test_metadata.py.)
+(The live counterpart runs the daemon: tests/live/test_metadata.py.)
 """
 
 import logging

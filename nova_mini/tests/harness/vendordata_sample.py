@@ -22,8 +22,8 @@ import hashlib
 import json
 import os
 
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
 
 SCRIPT = 'nova-mini-vendordata-sample'
 

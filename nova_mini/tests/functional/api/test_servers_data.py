@@ -23,13 +23,13 @@ import time
 from nova_mini import context as nm_context
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
-from nova_mini.tests.unit.api.test_servers import _boot
-from nova_mini.tests.unit.api.test_servers import _node
-from nova_mini.tests.unit.api.test_servers import _wait
-from nova_mini.tests.unit.api.test_servers import DEMO
-from nova_mini.tests.unit.api.test_servers import stack  # noqa: F401
-from nova_mini.tests.unit.api.test_servers import TRAIT
-from nova_mini.tests.unit.api.test_servers import V21
+from nova_mini.tests.functional.api.test_servers import _boot
+from nova_mini.tests.functional.api.test_servers import _node
+from nova_mini.tests.functional.api.test_servers import _wait
+from nova_mini.tests.functional.api.test_servers import DEMO
+from nova_mini.tests.functional.api.test_servers import stack  # noqa: F401
+from nova_mini.tests.functional.api.test_servers import TRAIT
+from nova_mini.tests.functional.api.test_servers import V21
 
 USER_DATA = 'I2Nsb3VkLWNvbmZpZwpydW5jbWQ6IFtlY2hvLCBoaV0K'
 V286 = dict(DEMO, **{'OpenStack-API-Version': 'compute 2.86'})

@@ -40,10 +40,10 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
-from nova_mini.tests.functional.harness import vendordata_sample
-from nova_mini.tests.functional import test_metadata as md
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
+from nova_mini.tests.harness import vendordata_sample
+from nova_mini.tests.live import test_metadata as md
 
 pytestmark = pytest.mark.live
 

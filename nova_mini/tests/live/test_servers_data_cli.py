@@ -27,14 +27,14 @@ import pytest
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.functional.test_servers_cli import admin  # noqa: F401
-from nova_mini.tests.functional.test_servers_cli import compute_url  # noqa
-from nova_mini.tests.functional.test_servers_cli import FLAVOR
-from nova_mini.tests.functional.test_servers_cli import flavors  # noqa
-from nova_mini.tests.functional.test_servers_cli import node  # noqa: F401
-from nova_mini.tests.functional.test_servers_cli import openstack_cli
-from nova_mini.tests.functional.test_servers_cli import ROOT_DISK
-from nova_mini.tests.functional.test_servers_cli import RUN
+from nova_mini.tests.live.test_servers_cli import admin  # noqa: F401
+from nova_mini.tests.live.test_servers_cli import compute_url  # noqa
+from nova_mini.tests.live.test_servers_cli import FLAVOR
+from nova_mini.tests.live.test_servers_cli import flavors  # noqa
+from nova_mini.tests.live.test_servers_cli import node  # noqa: F401
+from nova_mini.tests.live.test_servers_cli import openstack_cli
+from nova_mini.tests.live.test_servers_cli import ROOT_DISK
+from nova_mini.tests.live.test_servers_cli import RUN
 
 pytestmark = pytest.mark.live
 

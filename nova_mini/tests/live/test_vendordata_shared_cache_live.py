@@ -31,9 +31,9 @@ import requests
 
 from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import memcached
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
-from nova_mini.tests.functional import test_metadata as md
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
+from nova_mini.tests.live import test_metadata as md
 
 pytestmark = pytest.mark.live
 

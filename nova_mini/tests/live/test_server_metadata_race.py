@@ -44,10 +44,10 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import postgresql
-from nova_mini.tests.functional.harness import util
-from nova_mini.tests.functional import test_metadata
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import postgresql
+from nova_mini.tests.harness import util
+from nova_mini.tests.live import test_metadata
 
 pytestmark = pytest.mark.live
 

@@ -25,7 +25,7 @@ import tempfile
 import urllib.error
 import urllib.request
 
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import util
 
 API = 'nova-mini-api'
 SCHEDULER = 'nova-mini-scheduler'

@@ -36,7 +36,7 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.tests.functional.harness import postgresql
+from nova_mini.tests.harness import postgresql
 
 pytestmark = pytest.mark.live
 

@@ -15,7 +15,7 @@ build over oslo.messaging's in-memory ``fake`` driver to a real scheduler
 RPC server (threading executor), both on one fresh SQLite database.
 
 The live counterpart (RabbitMQ, the daemons):
-nova_mini/tests/functional/test_servers_boot.py.
+nova_mini/tests/live/test_servers_boot.py.
 """
 
 import time

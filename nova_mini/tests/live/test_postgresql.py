@@ -20,7 +20,7 @@ import pytest
 import requests
 
 from nova_mini.db import migration
-from nova_mini.tests.functional.harness import postgresql
+from nova_mini.tests.harness import postgresql
 
 pytestmark = [pytest.mark.live, pytest.mark.postgresql]
 

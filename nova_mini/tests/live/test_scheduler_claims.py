@@ -42,7 +42,7 @@ from nova_mini.objects import node as node_obj
 from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi
-from nova_mini.tests.functional.harness import nova
+from nova_mini.tests.harness import nova
 
 pytestmark = pytest.mark.live
 

@@ -24,7 +24,7 @@ from urllib import parse
 
 import kombu
 
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import util
 
 LOG = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import uuid
 
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import util
 
 HOST = util.LOCALHOST
 PORT = int(os.environ.get('NOVA_MINI_PG_PORT', '5432'))

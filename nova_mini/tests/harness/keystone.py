@@ -32,7 +32,7 @@ import urllib.request
 from keystoneauth1.identity import v3
 from keystoneauth1 import session as ks_session
 
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import util
 
 LOG = logging.getLogger(__name__)
 

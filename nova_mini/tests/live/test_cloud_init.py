@@ -28,9 +28,9 @@ import uuid
 
 import pytest
 
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
-from nova_mini.tests.functional import test_metadata as md
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
+from nova_mini.tests.live import test_metadata as md
 
 pytestmark = pytest.mark.live
 

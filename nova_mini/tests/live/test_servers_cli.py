@@ -35,8 +35,8 @@ import uuid
 import openstack
 import pytest
 
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
 
 pytestmark = pytest.mark.live
 

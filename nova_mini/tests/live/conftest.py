@@ -25,9 +25,9 @@ import uuid
 
 import pytest
 
-from nova_mini.tests.functional import harness
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests import harness
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
 
 _STATE = {'stack': None, 'state_dir': None}
 

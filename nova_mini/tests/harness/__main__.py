@@ -13,13 +13,13 @@
 """Command line of the harness, used by tools/stack.sh, tools/unstack.sh
 and tools/run-tests.sh.
 
-    python -m nova_mini.tests.functional.harness up --state-dir DIR \
+    python -m nova_mini.tests.harness up --state-dir DIR \
         [--api-port 8774] [--metadata-port 8775] [--keystone-port 5000] \
         [--virtual-host NAME] [--vendordata-sample-port 8790]
-    python -m nova_mini.tests.functional.harness down --state-dir DIR
-    python -m nova_mini.tests.functional.harness status --state-dir DIR
-    python -m nova_mini.tests.functional.harness ensure-rabbitmq
-    python -m nova_mini.tests.functional.harness ensure-keystone-venv
+    python -m nova_mini.tests.harness down --state-dir DIR
+    python -m nova_mini.tests.harness status --state-dir DIR
+    python -m nova_mini.tests.harness ensure-rabbitmq
+    python -m nova_mini.tests.harness ensure-keystone-venv
 
 ``up`` leaves the processes running in the background; ``down`` finds them
 again through the pid files of the state directory.
@@ -30,10 +30,10 @@ import logging
 import os
 import sys
 
-from nova_mini.tests.functional.harness import keystone
-from nova_mini.tests.functional.harness import rabbitmq
-from nova_mini.tests.functional.harness import stack
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import keystone
+from nova_mini.tests.harness import rabbitmq
+from nova_mini.tests.harness import stack
+from nova_mini.tests.harness import util
 
 
 def _say(message):
@@ -93,7 +93,7 @@ def cmd_ensure_keystone_venv(args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog='python -m nova_mini.tests.functional.harness',
+        prog='python -m nova_mini.tests.harness',
         description='Start and stop RabbitMQ, Keystone and nova_mini.')
     sub = parser.add_subparsers(dest='command', required=True)
 

@@ -41,11 +41,11 @@ import signal
 import subprocess
 import sys
 
-from nova_mini.tests.functional.harness import keystone as ks
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import rabbitmq
-from nova_mini.tests.functional.harness import util
-from nova_mini.tests.functional.harness import vendordata_sample
+from nova_mini.tests.harness import keystone as ks
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import rabbitmq
+from nova_mini.tests.harness import util
+from nova_mini.tests.harness import vendordata_sample
 
 LOG = logging.getLogger(__name__)
 

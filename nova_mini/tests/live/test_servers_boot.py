@@ -32,7 +32,7 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.functional.harness import nova
+from nova_mini.tests.harness import nova
 
 pytestmark = pytest.mark.live
 

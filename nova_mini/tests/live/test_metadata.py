@@ -37,8 +37,8 @@ import sqlalchemy as sa
 
 from nova_mini.db import models
 from nova_mini.metadata import identity
-from nova_mini.tests.functional.harness import nova
-from nova_mini.tests.functional.harness import util
+from nova_mini.tests.harness import nova
+from nova_mini.tests.harness import util
 
 pytestmark = pytest.mark.live
 
