@@ -14,7 +14,10 @@
 
 
 def register_all():
-    # Importing a module registers the objects it defines.
+    """Register every object class (importing a module registers the
+    objects it defines), so that each is reachable as
+    ``nova_mini.objects.<Name>``.
+    """
     __import__('nova_mini.objects.flavor')
     __import__('nova_mini.objects.node_trait')
     __import__('nova_mini.objects.node')

@@ -53,4 +53,9 @@ class NovaMiniObjectSerializer(ovo_base.VersionedObjectSerializer):
 
 
 def obj_to_primitive(obj):
+    """Return ``obj`` as primitives (oslo.versionedobjects' rendering).
+
+    :param obj: an object, a list or dict of them, or a plain value.
+    :returns: dicts, lists and plain values.
+    """
     return ovo_base.obj_to_primitive(obj)

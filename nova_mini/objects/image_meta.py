@@ -41,6 +41,14 @@ class ImageMetaProps(base.NovaMiniObject):
 
     @classmethod
     def from_dict(cls, properties):
+        """Return the properties the scheduler reads of Glance's.
+
+        Traits are taken from ``traits_required`` and from the
+        ``trait:<NAME>=required`` properties.
+
+        :param properties: the image's properties (None: none).
+        :returns: an ImageMetaProps.
+        """
         properties = properties or {}
         traits = set(properties.get('traits_required') or ())
         traits.update(key[len(TRAIT_PREFIX):] for key, value in
@@ -51,6 +59,7 @@ class ImageMetaProps(base.NovaMiniObject):
                    traits_required=sorted(traits))
 
     def to_dict(self):
+        """Return the properties as a dict, as from_dict takes it."""
         result = {'traits_required': list(self.traits_required)}
         for name in ('hw_architecture', 'cpu_arch'):
             if getattr(self, name) is not None:
@@ -77,8 +86,11 @@ class ImageMeta(base.NovaMiniObject):
 
     @classmethod
     def from_dict(cls, image):
-        """From Glance's image dict (``{'id': ..., 'properties': {...}}``);
-        ``None`` or ``{}`` is "no image".
+        """Return the ImageMeta of Glance's image dict.
+
+        :param image: ``{'id': ..., 'properties': {...}}``; ``None`` or
+            ``{}`` is "no image".
+        :returns: an ImageMeta.
         """
         image = image or {}
         return cls(id=image.get('id'),
@@ -86,4 +98,5 @@ class ImageMeta(base.NovaMiniObject):
                        image.get('properties')))
 
     def to_dict(self):
+        """Return the image as a dict, as from_dict takes it."""
         return {'id': self.id, 'properties': self.properties.to_dict()}

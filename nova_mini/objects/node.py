@@ -16,7 +16,6 @@ from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
-import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
@@ -24,6 +23,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import node_filters
+from nova_mini.objects import node_provision
 from nova_mini.objects import node_trait
 from nova_mini import states
 
@@ -57,8 +57,11 @@ def _amount(value):
 
 
 def capacity_of(properties):
-    """The CAPACITY columns of a node with ``properties``: whole numbers
-    (``16384`` or ``"16384"``), 0 where absent or not a number.
+    """Return the CAPACITY columns of a node with ``properties``.
+
+    :param properties: the node's properties (None: none).
+    :returns: ``{column: whole number}``, from ``16384`` or ``"16384"``;
+        0 where absent or not a number.
     """
     properties = properties or {}
     return {name: _amount(properties.get(name)) for name in CAPACITY}
@@ -116,90 +119,6 @@ def _destroy(context, node_id, node_ident):
         raise exception.NodeNotFound(node=node_ident)
 
 
-def required_traits(instance_info):
-    """The traits an instance asks for in ``instance_info['traits']``."""
-    traits = (instance_info or {}).get('traits') or []
-    if not isinstance(traits, list) or not all(
-            isinstance(trait, str) for trait in traits):
-        raise exception.Invalid(
-            'instance_info.traits must be a list of strings, not %r'
-            % (traits,))
-    return traits
-
-
-def missing_traits(instance_info, node_traits):
-    """Traits of ``instance_info`` the node does not have, sorted."""
-    return sorted(set(required_traits(instance_info)) - set(node_traits))
-
-
-@db_api.context_manager.writer
-def _set_provision_state(context, node, action):
-    """Move the node for ``action`` (a states.TRANSITIONS key), checking
-    its state, maintenance and, for a deploy, its traits in the same
-    transaction as the move, so that no concurrent change slips between.
-    """
-    sources, target, power = states.TRANSITIONS[action]
-    now = timeutils.utcnow()
-    values = {'provision_state': target, 'target_provision_state': None,
-              'power_state': power, 'provision_updated_at': now,
-              'updated_at': now, 'last_error': None}
-    if action == states.UNDEPLOY:
-        values.update(instance_info={}, instance_uuid=None)
-    # The update comes first: it locks the row (see node_trait).
-    count = context.session.execute(_NODES.update().where(
-        _NODES.c.id == node.id,
-        _NODES.c.provision_state.in_(sources)).values(**values)).rowcount
-    row = context.session.execute(sa.select(
-        _NODES.c.provision_state, _NODES.c.maintenance,
-        _NODES.c.instance_info).where(_NODES.c.id == node.id)).first()
-    if row is None:
-        raise exception.NodeNotFound(node=node.uuid)
-    if not count:
-        raise exception.InvalidStateRequested(
-            action=action, node=node.uuid, state=row.provision_state)
-    if action == states.DEPLOY:
-        if row.maintenance:
-            raise exception.NodeInMaintenance(action=action, node=node.uuid)
-        missing = missing_traits(row.instance_info,
-                                 node_trait._names(context, node.id))
-        if missing:
-            raise exception.MissingNodeTraits(node=node.uuid,
-                                              missing=', '.join(missing))
-    return values
-
-
-@db_api.context_manager.writer
-def _claim(context, node_uuid, instance_uuid, instance_info):
-    """Give the node to the instance if nobody has it yet; whether it did.
-
-    One conditional UPDATE: the database, not a read before the write,
-    decides which of several concurrent schedulers wins a node.
-    """
-    values = {'instance_uuid': instance_uuid, 'updated_at': timeutils.utcnow()}
-    if instance_info is not None:
-        values['instance_info'] = instance_info
-    try:
-        return bool(context.session.execute(_NODES.update().where(
-            _NODES.c.uuid == node_uuid,
-            _NODES.c.instance_uuid.is_(None),
-            _NODES.c.provision_state == states.AVAILABLE,
-            _NODES.c.maintenance.is_(False)).values(**values)).rowcount)
-    except db_exc.DBDuplicateEntry:
-        # The instance already has another node.
-        raise exception.InstanceAssociated(instance_uuid=instance_uuid,
-                                           node=node_uuid)
-
-
-@db_api.context_manager.writer
-def _unclaim(context, node_uuid, instance_uuid):
-    return bool(context.session.execute(_NODES.update().where(
-        _NODES.c.uuid == node_uuid,
-        _NODES.c.instance_uuid == instance_uuid,
-        _NODES.c.provision_state == states.AVAILABLE).values(
-            instance_uuid=None, instance_info={},
-            updated_at=timeutils.utcnow())).rowcount)
-
-
 @base.NovaMiniObjectRegistry.register
 class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     """A bare-metal node; ``traits`` (a NodeTraitList) loads on demand."""
@@ -244,6 +163,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         return node
 
     def obj_load_attr(self, attrname):
+        """Load ``traits`` on first access (the only lazy field)."""
         if attrname != 'traits':
             raise NotImplementedError('Cannot load %s on demand' % attrname)
         self.traits = node_trait.NodeTraitList.get_by_node_id(
@@ -252,18 +172,27 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
+        """Load the node of uuid ``uuid``; NodeNotFound if none."""
         return cls._from_db_object(context, cls(), _get(context, 'uuid', uuid))
 
     @classmethod
     def get_by_name(cls, context, name):
+        """Load the node named ``name``; NodeNotFound if none."""
         return cls._from_db_object(context, cls(), _get(context, 'name', name))
 
     @classmethod
     def get_by_id(cls, context, node_id):
+        """Load the node of id ``node_id``; NodeNotFound if none."""
         return cls._from_db_object(context, cls(),
                                    _get(context, 'id', node_id))
 
     def create(self):
+        """Insert the node (traits are set afterwards, with NodeTraitList).
+
+        :raises nova_mini.exception.Invalid: traits were given.
+        :raises nova_mini.exception.NodeExists: its uuid is taken
+            (NodeNameExists: its name).
+        """
         values = self.obj_get_changes()
         if 'traits' in values:
             raise exception.Invalid('Node traits are set with their own '
@@ -279,7 +208,12 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         self._from_db_object(self._context, self, row, traits=[])
 
     def save(self):
-        """Store the changed fields (not traits: see NodeTraitList)."""
+        """Store the changed fields (not traits: see NodeTraitList).
+
+        :raises nova_mini.exception.Invalid: traits were changed.
+        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        :raises nova_mini.exception.NodeNameExists: its new name is taken.
+        """
         values = self.obj_get_changes()
         if values.pop('traits', None) is not None:
             raise exception.Invalid('Node traits are set with their own '
@@ -293,39 +227,60 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         self.obj_reset_changes()
 
     def destroy(self):
+        """Delete the node and its traits; NodeNotFound if it is gone."""
         _destroy(self._context, self.id, self.uuid)
 
     @classmethod
     def claim(cls, context, node_uuid, instance_uuid, instance_info=None):
-        """Atomically give an available node, not in maintenance and
-        without an instance, to ``instance_uuid`` (and set its
-        ``instance_info`` if given). True if this call won the node, False
-        if it is gone (claimed by another, or no longer available).
+        """Give an available node, not in maintenance and without an instance,
+        to ``instance_uuid``, atomically.
+
+        :param context: the request context.
+        :param node_uuid: the node.
+        :param instance_uuid: the instance it is given to.
+        :param instance_info: the node's instance_info, set with the claim.
+        :returns: True if this call won the node, False if it is gone
+            (claimed by another, or no longer available).
+        :raises nova_mini.exception.InstanceAssociated: the instance has
+            another node already.
         """
-        return _claim(context, node_uuid, instance_uuid, instance_info)
+        return node_provision.claim(context, node_uuid, instance_uuid,
+                                    instance_info)
 
     @classmethod
     def unclaim(cls, context, node_uuid, instance_uuid):
-        """Undo ``claim`` of a node not deployed yet; whether it did."""
-        return _unclaim(context, node_uuid, instance_uuid)
+        """Undo ``claim`` of a node not deployed yet.
+
+        :param context: the request context.
+        :param node_uuid: the node.
+        :param instance_uuid: the instance it was given to.
+        :returns: whether it did.
+        """
+        return node_provision.unclaim(context, node_uuid, instance_uuid)
 
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):
+        """Load the node of instance ``instance_uuid``; NodeNotFound if none.
+        """
         return cls._from_db_object(
             context, cls(), _get(context, 'instance_uuid', instance_uuid))
 
     @classmethod
     def release(cls, context, instance_uuid):
-        """Free the node ``instance_uuid`` has, if any: undeploy it if it
-        was deployed, else undo the claim. The uuid of the freed node, or
-        None if the instance had none.
+        """Free the node an instance has: undeploy it if it was deployed, else
+        undo the claim.
+
+        :param context: the request context.
+        :param instance_uuid: the instance.
+        :returns: the uuid of the freed node, or None if the instance had
+            none (or its node was moved meanwhile).
         """
         try:
             node = cls.get_by_instance_uuid(context, instance_uuid)
         except exception.NodeNotFound:
             return None
         if node.provision_state == states.AVAILABLE:
-            _unclaim(context, node.uuid, instance_uuid)
+            node_provision.unclaim(context, node.uuid, instance_uuid)
         else:
             try:
                 node.set_provision_state(states.UNDEPLOY)
@@ -335,8 +290,21 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         return node.uuid
 
     def set_provision_state(self, action):
-        """Perform the provision ``action`` (states.TRANSITIONS)."""
-        values = _set_provision_state(self._context, self, action)
+        """Perform the provision ``action`` (a states.TRANSITIONS key).
+
+        The state, maintenance and, for a deploy, the traits are checked in
+        the transaction that moves the node.
+
+        :param action: the action.
+        :raises nova_mini.exception.InvalidStateRequested: not from the
+            node's state.
+        :raises nova_mini.exception.NodeInMaintenance: in maintenance.
+        :raises nova_mini.exception.MissingNodeTraits: a deploy to a node
+            lacking traits its instance_info asks for.
+        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        """
+        values = node_provision.set_provision_state(
+            self._context, self, action)
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes()
@@ -378,8 +346,18 @@ class NodeList(base.ObjectListBase, base.NovaMiniObject):
     @classmethod
     def get_all(cls, context, filters=None, sort_key='id', sort_dir='asc',
                 limit=None, marker=None, with_traits=False):
-        """Nodes matching ``filters`` (see node_filters), evaluated by the
-        database; ``with_traits`` loads their traits in one more query.
+        """Load the nodes matching ``filters``, evaluated by the database.
+
+        :param context: the request context.
+        :param filters: see objects.node_filters (None: every node).
+        :param sort_key: a column of SORT_KEYS (ties go by id).
+        :param sort_dir: ``asc`` or ``desc``.
+        :param limit: the most nodes returned (None: all).
+        :param marker: the uuid of the node the page follows.
+        :param with_traits: load their traits too, in one more query.
+        :returns: a NodeList.
+        :raises nova_mini.exception.MarkerNotFound: no node has that uuid.
+        :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         rows, traits = _get_all(context, filters or {}, sort_key, sort_dir,
                                 limit, marker, with_traits)

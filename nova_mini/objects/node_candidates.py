@@ -70,12 +70,16 @@ def _named(values):
 
 
 def conditions(spec_obj, dialect=None, requirements=True, probe=False):
-    """The SQL conditions of ``spec_obj``, or None if no node can match;
-    ``dialect``: the name of the database's, and ``probe``: whether other
-    conditions pick a few nodes already (both shape the trait conditions,
-    see node_filters). Without ``requirements``, the capacity and trait
-    conditions are left out: the nodes that could serve the request at
-    all, which the filters are run over to explain a failure.
+    """Return the SQL conditions of ``spec_obj``.
+
+    :param spec_obj: the RequestSpec.
+    :param dialect: the database's dialect name (it shapes the trait
+        conditions, see node_filters).
+    :param requirements: False leaves out the capacity and trait
+        conditions: the nodes that could serve the request at all, which
+        the filters are run over to explain a failure.
+    :param probe: whether other conditions pick a few nodes already.
+    :returns: a list of SQL conditions, or None if no node can match.
     """
     found = [_NODES.c.provision_state == states.AVAILABLE,
              _NODES.c.maintenance.is_(False),
@@ -184,15 +188,24 @@ def _statement(spec_obj, dialect, with_traits, order_by, limit, offset,
 @db_api.context_manager.reader
 def get_candidates(context, spec_obj, with_traits=False, order_by=None,
                    limit=None, offset=0, among=None, requirements=True):
-    """NodeStates of the nodes ``spec_obj`` may get, ranked by
-    ``order_by`` (clauses on the nodes table ending with the id; default:
-    by id). ``limit`` and ``offset`` cut a page of that ranking.
+    """Load the nodes ``spec_obj`` may get, ranked by ``order_by``.
 
     ``among``, ``(start, count)``: consider only the nodes ranked start to
     start + count - 1 among *all* nodes (an index range of the ranking,
     each node then checked on its own), rather than finding the candidates
     through the traits' index ranges: cheaper whenever the best nodes are
-    likely candidates. See ``conditions`` for ``requirements``.
+    likely candidates.
+
+    :param context: the request context.
+    :param spec_obj: the RequestSpec.
+    :param with_traits: load each node's traits too.
+    :param order_by: clauses on the nodes table ending with the id
+        (default: by id).
+    :param limit: the size of the page of that ranking (None: all).
+    :param offset: where the page starts.
+    :param among: see above (None: every node).
+    :param requirements: see ``conditions``.
+    :returns: a list of NodeState.
     """
     query = _statement(spec_obj, context.session.get_bind().dialect.name,
                        with_traits, tuple(order_by or _BY_ID), limit, offset,
@@ -210,6 +223,10 @@ def get_candidates(context, spec_obj, with_traits=False, order_by=None,
 
 @db_api.context_manager.reader
 def node_count_bound(context):
-    """At least the number of nodes (the highest id), cheaply."""
+    """Return at least the number of nodes (the highest id), cheaply.
+
+    :param context: the request context.
+    :returns: an integer.
+    """
     return context.session.execute(
         sa.select(sa.func.max(_NODES.c.id))).scalar() or 0

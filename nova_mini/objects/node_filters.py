@@ -77,10 +77,14 @@ def _required(traits, dialect, probe=False):
 
 
 def conditions(filters, dialect=None, probe=False):
-    """The SQL conditions (ANDed) of ``filters``; ``dialect`` (the
-    database's dialect name) picks the faster of equivalent forms, and so
-    does ``probe``: whether other conditions already narrow the nodes to a
-    few (see _required).
+    """Return the SQL conditions (ANDed) of ``filters``.
+
+    :param filters: the filters (see this module's docstring).
+    :param dialect: the database's dialect name; it and ``probe`` pick
+        the faster of equivalent forms.
+    :param probe: whether other conditions already narrow the nodes to
+        a few (see _required).
+    :returns: a list of SQL conditions.
     """
     found = []
     for name in _EQUAL:
@@ -106,7 +110,12 @@ def conditions(filters, dialect=None, probe=False):
 
 
 def apply(query, filters):
-    """``query`` (of models.Node) narrowed by ``filters``."""
+    """Return ``query`` (of models.Node) narrowed by ``filters``.
+
+    :param query: an ORM query of nodes.
+    :param filters: as for ``conditions``.
+    :returns: the narrowed query.
+    """
     dialect = query.session.get_bind().dialect.name
     for condition in conditions(filters, dialect):
         query = query.filter(condition)

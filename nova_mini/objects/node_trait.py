@@ -112,8 +112,12 @@ def _get_names(context, node_id):
 
 @db_api.context_manager.reader
 def get_names_by_node_ids(context, node_ids):
-    """``{node id: [trait, ...]}`` for ``node_ids``, in one query per 500
-    nodes (node lists load their traits this way, not node by node).
+    """Read the traits of nodes, in one query per 500 nodes (node lists
+    load their traits this way, not node by node).
+
+    :param context: the request context.
+    :param node_ids: the nodes' ids.
+    :returns: ``{node id: [trait, ...]}``, traits sorted.
     """
     traits = {node_id: [] for node_id in node_ids}
     ids = list(traits)
@@ -140,8 +144,11 @@ class NodeTrait(base.NovaMiniPersistentObject, base.NovaMiniObject):
     }
 
     def create(self, node_ident=None):
-        """Add the trait to the node; adding a trait it has changes
-        nothing. Raises TooManyTraits past the limit.
+        """Add the trait to the node; adding a trait it has changes nothing.
+
+        :param node_ident: how errors name the node (default: its id).
+        :raises nova_mini.exception.TooManyTraits: past the limit.
+        :raises nova_mini.exception.NodeNotFound: the node is gone.
         """
         _add(self._context, self.node_id, node_ident or self.node_id,
              self.trait)
@@ -149,7 +156,15 @@ class NodeTrait(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     @classmethod
     def destroy(cls, context, node_id, trait, node_ident=None):
-        """Remove ``trait`` from the node (NodeTraitNotFound if absent)."""
+        """Remove ``trait`` from the node.
+
+        :param context: the request context.
+        :param node_id: the node's id.
+        :param trait: the trait's name.
+        :param node_ident: how errors name the node (default: its id).
+        :raises nova_mini.exception.NodeTraitNotFound: the node lacks it.
+        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        """
         _remove(context, node_id, node_ident or node_id, trait)
 
 
@@ -174,13 +189,22 @@ class NodeTraitList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def get_by_node_id(cls, context, node_id):
+        """Load the traits of node ``node_id``, sorted by name."""
         return cls._from_names(context, node_id,
                                _get_names(context, node_id))
 
     @classmethod
     def create(cls, context, node_id, traits, node_ident=None):
-        """Replace the node's traits with ``traits``, all or nothing: past
-        the limit nothing changes.
+        """Replace the node's traits with ``traits``, all or nothing.
+
+        :param context: the request context.
+        :param node_id: the node's id.
+        :param traits: the trait names (duplicates are dropped).
+        :param node_ident: how errors name the node (default: its id).
+        :returns: the new NodeTraitList.
+        :raises nova_mini.exception.TooManyTraits: past the limit; nothing
+            changes.
+        :raises nova_mini.exception.NodeNotFound: the node is gone.
         """
         names = sorted(set(traits))
         _check_limit(node_ident or node_id, len(names))
@@ -189,8 +213,15 @@ class NodeTraitList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def destroy(cls, context, node_id, node_ident=None):
-        """Remove every trait of the node."""
+        """Remove every trait of the node.
+
+        :param context: the request context.
+        :param node_id: the node's id.
+        :param node_ident: how errors name the node (default: its id).
+        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        """
         _replace(context, node_id, node_ident or node_id, [])
 
     def get_trait_names(self):
+        """Return the names of the traits, in the list's order."""
         return [trait.trait for trait in self.objects]

@@ -91,7 +91,11 @@ def _load(context, instance_uuid):
 
 @db_api.context_manager.writer
 def destroy_for_instance(context, instance_uuid):
-    """Delete the stored spec of an instance (part of its deletion)."""
+    """Delete the stored spec of an instance (part of its deletion).
+
+    :param context: the request context, in the deletion's transaction.
+    :param instance_uuid: the instance's uuid.
+    """
     context.session.execute(_SPECS.delete().where(
         _SPECS.c.instance_uuid == instance_uuid))
 
@@ -110,6 +114,12 @@ class SchedulerRetries(base.NovaMiniObject):
 
     @classmethod
     def from_dict(cls, retry):
+        """Return the retries a legacy ``retry`` dict describes.
+
+        :param retry: ``{'num_attempts', 'nodes'}``, or Nova's form with
+            ``hosts``: ``[[host, node], ...]``.
+        :returns: a SchedulerRetries.
+        """
         nodes = retry.get('nodes')
         if nodes is None:
             # Nova's form: [[host, node], ...].
@@ -118,6 +128,8 @@ class SchedulerRetries(base.NovaMiniObject):
                    nodes=list(nodes))
 
     def to_dict(self):
+        """Return the retries as a legacy dict (``num_attempts``, ``nodes``).
+        """
         return {'num_attempts': self.num_attempts, 'nodes': list(self.nodes)}
 
 
@@ -229,7 +241,24 @@ class RequestSpec(base.NovaMiniObject):
                         instance_uuids=None, project_id=None, user_id=None,
                         availability_zone=None, scheduler_hints=None,
                         ignore_hosts=None, force_nodes=None, retry=None):
-        """A RequestSpec of objects (``image`` and ``retry`` may be dicts)."""
+        """Build a RequestSpec of objects, its requirements derived from the
+        flavor and the image.
+
+        :param context: the request context.
+        :param flavor: the Flavor.
+        :param image: an ImageMeta, or its dict (None: no image properties).
+        :param num_instances: how many instances, if ``instance_uuids`` is
+            not given.
+        :param instance_uuids: the instances to place.
+        :param project_id: the requesting project.
+        :param user_id: the requesting user.
+        :param availability_zone: the zone asked for.
+        :param scheduler_hints: ``{hint: value or [values]}``.
+        :param ignore_hosts: nodes (uuids or names) not to use.
+        :param force_nodes: nodes (uuids or names) to choose among.
+        :param retry: a SchedulerRetries, or its dict.
+        :returns: a RequestSpec.
+        """
         if not isinstance(image, image_meta.ImageMeta):
             image = image_meta.ImageMeta.from_dict(image)
         if retry is not None and not isinstance(retry, SchedulerRetries):
@@ -250,10 +279,15 @@ class RequestSpec(base.NovaMiniObject):
 
     @classmethod
     def from_dict(cls, request_spec, filter_properties=None, context=None):
-        """From the legacy dicts: ``request_spec`` (image,
-        instance_properties, instance_type, num_instances, instance_uuids)
-        and ``filter_properties`` (scheduler_hints, ignore_hosts,
-        force_nodes, retry).
+        """Build a RequestSpec from the legacy dicts.
+
+        :param request_spec: ``image``, ``instance_properties``,
+            ``instance_type``, ``num_instances``, ``instance_uuids``.
+        :param filter_properties: ``scheduler_hints``, ``ignore_hosts``,
+            ``force_nodes``, ``retry`` (and ``instance_type``).
+        :param context: the request context.
+        :returns: a RequestSpec.
+        :raises nova_mini.exception.InvalidRequestSpec: no flavor in either.
         """
         filter_properties = filter_properties or {}
         instance = request_spec.get('instance_properties') or {}
@@ -280,7 +314,8 @@ class RequestSpec(base.NovaMiniObject):
             retry=retry)
 
     def to_legacy_dict(self):
-        """``(request_spec, filter_properties)``, as from_dict takes them."""
+        """Return ``(request_spec, filter_properties)``, as from_dict takes them.
+        """
         instance = {'project_id': self.project_id, 'user_id': self.user_id,
                     'availability_zone': self.availability_zone}
         if self.instance_uuids:
@@ -305,7 +340,7 @@ class RequestSpec(base.NovaMiniObject):
         return request_spec, filter_properties
 
     def persistable(self):
-        """A copy without the PER_REQUEST_FIELDS, to store with an
+        """Return a copy without the PER_REQUEST_FIELDS, to store with an
         instance.
         """
         clone = self.obj_clone()
@@ -316,9 +351,13 @@ class RequestSpec(base.NovaMiniObject):
         return copy
 
     def store(self, context=None, instance_uuids=None):
-        """Store ``persistable()`` for each of ``instance_uuids`` (default:
-        this request's instances), in the transaction of ``context``
-        (default: the spec's) if one is open.
+        """Store ``persistable()`` for each of ``instance_uuids``.
+
+        :param context: the context whose transaction stores it, if one is
+            open (default: the spec's).
+        :param instance_uuids: the instances (default: this request's).
+        :raises nova_mini.exception.InvalidRequestSpec: no instance to store
+            it for.
         """
         uuids = list(self.instance_uuids if instance_uuids is None
                      else instance_uuids)
@@ -330,9 +369,14 @@ class RequestSpec(base.NovaMiniObject):
 
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):
-        """The stored spec of an instance: its persistable fields, with
+        """Load the stored spec of an instance: its persistable fields, with
         ``instance_uuids`` set to that instance and ``num_instances`` as
         booted.
+
+        :param context: the request context.
+        :param instance_uuid: the instance's uuid.
+        :returns: a RequestSpec.
+        :raises nova_mini.exception.RequestSpecNotFound: none is stored.
         """
         text = _load(context, instance_uuid)
         if text is None:

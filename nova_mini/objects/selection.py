@@ -37,5 +37,11 @@ class Selection(base.NovaMiniObject):
 
     @classmethod
     def from_node_state(cls, state, weight=None):
+        """Return the Selection of a candidate node.
+
+        :param state: the NodeState chosen.
+        :param weight: its weight (None: not weighed).
+        :returns: a Selection.
+        """
         return cls(node_uuid=state.uuid, node_name=state.name,
                    resource_class=state.resource_class, weight=weight)

@@ -31,6 +31,7 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node as node_obj
+from nova_mini.objects import node_provision
 from nova_mini.policies import nodes as policies
 from nova_mini import states
 
@@ -243,8 +244,8 @@ class NodesController(rest.RestController):
         for name in _UNSUPPORTED_INTERFACES:
             result[name] = {'result': None, 'reason': 'not supported'}
         try:
-            missing = node_obj.missing_traits(node.instance_info,
-                                              node.traits.get_trait_names())
+            missing = node_provision.missing_traits(
+                node.instance_info, node.traits.get_trait_names())
         except exception.Invalid as exc:
             result['deploy'] = {'result': False,
                                 'reason': exc.format_message()}

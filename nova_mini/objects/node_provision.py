@@ -1,0 +1,135 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""A node's provision-state moves and claims, each one conditional
+statement so that the database settles concurrent requests, and the
+traits a deploy needs. nova_mini.objects.node exposes them as
+Node.set_provision_state, Node.claim, Node.unclaim and Node.release.
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import node_trait
+from nova_mini import states
+
+_NODES = models.Node.__table__
+
+
+def required_traits(instance_info):
+    """Return the traits an instance asks for in ``instance_info['traits']``.
+
+    :param instance_info: the node's instance_info (None: none).
+    :returns: a list of trait names.
+    :raises nova_mini.exception.Invalid: they are not a list of strings.
+    """
+    traits = (instance_info or {}).get('traits') or []
+    if not isinstance(traits, list) or not all(
+            isinstance(trait, str) for trait in traits):
+        raise exception.Invalid(
+            'instance_info.traits must be a list of strings, not %r'
+            % (traits,))
+    return traits
+
+
+def missing_traits(instance_info, node_traits):
+    """Return the traits ``instance_info`` asks for that the node lacks.
+
+    :param instance_info: the node's instance_info.
+    :param node_traits: the node's trait names.
+    :returns: a sorted list.
+    :raises nova_mini.exception.Invalid: as required_traits.
+    """
+    return sorted(set(required_traits(instance_info)) - set(node_traits))
+
+
+@db_api.context_manager.writer
+def set_provision_state(context, node, action):
+    """Move the node for ``action``, checking its state, maintenance and,
+    for a deploy, its traits in the same transaction as the move, so that
+    no concurrent change slips between.
+
+    :param context: the request context.
+    :param node: the Node (its id and uuid are read).
+    :param action: a states.TRANSITIONS key.
+    :returns: the column values written.
+    :raises: as Node.set_provision_state.
+    """
+    sources, target, power = states.TRANSITIONS[action]
+    now = timeutils.utcnow()
+    values = {'provision_state': target, 'target_provision_state': None,
+              'power_state': power, 'provision_updated_at': now,
+              'updated_at': now, 'last_error': None}
+    if action == states.UNDEPLOY:
+        values.update(instance_info={}, instance_uuid=None)
+    # The update comes first: it locks the row (see node_trait).
+    count = context.session.execute(_NODES.update().where(
+        _NODES.c.id == node.id,
+        _NODES.c.provision_state.in_(sources)).values(**values)).rowcount
+    row = context.session.execute(sa.select(
+        _NODES.c.provision_state, _NODES.c.maintenance,
+        _NODES.c.instance_info).where(_NODES.c.id == node.id)).first()
+    if row is None:
+        raise exception.NodeNotFound(node=node.uuid)
+    if not count:
+        raise exception.InvalidStateRequested(
+            action=action, node=node.uuid, state=row.provision_state)
+    if action == states.DEPLOY:
+        if row.maintenance:
+            raise exception.NodeInMaintenance(action=action, node=node.uuid)
+        missing = missing_traits(row.instance_info,
+                                 node_trait._names(context, node.id))
+        if missing:
+            raise exception.MissingNodeTraits(node=node.uuid,
+                                              missing=', '.join(missing))
+    return values
+
+
+@db_api.context_manager.writer
+def claim(context, node_uuid, instance_uuid, instance_info):
+    """Give the node to the instance if nobody has it yet.
+
+    One conditional UPDATE: the database, not a read before the write,
+    decides which of several concurrent schedulers wins a node.
+
+    :returns: whether it did; see Node.claim for the parameters.
+    :raises nova_mini.exception.InstanceAssociated: the instance has
+        another node already.
+    """
+    values = {'instance_uuid': instance_uuid, 'updated_at': timeutils.utcnow()}
+    if instance_info is not None:
+        values['instance_info'] = instance_info
+    try:
+        return bool(context.session.execute(_NODES.update().where(
+            _NODES.c.uuid == node_uuid,
+            _NODES.c.instance_uuid.is_(None),
+            _NODES.c.provision_state == states.AVAILABLE,
+            _NODES.c.maintenance.is_(False)).values(**values)).rowcount)
+    except db_exc.DBDuplicateEntry:
+        # The instance already has another node.
+        raise exception.InstanceAssociated(instance_uuid=instance_uuid,
+                                           node=node_uuid)
+
+
+@db_api.context_manager.writer
+def unclaim(context, node_uuid, instance_uuid):
+    """Undo ``claim`` of a node still available; whether it did."""
+    return bool(context.session.execute(_NODES.update().where(
+        _NODES.c.uuid == node_uuid,
+        _NODES.c.instance_uuid == instance_uuid,
+        _NODES.c.provision_state == states.AVAILABLE).values(
+            instance_uuid=None, instance_info={},
+            updated_at=timeutils.utcnow())).rowcount)
