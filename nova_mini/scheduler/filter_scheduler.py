@@ -164,10 +164,19 @@ class FilterScheduler(object):
 
     def select_destinations(self, context, spec_obj, instance_uuids=None,
                             return_alternates=False):
-        """One list of Selections per instance: the chosen node first,
-        then up to ``max_attempts - 1`` alternates (if asked for). Each
-        instance gets a different node; raises NoValidHost if there are not
-        enough nodes for all of them.
+        """Choose a node for each instance, and its alternates.
+
+        Each instance gets a different node; nothing is claimed.
+
+        :param context: the request context.
+        :param spec_obj: the RequestSpec.
+        :param instance_uuids: the instances (default: ``num_instances`` of
+            the spec).
+        :param return_alternates: add up to ``max_attempts - 1`` alternates.
+        :returns: one list of Selections per instance, the chosen node
+            first.
+        :raises nova_mini.exception.NoValidHost: not enough nodes for all of
+            them.
         """
         options = self.conf.filter_scheduler
         count = len(instance_uuids or ()) or spec_obj.num_instances
@@ -197,13 +206,19 @@ class FilterScheduler(object):
                 for pick in chosen]
 
     def claim_destinations(self, context, spec_obj, instance_uuids):
-        """Select and claim one node per instance; the claimed Selections
-        in the order of ``instance_uuids``.
+        """Select and claim one node per instance.
 
         A claim lost to another scheduler moves to the next alternate;
         when an instance loses all of them it is scheduled again, up to
-        ``max_attempts`` rounds. If an instance still has no node, the
-        claims of this request are released and NoValidHost raised.
+        ``max_attempts`` rounds.
+
+        :param context: the request context.
+        :param spec_obj: the RequestSpec.
+        :param instance_uuids: the instances.
+        :returns: the claimed Selections, in the order of
+            ``instance_uuids``.
+        :raises nova_mini.exception.NoValidHost: an instance still has no
+            node; the claims of this request are released.
         """
         info = {'traits': list(spec_obj.required_traits)}
         claimed = {}

@@ -37,17 +37,24 @@ class SchedulerManager(object):
         self.driver = filter_scheduler.FilterScheduler(conf)
 
     def ping(self, ctxt):
+        """Return this scheduler's host and versions (RPC ``ping``)."""
         return {'host': self.host, 'version': version.version_string(),
                 'rpc_api_version': rpcapi.VERSION}
 
     @messaging.expected_exceptions(exception.NoValidHost)
     def select_destinations(self, ctxt, spec_obj, instance_uuids,
                             return_alternates=False):
+        """Answer RPC ``select_destinations``: see
+        FilterScheduler.select_destinations.
+        """
         return self.driver.select_destinations(
             ctxt, spec_obj, instance_uuids, return_alternates)
 
     @messaging.expected_exceptions(exception.NoValidHost)
     def claim_destinations(self, ctxt, spec_obj, instance_uuids):
+        """Answer RPC ``claim_destinations``: see
+        FilterScheduler.claim_destinations.
+        """
         selections = self.driver.claim_destinations(ctxt, spec_obj,
                                                     instance_uuids)
         for instance_uuid, selection in zip(instance_uuids, selections):
@@ -110,7 +117,16 @@ class SchedulerManager(object):
         node_obj.Node.release(ctxt, instance.uuid)
 
     def build_instances(self, ctxt, spec_obj, instance_uuids):
-        """Build servers whose rows the API made in BUILD (a cast)."""
+        """Build servers whose rows the API made in BUILD (RPC cast).
+
+        Each instance gets a claimed node and is marked ACTIVE, or ERROR
+        with a fault; an instance deleted or expired meanwhile frees its
+        node.
+
+        :param ctxt: the request context.
+        :param spec_obj: the RequestSpec of the boot request.
+        :param instance_uuids: the instances to build.
+        """
         instances = self._pending(ctxt, instance_uuids)
         if not instances:
             return

@@ -48,14 +48,27 @@ class SchedulerAPI(object):
         return self.client.prepare(version=version, timeout=timeout)
 
     def ping(self, ctxt, timeout=None):
-        """Ask any scheduler for its host and version (a health check)."""
+        """Ask any scheduler for its host and version (a health check).
+
+        :param ctxt: the request context.
+        :param timeout: the seconds to wait (None: rpc_response_timeout).
+        :returns: ``{'host', 'version', 'rpc_api_version'}``.
+        """
         cctxt = self.client.prepare(version='1.0', timeout=timeout)
         return cctxt.call(ctxt, 'ping')
 
     def select_destinations(self, ctxt, spec_obj, instance_uuids,
                             return_alternates=False, timeout=None):
-        """One list of Selections per instance (chosen node first, then
-        alternates); nothing is claimed. Raises NoValidHost.
+        """Ask a scheduler to choose nodes; nothing is claimed.
+
+        :param ctxt: the request context.
+        :param spec_obj: the RequestSpec.
+        :param instance_uuids: the instances.
+        :param return_alternates: add alternates after each chosen node.
+        :param timeout: the seconds to wait (None: rpc_response_timeout).
+        :returns: one list of Selections per instance (chosen node first).
+        :raises nova_mini.exception.NoValidHost: not enough nodes.
+        :raises nova_mini.exception.RPCVersionCapped: capped below 1.1.
         """
         cctxt = self._prepare('1.1', timeout)
         return cctxt.call(ctxt, 'select_destinations', spec_obj=spec_obj,
@@ -64,19 +77,34 @@ class SchedulerAPI(object):
 
     def claim_destinations(self, ctxt, spec_obj, instance_uuids,
                            timeout=None):
-        """Select and atomically claim one node per instance; one Selection
-        per instance. Raises NoValidHost (and then claims nothing).
+        """Ask a scheduler to select and atomically claim one node per instance.
+
+        :param ctxt: the request context.
+        :param spec_obj: the RequestSpec.
+        :param instance_uuids: the instances.
+        :param timeout: the seconds to wait (None: rpc_response_timeout).
+        :returns: one Selection per instance.
+        :raises nova_mini.exception.NoValidHost: not enough nodes (and then
+            nothing is claimed).
+        :raises nova_mini.exception.RPCVersionCapped: capped below 1.1.
         """
         cctxt = self._prepare('1.1', timeout)
         return cctxt.call(ctxt, 'claim_destinations', spec_obj=spec_obj,
                           instance_uuids=instance_uuids)
 
     def build_instances(self, ctxt, spec_obj, instance_uuids, retry=None):
-        """Have a scheduler build the instances (BUILD rows already made):
-        claim a node for each, check the node's traits as a deploy does,
-        and mark each ACTIVE, or ERROR with a fault. A cast: nothing comes
-        back; the instances record the outcome. ``retry`` bounds the
-        attempts to reach the broker (None: oslo.messaging's default).
+        """Have a scheduler build the instances (BUILD rows already made).
+
+        It claims a node for each, checks the node's traits as a deploy
+        does, and marks each ACTIVE, or ERROR with a fault. A cast: nothing
+        comes back; the instances record the outcome.
+
+        :param ctxt: the request context.
+        :param spec_obj: the RequestSpec.
+        :param instance_uuids: the instances.
+        :param retry: how often to try reaching the broker (None:
+            oslo.messaging's default).
+        :raises nova_mini.exception.RPCVersionCapped: capped below 1.2.
         """
         cctxt = self._prepare('1.2', None)
         if retry is not None:

@@ -34,10 +34,16 @@ class BaseNodeFilter(object):
         return type(self).__name__
 
     def check(self, node, spec_obj):
-        """None if ``node`` suits ``spec_obj``, else the reason why not."""
+        """Return why ``node`` does not suit ``spec_obj``.
+
+        :param node: a NodeState.
+        :param spec_obj: the RequestSpec.
+        :returns: None if it suits, else the reason (text).
+        """
         raise NotImplementedError()
 
     def node_passes(self, node, spec_obj):
+        """Return whether ``node`` suits ``spec_obj`` (see ``check``)."""
         return self.check(node, spec_obj) is None
 
 
@@ -47,7 +53,13 @@ def _missing(names):
 
 
 def load(names, namespace=NAMESPACE):
-    """Instances of the plugins ``names`` of ``namespace``, in order."""
+    """Load the plugins ``names`` of ``namespace``.
+
+    :param names: the entry point names, in the order they run.
+    :param namespace: the entry point group.
+    :returns: an instance of each, in that order.
+    :raises LookupError: a name has no entry point.
+    """
     manager = named.NamedExtensionManager(
         namespace, names, invoke_on_load=True, name_order=True,
         on_missing_entrypoints_callback=_missing)

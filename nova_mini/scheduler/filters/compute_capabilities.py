@@ -36,7 +36,13 @@ _STRING = {'s==': operator.eq, 's!=': operator.ne, 's<': operator.lt,
 
 
 def matches(value, requirement):
-    """Whether the node's capability ``value`` meets ``requirement``."""
+    """Return whether the node's capability ``value`` meets ``requirement``.
+
+    :param value: the node's value (text).
+    :param requirement: a flavor's value: text, or an operator and its
+        operand (``>= 4``, ``s== x``, ``<or> a <or> b``).
+    :returns: a bool.
+    """
     words = requirement.split()
     if not words:
         return value == requirement

@@ -37,14 +37,21 @@ class BaseWeigher(object):
     sql_key = None
 
     def multiplier(self, conf):
+        """Return this weigher's multiplier, from ``[filter_scheduler]``."""
         return getattr(conf.filter_scheduler, self.multiplier_option)
 
     def weigh(self, node, spec_obj):
-        """The raw weight of ``node`` (higher is better)."""
+        """Return the raw weight of ``node`` (higher is better).
+
+        :param node: a NodeState.
+        :param spec_obj: the RequestSpec.
+        :returns: a number.
+        """
         raise NotImplementedError()
 
 
 def normalize(values):
+    """Return ``values`` scaled to 0..1 (all 0.0 if they are equal)."""
     low, high = min(values), max(values)
     if high == low:
         return [0.0 for _ in values]
@@ -52,7 +59,15 @@ def normalize(values):
 
 
 def weigh(weighers, nodes, spec_obj, conf):
-    """``[(weight, node)]`` best first (ties keep the order of nodes)."""
+    """Rank nodes by the weighers' normalized, multiplied weights.
+
+    :param weighers: the BaseWeigher instances.
+    :param nodes: the NodeStates.
+    :param spec_obj: the RequestSpec.
+    :param conf: the configuration with the multipliers.
+    :returns: ``[(weight, node)]`` best first (ties keep the order of
+        nodes).
+    """
     totals = [0.0] * len(nodes)
     if nodes:
         for weigher in weighers:
@@ -89,12 +104,19 @@ def _order(key, direction):
 
 
 def sql_order(weighers, conf):
-    """ORDER BY clauses (a tuple) that rank nodes best first as ``weigh``
-    would, or None if the database cannot: more than one weigher
-    (normalization depends on the set weighed), or one without
-    ``sql_key``. Ties go by node id, in the key's direction (one index on
-    (key, id) serves both directions); without a weigher, or with a
-    multiplier of 0, by id.
+    """Return ORDER BY clauses that rank nodes best first as ``weigh``
+    would.
+
+    Ties go by node id, in the key's direction (one index on (key, id)
+    serves both directions); without a weigher, or with a multiplier of
+    0, by id.
+
+    :param weighers: the BaseWeigher instances.
+    :param conf: the configuration with the multipliers.
+    :returns: a tuple of clauses (the same tuple for the same ranking),
+        or None if the database cannot rank: more than one weigher
+        (normalization depends on the set weighed), or one without
+        ``sql_key``.
     """
     if not weighers:
         return _order(None, 0)
@@ -107,4 +129,5 @@ def sql_order(weighers, conf):
 
 
 def load(names):
+    """Load the weighers ``names`` (see filters.load)."""
     return filters.load(names, namespace=NAMESPACE)
