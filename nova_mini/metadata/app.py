@@ -101,6 +101,9 @@ class MetadataApplication(object):
 
     @classmethod
     def from_conf(cls, conf):
+        """Build the application of the configuration's identity rules,
+        vendordata providers and document cache.
+        """
         return cls(conf, identity.RequestIdentity.from_conf(conf),
                    vendordata.load(conf), cache.DocumentCache.from_conf(conf))
 
@@ -214,11 +217,16 @@ class MetadataApplication(object):
 
 
 def build_app(conf=CONF):
-    """The metadata WSGI application (in each worker process).
+    """Build the metadata WSGI application (in each worker process).
 
-    :raises: MetadataConfigError, VendorDataConfigError for a configuration
-        it cannot serve with (nova-mini-metadata checks both before it
-        forks its workers).
+    :param conf: the configuration.
+    :returns: the WSGI application, behind the request-id and
+        proxy-header middleware.
+    :raises nova_mini.exception.MetadataConfigError: a configuration it
+        cannot serve with (nova-mini-metadata checks before it forks its
+        workers).
+    :raises nova_mini.exception.VendorDataConfigError: likewise, for the
+        vendordata providers.
     """
     db_api.configure(conf)
     app = request_id.RequestId(MetadataApplication.from_conf(conf))

@@ -30,7 +30,9 @@ import cachetools
 
 
 class DocumentCache(object):
-    """:param ttl: seconds an entry lives; 0 keeps nothing.
+    """Rendered documents per instance state, for ``ttl`` seconds.
+
+    :param ttl: seconds an entry lives; 0 keeps nothing.
     :param maxsize: most entries kept.
     """
 
@@ -43,12 +45,17 @@ class DocumentCache(object):
 
     @classmethod
     def from_conf(cls, conf):
+        """Build the cache ``[metadata]`` describes."""
         return cls(conf.metadata.metadata_cache_expiration,
                    conf.metadata.metadata_cache_size)
 
     def get(self, key, make):
-        """The entry of ``key``, made with ``make()`` (outside the lock)
+        """Return the entry of ``key``, made with ``make()`` (outside the lock)
         if missing or expired.
+
+        :param key: a hashable key.
+        :param make: builds the entry.
+        :returns: the entry.
         """
         if self._entries is None:
             return make()

@@ -37,29 +37,48 @@ RANDOM_SEED_BYTES = 512
 
 
 def inputs(instance):
-    """What the rendered documents of ``instance`` depend on, hashable:
-    part of their cache key (see nova_mini.metadata.cache).
+    """Return what the rendered documents of ``instance`` depend on: part of
+    their cache key (see nova_mini.metadata.cache).
+
+    :param instance: the Instance.
+    :returns: a hashable tuple.
     """
     return (instance.name, instance.project_id, instance.node_uuid,
             instance.launch_index, tuple(sorted(instance.metadata.items())))
 
 
 def hostname(instance, conf):
-    """The host name, with ``[metadata] dhcp_domain`` if set."""
+    """Return the instance's host name, with ``[metadata] dhcp_domain`` if
+    set.
+
+    :param instance: the Instance.
+    :param conf: the configuration.
+    :returns: the host name.
+    """
     domain = conf.metadata.dhcp_domain
     return '%s.%s' % (instance.hostname, domain) if domain else (
         instance.hostname)
 
 
 def availability_zone(instance, conf):
-    """The zone of the instance's node; None before it has one (as in the
-    server view, where Nova shows an empty string for it).
+    """Return the zone of the instance's node.
+
+    :param instance: the Instance.
+    :param conf: the configuration.
+    :returns: the zone; None before it has a node (as in the server
+        view, where Nova shows an empty string for it).
     """
     return conf.default_availability_zone if instance.node_uuid else None
 
 
 def meta_data(instance, version, conf):
-    """The content of ``version``'s meta_data.json."""
+    """Return the content of ``version``'s meta_data.json.
+
+    :param instance: the Instance.
+    :param version: the metadata version served.
+    :param conf: the configuration.
+    :returns: the document (a dict).
+    """
     document = {'uuid': instance.uuid}
     # Like Nova: no "meta" key at all for an instance without metadata.
     if instance.metadata:
@@ -83,17 +102,24 @@ def meta_data(instance, version, conf):
 
 
 def network_data(instance):
-    """The content of network_data.json: nova_mini knows nothing of the
-    instance's networks, so an empty document of the right shape (Nova
-    sends ``{}`` when it knows nothing, which cloud-init reads as the
-    same).
+    """Return the content of network_data.json.
+
+    nova_mini knows nothing of the instance's networks: an empty
+    document of the right shape (Nova sends ``{}`` when it knows
+    nothing, which cloud-init reads as the same).
+
+    :param instance: the Instance.
+    :returns: the document (a dict).
     """
     return {'links': [], 'networks': [], 'services': []}
 
 
 def user_data(instance):
-    """The user data as the instance gave it (decoded from the base64 the
-    API received); None when it has none.
+    """Return the user data as the instance gave it (decoded from the
+    base64 the API received).
+
+    :param instance: the Instance.
+    :returns: bytes, or None when it has none.
     """
     if instance.user_data is None:
         return None

@@ -41,17 +41,25 @@ SIGNATURE = 'X-Instance-ID-Signature'
 
 
 def sign(secret, instance_id):
-    """The signature a proxy sends for ``instance_id``."""
+    """Return the signature a proxy sends for ``instance_id``.
+
+    :param secret: the shared secret.
+    :param instance_id: the instance's uuid.
+    :returns: the HMAC-SHA256, hex.
+    """
     return hmac.new(secret.encode('utf-8'), instance_id.encode('utf-8'),
                     hashlib.sha256).hexdigest()
 
 
 def check_config(conf, warn=True):
     """Refuse a configuration without a secret unless it says, explicitly,
-    that unsigned requests are acceptable; with ``warn``, log a warning
-    about the insecure ones (once, at start: not in every worker).
+    that unsigned requests are acceptable.
 
-    :raises: MetadataConfigError, with one line naming the options.
+    :param conf: the configuration.
+    :param warn: log a warning about the insecure ones (once, at start:
+        not in every worker).
+    :raises nova_mini.exception.MetadataConfigError: with one line naming
+        the options.
     """
     group = conf.metadata
     if group.metadata_proxy_shared_secret:
@@ -85,6 +93,10 @@ class RequestIdentity(object):
 
     @classmethod
     def from_conf(cls, conf):
+        """Build the identity rules of ``[metadata]``.
+
+        :raises nova_mini.exception.MetadataConfigError: see check_config.
+        """
         check_config(conf, warn=False)
         return cls(conf.metadata.metadata_proxy_shared_secret)
 
@@ -93,11 +105,16 @@ class RequestIdentity(object):
         return bool(self._secret)
 
     def claim(self, headers, remote_address=None):
-        """``(instance id, project id)`` a request claims, its signature
+        """Return the instance and project a request claims, its signature
         checked.
 
-        :raises: MetadataRequestInvalid when a header is missing or
-            repeated; MetadataSignatureInvalid for a wrong signature.
+        :param headers: the request's headers.
+        :param remote_address: the caller's address, for the log.
+        :returns: ``(instance id, project id)``.
+        :raises nova_mini.exception.MetadataRequestInvalid: a header is
+            missing or repeated.
+        :raises nova_mini.exception.MetadataSignatureInvalid: a wrong
+            signature.
         """
         instance_id = headers.get(INSTANCE_ID)
         tenant_id = headers.get(TENANT_ID)

@@ -55,13 +55,15 @@ FILES = (
 
 
 def listed():
-    """The names of the ``/openstack`` listing, oldest first."""
+    """Return the names of the ``/openstack`` listing, oldest first."""
     return list(VERSIONS) + [LATEST]
 
 
 def resolve(name):
-    """The version a path names (``latest`` is the newest); None for an
-    unknown one.
+    """Return the version a path names.
+
+    :param name: the path's segment (``latest`` is the newest).
+    :returns: the version, or None for an unknown one.
     """
     if name == LATEST:
         return VERSIONS[-1]
@@ -69,20 +71,34 @@ def resolve(name):
 
 
 def at_least(version, minimum):
-    """Whether ``version`` has what ``minimum`` added."""
+    """Return whether ``version`` has what ``minimum`` added.
+
+    :param version: a served version.
+    :param minimum: the version that added something.
+    :returns: a bool.
+    """
     return VERSIONS.index(version) >= VERSIONS.index(minimum)
 
 
 def serves(version, name):
-    """Whether ``version`` has the file ``name`` (user_data aside, which
-    also needs the instance to have some).
+    """Return whether ``version`` has the file ``name`` (user_data aside,
+    which also needs the instance to have some).
+
+    :param version: a served version.
+    :param name: the file's name.
+    :returns: a bool.
     """
     return any(name == file_name and at_least(version, first)
                for file_name, first in FILES)
 
 
 def files(version, has_user_data):
-    """The listing of ``version``'s directory for an instance."""
+    """Return the listing of ``version``'s directory for an instance.
+
+    :param version: a served version.
+    :param has_user_data: whether the instance has user data.
+    :returns: the file names.
+    """
     return [name for name, first in FILES
             if at_least(version, first)
             and (name != USER_DATA or has_user_data)]

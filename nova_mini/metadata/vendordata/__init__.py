@@ -80,14 +80,22 @@ class VendorData:
                 owners[key] = name
 
     def vendor_data(self, instance):
-        """vendor_data.json: StaticJSON's document ({} without it)."""
+        """Return the content of vendor_data.json: StaticJSON's document ({}
+        without it).
+
+        :param instance: the Instance.
+        :returns: a dict.
+        """
         return self._static.document() if self._static is not None else {}
 
     def vendor_data2(self, instance):
-        """vendor_data2.json: the merged keys of every provider.
+        """Return the content of vendor_data2.json: the merged keys of every
+        provider (a key given twice keeps the first provider's value).
 
-        :raises VendorDataTargetFailed: a dynamic target failed and
-            ``[api] vendordata_dynamic_failure_fatal`` is set.
+        :param instance: the Instance.
+        :returns: a dict.
+        :raises nova_mini.exception.VendorDataTargetFailed: a dynamic target
+            failed and ``[api] vendordata_dynamic_failure_fatal`` is set.
         """
         merged = {}
         for name, provider in self.providers:
@@ -101,6 +109,7 @@ class VendorData:
         return merged
 
     def close(self):
+        """Close the providers that hold resources (HTTP sessions)."""
         for _name, provider in self.providers:
             if callable(getattr(provider, 'close', None)):
                 provider.close()
@@ -109,8 +118,11 @@ class VendorData:
 def load(conf):
     """Load the providers of ``[api] vendordata_providers`` by name.
 
-    :raises VendorDataConfigError: a name is unknown or given twice, or a
-        provider's configuration is invalid (one line naming the option).
+    :param conf: the configuration.
+    :returns: a VendorData of them, in the option's order.
+    :raises nova_mini.exception.VendorDataConfigError: a name is unknown
+        or given twice, or a provider's configuration is invalid (one
+        line naming the option).
     """
     names = list(conf.api.vendordata_providers)
     for name in names:

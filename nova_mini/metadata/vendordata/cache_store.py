@@ -102,6 +102,9 @@ class LRUDict(collections.abc.MutableMapping):
             return self._items[key]
 
     def get(self, key, default=None):
+        """Return the value of ``key`` (now the most recently used), or
+        ``default``.
+        """
         with self._lock:
             if key not in self._items:
                 return default
@@ -120,6 +123,9 @@ class LRUDict(collections.abc.MutableMapping):
             del self._items[key]
 
     def pop(self, key, *default):
+        """Remove ``key`` and return its value (``default`` if absent, as
+        dict.pop).
+        """
         with self._lock:
             return self._items.pop(key, *default)
 
@@ -159,9 +165,12 @@ class JSONStore:
 
     @classmethod
     def from_conf(cls, conf):
+        """Build the store of the region ``[cache]`` describes (make_region).
+        """
         return cls(make_region(conf))
 
     def get(self, key):
+        """Return the value of ``key``, or None if missing or unreadable."""
         try:
             value = self.region.get(key, ignore_expiration=True)
         except Exception as exc:    # the cache must never fail a request
@@ -170,12 +179,14 @@ class JSONStore:
         return None if value is dogpile_api.NO_VALUE else value
 
     def set(self, key, value):
+        """Store ``value`` under ``key``; a failure is logged, not raised."""
         try:
             self.region.set(key, value)
         except Exception as exc:    # the cache must never fail a request
             LOG.warning('Vendordata cache: storing %s failed: %s', key, exc)
 
     def delete(self, key):
+        """Delete ``key``; a failure is logged, not raised."""
         try:
             self.region.delete(key)
         except Exception as exc:    # the cache must never fail a request
@@ -189,9 +200,12 @@ class JSONStore:
                           dogpile_memcached.GenericMemcachedBackend)
 
     def lock(self, key, ttl):
-        """A ``SharedLock`` for ``key``, expiring after ``ttl`` seconds,
-        or None when the cache is this process's own (a thread lock is
-        enough then).
+        """Return a lock for ``key`` that every worker sharing the cache sees.
+
+        :param key: the entry the lock guards.
+        :param ttl: the seconds after which a lock not released expires.
+        :returns: a SharedLock, or None when the cache is this process's own
+            (a thread lock is enough then).
         """
         if not self.shared:
             return None
@@ -228,8 +242,12 @@ class SharedLock:
         self._strikes = 0
 
     def try_acquire(self):
-        """True if taken; False if another holder has it; raises when the
-        cache cannot say (the caller then goes on without the lock).
+        """Try once to take the lock.
+
+        :returns: True if taken; False if another holder has it.
+        :raises RuntimeError: the cache cannot say (refuses the lock and
+            shows no holder, several times running); the caller then goes on
+            without the lock.
         """
         client = self._client_fn()
         if client.add(self.key, self._token, self.ttl, **self._add_kwargs):
@@ -247,15 +265,20 @@ class SharedLock:
         return False
 
     def acquire_unless(self, poll, timeout):
-        """Take the lock, unless ``poll()`` returns something other than
-        None first (what the holder made): ``(value, held)``.
+        """Take the lock, unless ``poll()`` returns something other than None
+        first (what the holder made).
 
-        ``(None, False)`` when there is nothing to wait for any more: the
-        holder let go without leaving anything to poll (its call failed,
-        or its answer may not be kept), or ``timeout`` seconds passed. The
-        caller then goes on without the lock, as every other waiter does
-        at the same time, rather than one after the other. Raises when
-        the cache fails.
+        The caller goes on without the lock when there is nothing to wait
+        for any more: the holder let go without leaving anything to poll
+        (its call failed, or its answer may not be kept), or ``timeout``
+        seconds passed; every other waiter does so at the same time, rather
+        than one after the other.
+
+        :param poll: returns the value the holder made, or None.
+        :param timeout: the most seconds to wait.
+        :returns: ``(value, held)``: ``(value, False)`` if polled,
+            ``(None, True)`` if taken, ``(None, False)`` otherwise.
+        :raises Exception: the cache fails (as try_acquire).
         """
         deadline = time.monotonic() + timeout
         interval = _POLL_FIRST
@@ -279,6 +302,7 @@ class SharedLock:
             interval = min(interval * 2, _POLL_MAX)
 
     def release(self):
+        """Free the lock if it still holds this holder's token."""
         client = self._client_fn()
         if client.get(self.key) == self._token:
             client.delete(self.key)

@@ -155,9 +155,18 @@ class DynamicJSON:
             thread_name_prefix='vendordata')
 
     def close(self):
+        """Stop the thread pool that calls the targets."""
         self._pool.shutdown(wait=False)
 
     def get(self, instance):
+        """Return the keys this provider adds to vendor_data2.json: one per
+        target, its answer (cached or fresh; the misses are called at once).
+
+        :param instance: the Instance.
+        :returns: ``{target name: value}``, without the targets that failed.
+        :raises nova_mini.exception.VendorDataTargetFailed: a target failed
+            and ``[api] vendordata_dynamic_failure_fatal`` is set.
+        """
         body = json.dumps(request_body(instance), sort_keys=True).encode()
         outcomes = {}
         misses = []

@@ -109,8 +109,15 @@ def _kept(headers):
 
 
 def make_entry(value, headers, now, max_age_cap):
-    """The cache entry of a 2xx reply whose body is ``value``, or None when
-    it must not be stored or would be of no use (stale with no validator).
+    """Return the cache entry of a 2xx reply whose body is ``value``.
+
+    :param value: the decoded body.
+    :param headers: the reply's headers.
+    :param now: the time (seconds since the epoch).
+    :param max_age_cap: the longest lifetime kept (0: nothing is kept).
+    :returns: ``{'value', 'headers', 'fresh_until'}``, or None when it
+        must not be stored or would be of no use (stale with no
+        validator).
     """
     if max_age_cap <= 0:
         return None
@@ -124,8 +131,14 @@ def make_entry(value, headers, now, max_age_cap):
 
 
 def revalidated_entry(entry, headers, now, max_age_cap):
-    """The entry after a 304: its body, the stored headers updated with the
-    304's, and the lifetime those give; None if it must be dropped.
+    """Return the entry after a 304: its body, the stored headers updated
+    with the 304's, and the lifetime those give.
+
+    :param entry: the stored entry.
+    :param headers: the 304's headers.
+    :param now: the time (seconds since the epoch).
+    :param max_age_cap: as for make_entry.
+    :returns: the new entry, or None if it must be dropped.
     """
     merged = dict(entry['headers'])
     merged.update(_kept(headers))
@@ -138,11 +151,17 @@ def revalidated_entry(entry, headers, now, max_age_cap):
 
 
 def is_fresh(entry, now):
+    """Return whether ``entry`` (None: no entry) is fresh at ``now``."""
     return entry is not None and entry['fresh_until'] > now
 
 
 def conditional_headers(entry):
-    """The request headers that revalidate a stale entry."""
+    """Return the request headers that revalidate a stale entry.
+
+    :param entry: the stored entry (None: no entry).
+    :returns: ``If-None-Match`` and ``If-Modified-Since`` as the entry
+        allows (empty without one).
+    """
     if entry is None:
         return {}
     headers = {}

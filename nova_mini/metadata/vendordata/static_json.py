@@ -66,8 +66,11 @@ class StaticJSON:
         self._document = read_document(path) if path else {}
 
     def document(self):
-        """A copy of the document (callers may change it)."""
+        """Return a copy of the document (callers may change it)."""
         return copy.deepcopy(self._document)
 
     def get(self, instance):
+        """Return this provider's key of vendor_data2.json: ``{'static':
+        document}``.
+        """
         return {KEY: self.document()}

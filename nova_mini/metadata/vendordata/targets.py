@@ -68,8 +68,12 @@ def parse_target(entry):
 
 
 def parse_targets(entries):
-    """The Targets of the option, in order; VendorDataConfigError for a bad
-    entry or a name given twice.
+    """Parse ``[api] vendordata_dynamic_targets``.
+
+    :param entries: the option's entries, ``name@url``.
+    :returns: the Targets, in order.
+    :raises nova_mini.exception.VendorDataConfigError: a bad entry or a
+        name given twice.
     """
     targets = []
     seen = {}
