@@ -28,9 +28,11 @@ from nova_mini import objects
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import conf as conf_fixture
 # Imported so that pytest finds them in every module of this suite.
+from nova_mini.tests.fixtures.database import backend  # noqa: F401
 from nova_mini.tests.fixtures.database import database  # noqa: F401
 from nova_mini.tests.fixtures.database import db  # noqa: F401
 from nova_mini.tests.fixtures.database import empty_database  # noqa: F401
+from nova_mini.tests.fixtures.database import engine  # noqa: F401
 from nova_mini.tests.fixtures import policy as policy_fixture
 
 objects.register_all()

@@ -28,6 +28,7 @@ import pytest
 from nova_mini.tests import harness
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import util
+from nova_mini.tests.live import helpers
 
 _STATE = {'stack': None, 'state_dir': None}
 
@@ -112,6 +113,14 @@ def extra_api(stack, tmp_path):
     yield start
     for name in started:
         stack.nova.stop(name, timeout=10)
+
+
+@pytest.fixture
+def engine(stack):
+    """An engine on the stack's database, for a test's own rows."""
+    eng = helpers.stack_engine(stack)
+    yield eng
+    eng.dispose()
 
 
 def _log_tails(st, lines=30):

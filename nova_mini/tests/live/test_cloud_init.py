@@ -30,6 +30,7 @@ import pytest
 
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import util
+from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 
 pytestmark = pytest.mark.live
@@ -108,9 +109,9 @@ def test_cloud_init_reads_the_server(stack, metadata_with_static_json):
     assert _has_cloud_init(), (
         'Debian\'s cloud-init package is needed (apt-get install '
         'cloud-init)')
-    server = md.boot(stack, md.make_flavor(stack), 'ci-host_1',
-                     metadata={'dsmode': 'net', 'role': 'db'},
-                     user_data=md.USER_DATA)
+    server = helpers.boot(stack, helpers.make_flavor(stack), 'ci-host_1',
+                          metadata={'dsmode': 'net', 'role': 'db'},
+                          user_data=md.USER_DATA)
     try:
         with md.SigningProxy(metadata_with_static_json,
                              stack.nova.metadata_secret, server['id'],
@@ -123,7 +124,7 @@ def test_cloud_init_reads_the_server(stack, metadata_with_static_json):
         assert proc.returncode == 0, proc.stdout + proc.stderr
         parsed = json.loads(proc.stdout)
     finally:
-        md.delete(stack, server['id'])
+        helpers.delete(stack, server['id'])
 
     # cloud-init picks the newest version it knows that the service lists.
     assert parsed['version'] == '2018-08-27'

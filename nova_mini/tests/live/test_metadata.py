@@ -15,129 +15,38 @@ compute API (Keystone tokens, RabbitMQ, the scheduler), then read from
 nova-mini-metadata with the headers Neutron's metadata proxy signs with
 the stack's shared secret; and the daemon's start-up checks.
 
-The helpers here (a node and flavor, booting, the signing proxy) are
-also used by test_cloud_init.
+The signing proxy here is also used by test_cloud_init; the node,
+flavor and boot builders are in helpers.
 """
 
 import base64
-import datetime
 import http.client
 import http.server
-import os
 import subprocess
 import threading
-import time
 import urllib.error
 import urllib.request
 import uuid
 
 import pytest
 import requests
-import sqlalchemy as sa
 
-from nova_mini.db import models
 from nova_mini.metadata import identity
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import util
+from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live
 
-RUN = uuid.uuid4().hex[:6]
-RESOURCE_CLASS = 'baremetal-md-%s' % RUN
-FLAVOR = 'bm-md-%s' % RUN
 USER_DATA = b'#cloud-config\nhostname: from-user-data\n\x00\xffbinary tail'
 VERSIONS = ['2012-08-10', '2013-04-04', '2013-10-17', '2015-10-15',
             '2016-06-30', '2016-10-06', '2017-02-22', '2018-08-27',
             '2020-10-14', '2025-04-04', 'latest']
 
 
-def add_node(stack):
-    """A node of this module's resource class, available: the stack's
-    scheduler places the servers of FLAVOR on it.
-    """
-    path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
-    engine = sa.create_engine('sqlite:///%s' % path,
-                              connect_args={'timeout': 30})
-    nodes = models.Node.__table__
-    node_uuid = str(uuid.uuid4())
-    try:
-        with engine.begin() as connection:
-            connection.execute(nodes.insert(), [{
-                'uuid': node_uuid, 'name': 'md-%s' % node_uuid[:8],
-                'driver': 'fake-hardware', 'resource_class': RESOURCE_CLASS,
-                'provision_state': 'available', 'power_state': 'power off',
-                'maintenance': False, 'cpus': 8, 'memory_mb': 8192,
-                'local_gb': 100,
-                'properties': {'cpus': 8, 'memory_mb': 8192,
-                               'local_gb': 100},
-                'driver_info': {}, 'instance_info': {}, 'extra': {},
-                'created_at': datetime.datetime.utcnow()}])
-    finally:
-        engine.dispose()
-    return node_uuid
-
-
-def make_flavor(stack):
-    """FLAVOR (made if missing): one node of RESOURCE_CLASS."""
-    url = stack.nova.compute_url
-    headers = {'X-Auth-Token': stack.token('admin')}
-    response = requests.post(url + '/flavors', json={'flavor': {
-        'name': FLAVOR, 'id': FLAVOR, 'ram': 4096, 'vcpus': 4,
-        'disk': 50}}, headers=headers, timeout=30)
-    assert response.status_code in (200, 409), response.text
-    response = requests.post(
-        url + '/flavors/%s/os-extra_specs' % FLAVOR,
-        json={'extra_specs': {
-            'resources:CUSTOM_%s' % RESOURCE_CLASS.upper().replace('-', '_'):
-                '1',
-            'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
-            'resources:DISK_GB': '0'}},
-        headers=headers, timeout=30)
-    assert response.status_code == 200, response.text
-    return FLAVOR
-
-
 @pytest.fixture(scope='module')
 def flavor(stack):
-    return make_flavor(stack)
-
-
-def boot(stack, flavor_id, name, metadata=None, user_data=None,
-         user='demo'):
-    """Boot a server as ``user`` on a new node and wait until it is
-    ACTIVE; the server as GET /servers/{id} shows it.
-    """
-    add_node(stack)
-    url = stack.nova.compute_url
-    headers = {'X-Auth-Token': stack.token(user)}
-    body = {'name': name, 'flavorRef': flavor_id,
-            'imageRef': 'image-%s' % RUN}
-    if metadata is not None:
-        body['metadata'] = metadata
-    if user_data is not None:
-        body['user_data'] = base64.b64encode(user_data).decode('ascii')
-    response = requests.post(url + '/servers', json={'server': body},
-                             headers=headers, timeout=30)
-    assert response.status_code == 202, response.text
-    server_id = response.json()['server']['id']
-    deadline = time.monotonic() + 60
-    while True:
-        response = requests.get(url + '/servers/%s' % server_id,
-                                headers=headers, timeout=30)
-        assert response.status_code == 200, response.text
-        server = response.json()['server']
-        if server['status'] != 'BUILD' or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
-    assert server['status'] == 'ACTIVE', server
-    return server
-
-
-def delete(stack, server_id, user='demo'):
-    response = requests.delete(
-        stack.nova.compute_url + '/servers/%s' % server_id,
-        headers={'X-Auth-Token': stack.token(user)}, timeout=30)
-    assert response.status_code == 204, response.text
+    return helpers.make_flavor(stack)
 
 
 def signed_headers(secret, instance_id, project_id):
@@ -198,9 +107,9 @@ class SigningProxy(object):
 
 @pytest.fixture(scope='module')
 def server(stack, flavor):
-    server = boot(stack, flavor, 'Meta Web_1',
-                  metadata={'role': 'web', 'tier': 'front'},
-                  user_data=USER_DATA)
+    server = helpers.boot(stack, flavor, 'Meta Web_1',
+                          metadata={'role': 'web', 'tier': 'front'},
+                          user_data=USER_DATA)
     yield server
     response = requests.delete(
         stack.nova.compute_url + '/servers/%s' % server['id'],
@@ -296,7 +205,7 @@ def test_identity_errors(stack, server):
 
 def test_changes_are_served_at_once_and_deleted_server_is_404(stack,
                                                               flavor):
-    server = boot(stack, flavor, 'meta-change', metadata={'a': '1'})
+    server = helpers.boot(stack, flavor, 'meta-change', metadata={'a': '1'})
     headers = signed_headers(stack.nova.metadata_secret, server['id'],
                              server['tenant_id'])
     path = '/openstack/latest/meta_data.json'
@@ -315,7 +224,7 @@ def test_changes_are_served_at_once_and_deleted_server_is_404(stack,
     # Within metadata_cache_expiration (15 s), yet the new metadata.
     assert _get(stack, path, headers).json()['meta'] == {'b': '2'}
 
-    delete(stack, server['id'])
+    helpers.delete(stack, server['id'])
     assert _get(stack, path, headers).status_code == 404
 
 
@@ -358,7 +267,7 @@ def test_insecure_unsigned_requests(stack, server):
     and the instance and project headers alone name the instance.
     """
     port = util.free_port()
-    name = 'nova-mini-metadata-insecure-%s' % RUN
+    name = 'nova-mini-metadata-insecure-%s' % helpers.RUN
     extra = stack.nova.write_extra_config(name, {'metadata': {
         'bind_port': port, 'workers': 1,
         'metadata_proxy_shared_secret': '',

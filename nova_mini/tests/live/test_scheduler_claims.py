@@ -27,7 +27,6 @@ exchange (the stack's own, other test runs'), consumes the same queue.
 
 import concurrent.futures
 import datetime
-import os
 import uuid
 
 import pytest
@@ -94,15 +93,6 @@ def client_conf(schedulers):
     yield CONF
     rpc.cleanup()
     CONF.clear()
-
-
-@pytest.fixture
-def engine(stack):
-    path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
-    eng = sa.create_engine('sqlite:///%s' % path,
-                           connect_args={'timeout': 30})
-    yield eng
-    eng.dispose()
 
 
 def _create_nodes(engine):

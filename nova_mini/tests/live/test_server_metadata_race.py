@@ -47,6 +47,7 @@ from nova_mini.db import models
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import postgresql
 from nova_mini.tests.harness import util
+from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata
 
 pytestmark = pytest.mark.live
@@ -92,10 +93,10 @@ class StackDeployment(Deployment):
                          stack.nova.metadata_url,
                          'sqlite:///%s' % os.path.join(
                              stack.nova.state_dir, 'nova_mini.sqlite'))
-        self.flavor = test_metadata.make_flavor(stack)
+        self.flavor = helpers.make_flavor(stack)
 
     def boot(self, metadata):
-        return test_metadata.boot(
+        return helpers.boot(
             self.stack, self.flavor, 'race-%s' % uuid.uuid4().hex[:6],
             metadata=metadata)
 

@@ -22,8 +22,6 @@ database. The "no scheduler" case runs an API on a second, empty virtual
 host with a short rpc_response_timeout.
 """
 
-import datetime
-import os
 import time
 import uuid
 
@@ -33,6 +31,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import models
 from nova_mini.tests.harness import nova
+from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live
 
@@ -70,38 +69,6 @@ def boot_apis(stack, vhosts, extra_api):
                'http://127.0.0.1:%d/compute/v2.1' % port2)
     finally:
         stack.nova.stop(sched.name, timeout=30)
-
-
-@pytest.fixture
-def engine(stack):
-    path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
-    eng = sa.create_engine('sqlite:///%s' % path,
-                           connect_args={'timeout': 30})
-    yield eng
-    eng.dispose()
-
-
-def _node(engine, traits):
-    nodes, node_traits = models.Node.__table__, models.NodeTrait.__table__
-    now = datetime.datetime.utcnow()
-    node_uuid = str(uuid.uuid4())
-    with engine.begin() as connection:
-        connection.execute(nodes.insert(), [{
-            'uuid': node_uuid, 'name': 'boot-%s' % node_uuid[:8],
-            'driver': 'fake-hardware', 'resource_class': RESOURCE_CLASS,
-            'provision_state': 'available', 'power_state': 'power off',
-            'maintenance': False, 'cpus': 8, 'memory_mb': 8192,
-            'local_gb': 100,
-            'properties': {'cpus': 8, 'memory_mb': 8192, 'local_gb': 100},
-            'driver_info': {}, 'instance_info': {}, 'extra': {},
-            'created_at': now}])
-        node_id = connection.execute(sa.select(nodes.c.id).where(
-            nodes.c.uuid == node_uuid)).scalar_one()
-        if traits:
-            connection.execute(node_traits.insert(), [
-                {'node_id': node_id, 'trait': t, 'created_at': now}
-                for t in traits])
-    return node_uuid
 
 
 def _node_row(engine, node_uuid):
@@ -163,7 +130,8 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
     with_scheduler, without_scheduler = boot_apis
 
     # A node with the required trait: ACTIVE on it.
-    good = _node(engine, [TRAIT, 'CUSTOM_EXTRA'])
+    good = helpers.insert_node(engine, RESOURCE_CLASS, [TRAIT, 'CUSTOM_EXTRA'],
+                               'boot')
     server_id = _boot(with_scheduler, admin_token, flavor)
     server = _wait(with_scheduler, admin_token, server_id, 60)
     assert server['status'] == 'ACTIVE', server
@@ -175,7 +143,7 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
     assert row.instance_info == {'traits': [TRAIT]}
 
     # Only a node missing the trait is left: ERROR, No valid host.
-    bad = _node(engine, ['CUSTOM_EXTRA'])
+    bad = helpers.insert_node(engine, RESOURCE_CLASS, ['CUSTOM_EXTRA'], 'boot')
     failed_id = _boot(with_scheduler, admin_token, flavor)
     failed = _wait(with_scheduler, admin_token, failed_id, 60)
     assert failed['status'] == 'ERROR', failed

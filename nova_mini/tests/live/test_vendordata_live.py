@@ -43,6 +43,7 @@ import requests
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import util
 from nova_mini.tests.harness import vendordata_sample
+from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 
 pytestmark = pytest.mark.live
@@ -139,11 +140,11 @@ def _password_auth(stack, password=None):
 
 @pytest.fixture(scope='module')
 def server(stack):
-    flavor = md.make_flavor(stack)
-    server = md.boot(stack, flavor, 'Vendor Data_%s' % RUN,
-                     metadata={'role': 'db'})
+    flavor = helpers.make_flavor(stack)
+    server = helpers.boot(stack, flavor, 'Vendor Data_%s' % RUN,
+                          metadata={'role': 'db'})
     yield server
-    md.delete(stack, server['id'])
+    helpers.delete(stack, server['id'])
 
 
 def _read(root, server, path=VENDOR_DATA2):

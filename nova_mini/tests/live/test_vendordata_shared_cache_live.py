@@ -33,6 +33,7 @@ from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import memcached
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import util
+from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 
 pytestmark = pytest.mark.live
@@ -90,12 +91,12 @@ def services(stack, target, cache_server):
 
 @pytest.fixture(scope='module')
 def flavor(stack):
-    return md.make_flavor(stack)
+    return helpers.make_flavor(stack)
 
 
 def test_a_cold_entry_is_fetched_once_by_all_workers(stack, flavor,
                                                      services, target):
-    server = md.boot(stack, flavor, 'shared-%s' % RUN)
+    server = helpers.boot(stack, flavor, 'shared-%s' % RUN)
     try:
         headers = md.signed_headers(stack.nova.metadata_secret,
                                     server['id'], server['tenant_id'])
@@ -119,4 +120,4 @@ def test_a_cold_entry_is_fetched_once_by_all_workers(stack, flavor,
         body = target.json_bodies()[-1]
         assert body['instance-id'] == server['id']
     finally:
-        md.delete(stack, server['id'])
+        helpers.delete(stack, server['id'])

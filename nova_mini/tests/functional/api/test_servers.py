@@ -33,6 +33,7 @@ from nova_mini import rpc
 from nova_mini.scheduler import manager
 from nova_mini.scheduler import rpcapi
 from nova_mini import states
+from nova_mini.tests.fixtures import builders
 
 V21 = '/compute/v2.1'
 ADMIN = {'X-Auth-Token': 'admin:admin'}
@@ -67,16 +68,10 @@ def stack(api_fixture_factory):
 
 
 def _node(name, traits=()):
-    admin = nm_context.get_admin_context()
-    node = objects.Node(admin, name=name, driver='fake-hardware',
-                        resource_class='baremetal',
-                        provision_state=states.AVAILABLE,
-                        properties={'cpus': 1, 'memory_mb': 1024,
-                                    'local_gb': 10})
-    node.create()
-    if traits:
-        objects.NodeTraitList.create(admin, node.id, list(traits))
-    return node
+    return builders.create_node(
+        nm_context.get_admin_context(), name, traits,
+        resource_class='baremetal', provision_state=states.AVAILABLE,
+        properties=builders.node_properties(1, 1024, 10))
 
 
 def _boot(app, flavor='bm-gold', headers=DEMO, **extra):

@@ -19,7 +19,6 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.tests.fixtures import database as db_fixture
 from nova_mini.tests.fixtures import threads
 
 THREADS = 8
@@ -28,9 +27,9 @@ ROUNDS = 15
 
 @pytest.fixture(scope='module', params=[
     pytest.param('postgresql', marks=pytest.mark.postgresql)])
-def database(request):
-    """This module's database: PostgreSQL only (overrides conftest's)."""
-    yield from db_fixture._module_database(request, sync=True)
+def backend(request):
+    """This module's backend: PostgreSQL only (overrides conftest's)."""
+    return request.param
 
 
 def _run_threads(target):

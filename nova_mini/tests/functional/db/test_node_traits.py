@@ -24,6 +24,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node_trait
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 
 LIMIT = node_trait.MAX_TRAITS_PER_NODE
@@ -35,21 +36,13 @@ def admin(db):
     return nm_context.get_admin_context()
 
 
-def _node(admin, name, traits=()):
-    node = objects.Node(admin, name=name, driver='fake-hardware')
-    node.create()
-    if traits:
-        objects.NodeTraitList.create(admin, node.id, list(traits))
-    return node
-
-
 def _traits(admin, node):
     return objects.NodeTraitList.get_by_node_id(admin,
                                                 node.id).get_trait_names()
 
 
 def test_traits_load_on_demand(admin):
-    node = _node(admin, 'n1', ['CUSTOM_B', 'CUSTOM_A'])
+    node = builders.create_node(admin, 'n1', ['CUSTOM_B', 'CUSTOM_A'])
     loaded = objects.Node.get_by_name(admin, 'n1')
     assert not loaded.obj_attr_is_set('traits')
     assert loaded.traits.get_trait_names() == ['CUSTOM_A', 'CUSTOM_B']
@@ -57,7 +50,7 @@ def test_traits_load_on_demand(admin):
 
 
 def test_add_is_idempotent_and_remove_reports_absence(admin):
-    node = _node(admin, 'n1')
+    node = builders.create_node(admin, 'n1')
     for _ in range(2):
         objects.NodeTrait(admin, node_id=node.id, trait='CUSTOM_A').create()
     assert _traits(admin, node) == ['CUSTOM_A']
@@ -74,15 +67,15 @@ def test_unknown_node(admin):
 
 
 def test_traits_go_with_the_node(admin, db):
-    node = _node(admin, 'n1', ['CUSTOM_A', 'CUSTOM_B'])
-    keep = _node(admin, 'n2', ['CUSTOM_A'])
+    node = builders.create_node(admin, 'n1', ['CUSTOM_A', 'CUSTOM_B'])
+    keep = builders.create_node(admin, 'n2', ['CUSTOM_A'])
     node.destroy()
     assert db.row_counts()['node_traits'] == 1
     assert _traits(admin, keep) == ['CUSTOM_A']
 
 
 def test_the_schema_cascades_too(admin, db):
-    node = _node(admin, 'n1', ['CUSTOM_A'])
+    node = builders.create_node(admin, 'n1', ['CUSTOM_A'])
     with db.engine.begin() as connection:
         if connection.dialect.name == 'sqlite':
             connection.exec_driver_sql('PRAGMA foreign_keys=ON')
@@ -93,7 +86,7 @@ def test_the_schema_cascades_too(admin, db):
 
 def test_rejected_replace_keeps_the_old_set(admin):
     old = ['CUSTOM_T%02d' % i for i in range(LIMIT)]
-    node = _node(admin, 'n1', old)
+    node = builders.create_node(admin, 'n1', old)
     with pytest.raises(exception.TooManyTraits):
         objects.NodeTraitList.create(
             admin, node.id, ['CUSTOM_N%02d' % i for i in range(LIMIT + 1)])
@@ -108,7 +101,7 @@ def _race(target):
 
 
 def test_concurrent_adds_never_pass_the_limit(admin):
-    node = _node(admin, 'n1', ['CUSTOM_BASE%02d' % i for i in range(40)])
+    node = builders.create_node(admin, 'n1', ['CUSTOM_BASE%02d' % i for i in range(40)])
     added = []
 
     def add(index):
@@ -128,7 +121,7 @@ def test_concurrent_adds_never_pass_the_limit(admin):
 
 
 def test_concurrent_replaces_and_adds(admin):
-    node = _node(admin, 'n1')
+    node = builders.create_node(admin, 'n1')
 
     def write(index):
         context = nm_context.get_admin_context()
@@ -155,10 +148,10 @@ def test_concurrent_replaces_and_adds(admin):
 
 @pytest.fixture
 def colours(admin):
-    _node(admin, 'n1', ['CUSTOM_RED', 'CUSTOM_BIG'])
-    _node(admin, 'n2', ['CUSTOM_BLUE', 'CUSTOM_BIG'])
-    _node(admin, 'n3', ['CUSTOM_RED'])
-    _node(admin, 'n4')
+    builders.create_node(admin, 'n1', ['CUSTOM_RED', 'CUSTOM_BIG'])
+    builders.create_node(admin, 'n2', ['CUSTOM_BLUE', 'CUSTOM_BIG'])
+    builders.create_node(admin, 'n3', ['CUSTOM_RED'])
+    builders.create_node(admin, 'n4')
 
 
 @pytest.mark.parametrize('filters, expected', [

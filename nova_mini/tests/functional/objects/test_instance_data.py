@@ -27,6 +27,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 
 pytestmark = pytest.mark.usefixtures('db')
@@ -38,23 +39,6 @@ USER_DATA = 'I2Nsb3VkLWNvbmZpZwpydW5jbWQ6IFtlY2hvLCBoaV0K'
 @pytest.fixture
 def admin():
     return nm_context.get_admin_context()
-
-
-def _flavor(context):
-    return objects.Flavor(context, flavorid='bm', name='bm', memory_mb=1024,
-                          vcpus=1, root_gb=10, ephemeral_gb=0, swap=0,
-                          is_public=True, disabled=False, description=None,
-                          extra_specs={})
-
-
-def _instance(context, uuid, **values):
-    instance = objects.Instance(
-        context, uuid=uuid, name=values.pop('name', 'srv'),
-        project_id='demo', user_id='alice', flavor=_flavor(context),
-        image_ref='img-1', vm_state=instance_obj.BUILDING, node_uuid=None,
-        fault=None, **values)
-    instance.create()
-    return instance
 
 
 def _uuid(n):
@@ -69,13 +53,13 @@ def _count(context, table, uuid):
 
 
 def _active(context, uuid, **values):
-    instance = _instance(context, uuid, **values)
+    instance = builders.boot_server(context, uuid, **values)
     assert instance.mark_active(NODE)
     return instance
 
 
 def test_everything_given_is_stored_and_read_back(admin):
-    created = _instance(
+    created = builders.boot_server(
         admin, _uuid(1), metadata={'b': '2', 'a': '1'},
         tags=['web', 'db', 'web'], user_data=USER_DATA,
         description='the web server', access_ip_v4='192.0.2.10',
@@ -103,7 +87,7 @@ def test_everything_given_is_stored_and_read_back(admin):
 
 def test_defaults_of_a_bare_instance(admin):
     instance = objects.Instance.get_by_uuid(
-        admin, _instance(admin, _uuid(1)).uuid)
+        admin, builders.boot_server(admin, _uuid(1)).uuid)
     assert (instance.metadata, instance.tags, instance.boot_roles) == (
         {}, [], [])
     assert (instance.user_data, instance.description, instance.access_ip_v4,
@@ -124,8 +108,8 @@ def test_launched_at_is_set_by_the_build_only(admin):
 
 def test_a_list_reads_children_in_one_query_per_table(admin, database):
     for n in range(12):
-        _instance(admin, _uuid(n), metadata={'n': str(n)},
-                  tags=['t%d' % n], launch_index=n)
+        builders.boot_server(admin, _uuid(n), metadata={'n': str(n)},
+                             tags=['t%d' % n], launch_index=n)
     statements = []
 
     def count(conn, cursor, statement, *args):
@@ -148,8 +132,8 @@ def test_a_list_reads_children_in_one_query_per_table(admin, database):
 
 
 def test_metadata_and_tags_go_with_the_instance(admin):
-    instance = _instance(admin, _uuid(1), metadata={'a': '1'}, tags=['x'])
-    _instance(admin, _uuid(2), metadata={'a': '1'}, tags=['x'])
+    instance = builders.boot_server(admin, _uuid(1), metadata={'a': '1'}, tags=['x'])
+    builders.boot_server(admin, _uuid(2), metadata={'a': '1'}, tags=['x'])
     assert instance.destroy()
     with pytest.raises(exception.InstanceNotFound):
         objects.Instance.get_by_uuid(admin, _uuid(1))
@@ -187,7 +171,7 @@ def test_metadata_writes(admin):
 
 
 def test_metadata_of_a_building_instance_does_not_change(admin):
-    instance = _instance(admin, _uuid(1), metadata={'a': '1'})
+    instance = builders.boot_server(admin, _uuid(1), metadata={'a': '1'})
     with pytest.raises(exception.InstanceInvalidState) as info:
         instance.update_metadata({'b': '2'})
     assert info.value.format_message() == (
@@ -214,7 +198,7 @@ def test_metadata_of_a_deleted_instance(admin):
 def test_metadata_quota(admin):
     full = {'k%03d' % n: 'v' for n in range(instance_obj.MAX_METADATA_ITEMS)}
     with pytest.raises(exception.MetadataLimitExceeded) as info:
-        _instance(admin, _uuid(1), metadata=dict(full, extra='v'))
+        builders.boot_server(admin, _uuid(1), metadata=dict(full, extra='v'))
     assert info.value.format_message() == (
         'Maximum number of metadata items exceeds 128')
     instance = _active(admin, _uuid(2), metadata=full)
@@ -271,7 +255,7 @@ def test_concurrent_merges_lose_nothing(admin):
 
 
 def test_update_details(admin):
-    instance = _instance(admin, _uuid(1), name='old name')
+    instance = builders.boot_server(admin, _uuid(1), name='old name')
     stamp = instance.updated_at
     instance.update_details(name='New Name', access_ip_v4='192.0.2.1')
     instance.set_description('described')
@@ -287,8 +271,8 @@ def test_update_details(admin):
 
 
 def test_older_targets_get_version_1_0(admin):
-    instance = _instance(admin, _uuid(1), metadata={'a': '1'}, tags=['t'],
-                         user_data=USER_DATA)
+    instance = builders.boot_server(admin, _uuid(1), metadata={'a': '1'},
+                                    tags=['t'], user_data=USER_DATA)
     primitive = instance.obj_to_primitive(target_version='1.0')
     data = primitive['nova_mini_object.data']
     assert primitive['nova_mini_object.version'] == '1.0'

@@ -25,7 +25,7 @@ from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.tests.fixtures import builders
 
 pytestmark = pytest.mark.usefixtures('db')
 
@@ -39,27 +39,17 @@ def admin():
     return nm_context.get_admin_context()
 
 
-def _flavor(context, flavorid='bm'):
-    return objects.Flavor(context, flavorid=flavorid, name=flavorid,
-                          memory_mb=1024, vcpus=1, root_gb=10,
-                          ephemeral_gb=0, swap=0, is_public=True,
-                          disabled=False, description=None, extra_specs={})
-
-
 def _uuid(n):
     return '6d1f3a52-0c4e-4b7a-9e21-%012d' % n
 
 
-def _boot(context, n, name, project_id='demo', flavorid='bm', **values):
-    instance = objects.Instance(
-        context, uuid=_uuid(n), name=name, project_id=project_id,
-        user_id='alice', flavor=_flavor(context, flavorid),
-        image_ref=values.pop('image_ref', 'img-1'),
-        vm_state=instance_obj.BUILDING, node_uuid=None, fault=None,
+def _boot(context, n, name, flavorid='bm', **values):
+    """Server n, created n minutes after START."""
+    return builders.boot_server(
+        context, _uuid(n), name,
+        flavor=builders.make_flavor(context, flavorid),
         created_at=START + datetime.timedelta(minutes=n),
         updated_at=START + datetime.timedelta(minutes=n), **values)
-    instance.create()
-    return instance
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import request_spec
+from nova_mini.tests.fixtures import builders
 
 pytestmark = pytest.mark.usefixtures('db')
 
@@ -38,10 +39,8 @@ def admin():
 
 
 def _flavor(context):
-    return objects.Flavor(
-        context, flavorid='bm', name='bm', memory_mb=1024, vcpus=2,
-        root_gb=10, ephemeral_gb=0, swap=0, is_public=True, disabled=False,
-        description=None,
+    return builders.make_flavor(
+        context, vcpus=2,
         extra_specs={'resources:CUSTOM_BAREMETAL': '1',
                      'resources:VCPU': '0', 'trait:CUSTOM_GOLD': 'required',
                      'trait:CUSTOM_OLD': 'forbidden',

@@ -28,6 +28,7 @@ from nova_mini.objects import request_spec
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import manager
 from nova_mini import states
+from nova_mini.tests.fixtures import builders
 
 THREADS = 16
 
@@ -45,16 +46,12 @@ def scheduler(conf):
 def _node(admin, name, traits=(), resource_class='baremetal-gold',
           memory_mb=4096, **values):
     values.setdefault('provision_state', states.AVAILABLE)
-    node = objects.Node(admin, name=name, driver='fake-hardware',
-                        resource_class=resource_class,
-                        properties={'cpus': 8, 'memory_mb': memory_mb,
-                                    'local_gb': 100, 'cpu_arch': 'x86_64',
-                                    'capabilities': 'boot_mode:uefi'},
-                        **values)
-    node.create()
-    if traits:
-        objects.NodeTraitList.create(admin, node.id, list(traits))
-    return node
+    return builders.create_node(
+        admin, name, traits, resource_class=resource_class,
+        properties=builders.node_properties(
+            memory_mb=memory_mb, cpu_arch='x86_64',
+            capabilities='boot_mode:uefi'),
+        **values)
 
 
 def _spec(extra_specs=None, **kwargs):

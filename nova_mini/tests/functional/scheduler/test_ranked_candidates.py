@@ -30,6 +30,7 @@ from nova_mini.objects import request_spec
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import weighers
 from nova_mini import states
+from nova_mini.tests.fixtures import builders
 
 
 @pytest.fixture
@@ -39,16 +40,12 @@ def admin(db):
 
 def _node(admin, name, memory_mb=4096, cpus=8, local_gb=100,
           boot_mode='uefi', traits=()):
-    node = objects.Node(
-        admin, name=name, driver='fake-hardware', resource_class='bm',
+    return builders.create_node(
+        admin, name, traits, resource_class='bm',
         provision_state=states.AVAILABLE,
-        properties={'cpus': cpus, 'memory_mb': memory_mb,
-                    'local_gb': local_gb, 'cpu_arch': 'x86_64',
-                    'capabilities': 'boot_mode:%s' % boot_mode})
-    node.create()
-    if traits:
-        objects.NodeTraitList.create(admin, node.id, list(traits))
-    return node
+        properties=builders.node_properties(
+            cpus, memory_mb, local_gb, cpu_arch='x86_64',
+            capabilities='boot_mode:%s' % boot_mode))
 
 
 def _spec(extra_specs=None, memory_mb=1024, vcpus=2, root_gb=10):

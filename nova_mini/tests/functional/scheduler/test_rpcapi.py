@@ -30,6 +30,7 @@ from nova_mini import rpc
 from nova_mini.scheduler import manager
 from nova_mini.scheduler import rpcapi
 from nova_mini import states
+from nova_mini.tests.fixtures import builders
 
 
 @pytest.fixture
@@ -63,13 +64,10 @@ def _spec():
 
 
 def _node(name):
-    node = objects.Node(nm_context.get_admin_context(), name=name,
-                        driver='fake-hardware', resource_class='baremetal',
-                        provision_state=states.AVAILABLE,
-                        properties={'cpus': 1, 'memory_mb': 1024,
-                                    'local_gb': 1})
-    node.create()
-    return node
+    return builders.create_node(
+        nm_context.get_admin_context(), name, resource_class='baremetal',
+        provision_state=states.AVAILABLE,
+        properties=builders.node_properties(1, 1024, 1))
 
 
 def test_version_history_is_current():

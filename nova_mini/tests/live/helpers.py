@@ -1,0 +1,146 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""HTTP builders of the live tests, on the stack of real services: a node
+of this run's resource class, its flavor, a server booted and deleted
+through the compute API (Keystone tokens, RabbitMQ, the scheduler).
+In-process tests have theirs in nova_mini.tests.fixtures.builders.
+"""
+
+import base64
+import datetime
+import os
+import time
+import uuid
+
+import requests
+import sqlalchemy as sa
+
+from nova_mini.db import models
+
+RUN = uuid.uuid4().hex[:6]
+RESOURCE_CLASS = 'baremetal-md-%s' % RUN
+FLAVOR = 'bm-md-%s' % RUN
+
+
+def stack_engine(stack):
+    """Open the stack's database (its SQLite file) for a test's own rows.
+
+    :param stack: the running harness.Stack.
+    :returns: an SQLAlchemy engine; the caller disposes of it.
+    """
+    path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
+    return sa.create_engine('sqlite:///%s' % path,
+                            connect_args={'timeout': 30})
+
+
+def insert_node(engine, resource_class, traits=(), name_prefix='md'):
+    """Insert an available node (8 cpus, 8 GiB, 100 GB) and its traits.
+
+    :param engine: the stack's engine (stack_engine).
+    :param resource_class: the node's resource class.
+    :param traits: trait names to give it.
+    :param name_prefix: its name is ``<prefix>-<uuid start>``.
+    :returns: the node's uuid.
+    """
+    nodes, node_traits = models.Node.__table__, models.NodeTrait.__table__
+    now = datetime.datetime.utcnow()
+    node_uuid = str(uuid.uuid4())
+    with engine.begin() as connection:
+        connection.execute(nodes.insert(), [{
+            'uuid': node_uuid, 'name': '%s-%s' % (name_prefix, node_uuid[:8]),
+            'driver': 'fake-hardware', 'resource_class': resource_class,
+            'provision_state': 'available', 'power_state': 'power off',
+            'maintenance': False, 'cpus': 8, 'memory_mb': 8192,
+            'local_gb': 100,
+            'properties': {'cpus': 8, 'memory_mb': 8192, 'local_gb': 100},
+            'driver_info': {}, 'instance_info': {}, 'extra': {},
+            'created_at': now}])
+        if traits:
+            node_id = connection.execute(sa.select(nodes.c.id).where(
+                nodes.c.uuid == node_uuid)).scalar_one()
+            connection.execute(node_traits.insert(), [
+                {'node_id': node_id, 'trait': t, 'created_at': now}
+                for t in traits])
+    return node_uuid
+
+
+def add_node(stack):
+    """Add a node of this run's resource class, available: the stack's
+    scheduler places the servers of FLAVOR on it.
+
+    :returns: the node's uuid.
+    """
+    engine = stack_engine(stack)
+    try:
+        return insert_node(engine, RESOURCE_CLASS)
+    finally:
+        engine.dispose()
+
+
+def make_flavor(stack):
+    """FLAVOR (made if missing): one node of RESOURCE_CLASS."""
+    url = stack.nova.compute_url
+    headers = {'X-Auth-Token': stack.token('admin')}
+    response = requests.post(url + '/flavors', json={'flavor': {
+        'name': FLAVOR, 'id': FLAVOR, 'ram': 4096, 'vcpus': 4,
+        'disk': 50}}, headers=headers, timeout=30)
+    assert response.status_code in (200, 409), response.text
+    response = requests.post(
+        url + '/flavors/%s/os-extra_specs' % FLAVOR,
+        json={'extra_specs': {
+            'resources:CUSTOM_%s' % RESOURCE_CLASS.upper().replace('-', '_'):
+                '1',
+            'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
+            'resources:DISK_GB': '0'}},
+        headers=headers, timeout=30)
+    assert response.status_code == 200, response.text
+    return FLAVOR
+
+
+def boot(stack, flavor_id, name, metadata=None, user_data=None,
+         user='demo'):
+    """Boot a server as ``user`` on a new node and wait until it is
+    ACTIVE; the server as GET /servers/{id} shows it.
+    """
+    add_node(stack)
+    url = stack.nova.compute_url
+    headers = {'X-Auth-Token': stack.token(user)}
+    body = {'name': name, 'flavorRef': flavor_id,
+            'imageRef': 'image-%s' % RUN}
+    if metadata is not None:
+        body['metadata'] = metadata
+    if user_data is not None:
+        body['user_data'] = base64.b64encode(user_data).decode('ascii')
+    response = requests.post(url + '/servers', json={'server': body},
+                             headers=headers, timeout=30)
+    assert response.status_code == 202, response.text
+    server_id = response.json()['server']['id']
+    deadline = time.monotonic() + 60
+    while True:
+        response = requests.get(url + '/servers/%s' % server_id,
+                                headers=headers, timeout=30)
+        assert response.status_code == 200, response.text
+        server = response.json()['server']
+        if server['status'] != 'BUILD' or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert server['status'] == 'ACTIVE', server
+    return server
+
+
+def delete(stack, server_id, user='demo'):
+    """Delete a server as ``user`` (204)."""
+    response = requests.delete(
+        stack.nova.compute_url + '/servers/%s' % server_id,
+        headers={'X-Auth-Token': stack.token(user)}, timeout=30)
+    assert response.status_code == 204, response.text
