@@ -14,13 +14,18 @@
 turning start-up failures into one clear log line."""
 
 import os
+import signal
 import socket
 import sys
 
 from gunicorn.app import base as gunicorn_base
+from gunicorn import arbiter as gunicorn_arbiter
 from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
+
+# The signals that stop a gunicorn worker.
+_STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGQUIT})
 
 
 def sd_notify(message):
@@ -64,6 +69,32 @@ def fail(message, *args):
     sys.exit(1)
 
 
+class _Arbiter(gunicorn_arbiter.Arbiter):
+    """gunicorn's master, with workers that never lose a stop signal.
+
+    NOTE: a new worker keeps the master's signal handlers from fork until
+    it installs its own; those handlers only queue the signal in the
+    worker's copy of the master, so a SIGTERM sent then (a daemon stopped
+    while a worker is booting) is lost and the worker serves on until the
+    master kills it after graceful_timeout. The stop signals are blocked
+    across fork instead: in the master they stay pending for the instant
+    of the fork; the worker unblocks them once its own handlers are in
+    place (``_unblock_stop_signals``), and one sent meanwhile is delivered
+    then.
+    """
+
+    def spawn_worker(self):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            return super().spawn_worker()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+def _unblock_stop_signals(worker):
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
 class WSGIServer(gunicorn_base.BaseApplication):
     """gunicorn, embedded: a master process and ``workers`` processes of
     ``threads`` threads each. SIGTERM stops accepting, lets requests in
@@ -92,8 +123,16 @@ class WSGIServer(gunicorn_base.BaseApplication):
             'control_socket_disable': True,
             'when_ready': self._when_ready,
             'on_exit': self._on_exit,
+            'post_worker_init': _unblock_stop_signals,
         }
         super().__init__()
+
+    def run(self):
+        """Run the master until it is stopped (SIGTERM)."""
+        try:
+            _Arbiter(self).run()
+        except RuntimeError as exc:
+            fail('%s', exc)
 
     def load_config(self):
         for key, value in self.settings.items():

@@ -1,0 +1,94 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""A SIGTERM sent while a gunicorn worker is still booting stops the
+daemon at once, with exit status 0 (nova_mini.service._Arbiter).
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+# A WSGIServer whose worker lingers between fork and the installation of
+# its own signal handlers (gunicorn's post_fork hook runs there), which
+# widens the window in which a stop signal used to be lost.
+_DAEMON = textwrap.dedent('''
+    import sys
+    import time
+
+    from nova_mini import service
+
+
+    def app(environ, start_response):
+        start_response('200 OK', [('Content-Type', 'text/plain')])
+        return [b'ok']
+
+
+    class SlowBootServer(service.WSGIServer):
+        def load_config(self):
+            self.settings['post_fork'] = (
+                lambda arbiter, worker: time.sleep(2))
+            super().load_config()
+
+
+    SlowBootServer('stop-test', lambda: app, host='127.0.0.1',
+                   port=int(sys.argv[1]), workers=1, threads=1,
+                   graceful_timeout=int(sys.argv[2])).run()
+''')
+
+GRACEFUL_TIMEOUT = 30
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
+    script = tmp_path / 'daemon.py'
+    script.write_text(_DAEMON)
+    notify_dir = tempfile.mkdtemp(prefix='nm-')      # short AF_UNIX path
+    notify_path = os.path.join(notify_dir, 'notify')
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(notify_path)
+    listener.settimeout(60)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(_free_port()),
+         str(GRACEFUL_TIMEOUT)],
+        env=dict(os.environ, NOTIFY_SOCKET=notify_path),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        # READY=1 comes before the worker is forked: the SIGTERM lands
+        # while the worker sleeps in post_fork.
+        assert listener.recv(1024).startswith(b'READY=1')
+        time.sleep(0.5)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=GRACEFUL_TIMEOUT + 30)
+        elapsed = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        listener.close()
+        os.unlink(notify_path)
+        os.rmdir(notify_dir)
+    assert code == 0, proc.stderr.read().decode()
+    # Without the fix the worker served on until the master killed it
+    # after graceful_timeout.
+    assert elapsed < GRACEFUL_TIMEOUT / 2, elapsed
