@@ -34,6 +34,8 @@ def parse_args(argv, default_config_files=None):
     one clear message and exit status 1, never a traceback.
 
     :param argv: the full command line, program name first.
+    :param default_config_files: the files read when none is given
+        (None: oslo.config's search).
     """
     prog = argv[0].rsplit('/', 1)[-1]
     if not _logging_registered(CONF):

@@ -30,6 +30,7 @@ class NovaMiniException(Exception):
         super().__init__(message)
 
     def format_message(self):
+        """Return the exception's message, as formatted from ``msg_fmt``."""
         return self.message
 
 

@@ -63,6 +63,13 @@ class PathDispatcher(object):
 
 
 def build_app(conf=CONF):
+    """Build the API WSGI application (in each worker process): both roots
+    behind authentication, request ids and, if enabled, the parsing of
+    proxy headers.
+
+    :param conf: the configuration.
+    :returns: the WSGI application.
+    """
     db_api.configure(conf)
     # transport_url and rpc_response_timeout: the servers API casts builds.
     rpc.register_opts(conf)

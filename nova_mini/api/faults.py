@@ -56,6 +56,11 @@ UNEXPECTED_ERROR = ('Unexpected API Error. Please report this at the '
 
 
 def status_of(exc):
+    """Return the HTTP status of a domain exception (500 if unmapped).
+
+    :param exc: the exception.
+    :returns: the status code.
+    """
     for cls, status in _STATUS:
         if isinstance(exc, cls):
             return status
@@ -63,12 +68,18 @@ def status_of(exc):
 
 
 def default_message(status):
+    """Return HTTP's default explanation of ``status`` (webob's)."""
     return webob.exc.status_map.get(status, webob.exc.HTTPServerError)\
         .explanation
 
 
 def nova_fault(status, message):
-    """A response in Nova's fault format."""
+    """Return a response in Nova's fault format.
+
+    :param status: the HTTP status.
+    :param message: the fault's message.
+    :returns: a webob Response.
+    """
     name = _NOVA_FAULT_NAMES.get(status, 'computeFault')
     response = wsgi.json_response(
         {name: {'code': status, 'message': message}}, status=status)
@@ -78,13 +89,17 @@ def nova_fault(status, message):
 
 
 def ironic_fault(status, message):
-    """A response in Ironic's error format.
+    """Return a response in Ironic's error format.
 
     NOTE: ``error_message`` holds a JSON *string* (faultstring, faultcode,
     debuginfo), encoded twice, as Ironic's does. A plain message would do
     for python-ironicclient, but openstacksdk then loses it (it shows the
     bare reason phrase), and an object breaks python-ironicclient, which
     json-decodes the value.
+
+    :param status: the HTTP status.
+    :param message: the error's message.
+    :returns: a webob Response.
     """
     fault = {'faultstring': message,
              'faultcode': 'Client' if status < 500 else 'Server',

@@ -31,8 +31,15 @@ from nova_mini import exception
 
 
 def json_response(body, status=200, headers=None):
-    """A JSON response; an empty one (body None) keeps the JSON type too,
-    as Nova's do, except for 204.
+    """Return a JSON response.
+
+    An empty one (body None) keeps the JSON type too, as Nova's do,
+    except for 204.
+
+    :param body: what is encoded (None: no body).
+    :param status: the HTTP status.
+    :param headers: more headers, ``[(name, value)]``.
+    :returns: a webob Response.
     """
     response = webob.Response(status=status, headerlist=headers or [])
     if status != 204:
@@ -59,7 +66,13 @@ class Pecan(pecan.Pecan):
 
 
 def expose(status=200):
-    """Publish a controller method; ``status`` is its success status."""
+    """Publish a controller method.
+
+    :param status: its success status.
+    :returns: the decorator; the handler it makes takes exactly its URL
+        arguments (others raise nova_mini.exception.ResourceNotFound) and
+        answers its result as JSON (a webob Response as it is).
+    """
     def decorator(func):
         positional = [
             p for p in inspect.signature(func).parameters.values()
