@@ -347,9 +347,9 @@ def test_a_flavor_without_a_spec_writes_nothing(stack):
     """
     app, _scheduler, _fixture = stack
     admin = nm_context.get_admin_context()
-    objects.Flavor(admin, flavorid='bm-odd', name='bm-odd', memory_mb=1,
-                   vcpus=1, root_gb=1, is_public=True,
-                   extra_specs={'resources:CUSTOM_BAREMETAL': 'one'}).create()
+    builders.create_flavor(
+        admin, 'bm-odd', memory_mb=1, vcpus=1, root_gb=1,
+        extra_specs={'resources:CUSTOM_BAREMETAL': 'one'})
     response = app.post_json(
         V21 + '/servers', {'server': {'name': 'odd', 'flavorRef': 'bm-odd',
                                       'imageRef': 'img-1',
@@ -369,9 +369,8 @@ def test_no_scheduler_fails_the_build_after_the_timeout(
     fixture = api_fixture_factory(conf_overrides={'rpc_response_timeout': 1})
     app = webtest.TestApp(fixture.app)
     admin = nm_context.get_admin_context()
-    objects.Flavor(admin, flavorid='bm', name='bm', memory_mb=1, vcpus=1,
-                   root_gb=0, is_public=True,
-                   extra_specs={'resources:CUSTOM_BAREMETAL': '1'}).create()
+    builders.create_flavor(admin, 'bm', memory_mb=1, vcpus=1, root_gb=0,
+                           extra_specs={'resources:CUSTOM_BAREMETAL': '1'})
     node = _node('gold')
     created = _boot(app, flavor='bm')
     assert _wait(app, created['id'], timeout=0)['status'] == 'BUILD'

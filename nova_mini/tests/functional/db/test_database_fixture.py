@@ -20,7 +20,7 @@ import sqlalchemy as sa
 
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
-from nova_mini import objects
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import database as db_fixture
 
 
@@ -33,8 +33,8 @@ def test_sqlite_database_is_a_fresh_file_removed_after():
         assert os.path.isfile(path)
         assert db_api.context_manager._root_factory is not before
         assert db_api.get_engine() is fixture.engine
-        objects.Flavor(nm_context.get_admin_context(), flavorid='f',
-                       name='f', memory_mb=1, vcpus=1, root_gb=0).create()
+        builders.create_flavor(nm_context.get_admin_context(), 'f',
+                               memory_mb=1, vcpus=1, root_gb=0)
         assert fixture.row_counts()['flavors'] == 1
         fixture.clear()
         assert fixture.row_counts()['flavors'] == 0

@@ -19,6 +19,7 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 
 THREADS = 8
@@ -38,11 +39,9 @@ def _run_threads(target):
 
 @pytest.fixture
 def flavor(db):
-    flavor = objects.Flavor(nm_context.get_admin_context(), flavorid='f1',
-                            name='f1', memory_mb=1, vcpus=1, root_gb=0,
-                            extra_specs={'existing': 'x'})
-    flavor.create()
-    return flavor
+    return builders.create_flavor(
+        nm_context.get_admin_context(), 'f1', memory_mb=1, vcpus=1,
+        root_gb=0, extra_specs={'existing': 'x'})
 
 
 def _load():
