@@ -24,11 +24,11 @@ import pytest
 import webtest
 
 from nova_mini import context as nm_context
-from nova_mini import objects
 from nova_mini import policies
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.tests.fixtures import api as api_fixture
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import policy as policy_fixture
 
 V1 = '/baremetal/v1'
@@ -70,10 +70,7 @@ WRITES = {node_policies.CREATE, node_policies.UPDATE, node_policies.DELETE,
 
 
 def _make_node():
-    admin = nm_context.get_admin_context()
-    node = objects.Node(admin, name=NODE, driver='fake-hardware')
-    node.create()
-    objects.NodeTraitList.create(admin, node.id, ['CUSTOM_A'])
+    builders.create_node(nm_context.get_admin_context(), NODE, ['CUSTOM_A'])
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import request_spec
 from nova_mini import rpc
+from nova_mini.tests.fixtures import builders
 
 objects.register_all()
 
@@ -35,15 +36,14 @@ objects.register_all()
 def _flavor(extra_specs=None, **kwargs):
     values = dict(id=1, flavorid='bm-gold', name='bm.gold', memory_mb=2048,
                   vcpus=2, root_gb=20, ephemeral_gb=5, swap=1536,
-                  rxtx_factor=1.0, vcpu_weight=None, is_public=True,
-                  disabled=False, description=None,
+                  rxtx_factor=1.0, vcpu_weight=None,
                   extra_specs=extra_specs or {},
                   created_at=datetime.datetime(
                       2026, 11, 22, 12, 0, 0, 123456,
                       tzinfo=datetime.timezone.utc),
                   updated_at=None)
     values.update(kwargs)
-    return objects.Flavor(**values)
+    return builders.make_flavor(None, values.pop('flavorid'), **values)
 
 
 def as_dict(value):
