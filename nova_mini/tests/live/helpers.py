@@ -26,6 +26,7 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
+from nova_mini.objects import node as node_obj
 
 RUN = uuid.uuid4().hex[:6]
 RESOURCE_CLASS = 'baremetal-md-%s' % RUN
@@ -43,28 +44,31 @@ def stack_engine(stack):
                             connect_args={'timeout': 30})
 
 
-def insert_node(engine, resource_class, traits=(), name_prefix='md'):
+def insert_node(engine, resource_class, traits=(), name_prefix='md',
+                properties=None):
     """Insert an available node (8 cpus, 8 GiB, 100 GB) and its traits.
 
     :param engine: the stack's engine (stack_engine).
     :param resource_class: the node's resource class.
     :param traits: trait names to give it.
     :param name_prefix: its name is ``<prefix>-<uuid start>``.
+    :param properties: its properties instead of the default ones; the
+        capacity columns are written from them, as Node.create does.
     :returns: the node's uuid.
     """
+    if properties is None:
+        properties = {'cpus': 8, 'memory_mb': 8192, 'local_gb': 100}
     nodes, node_traits = models.Node.__table__, models.NodeTrait.__table__
     now = datetime.datetime.utcnow()
     node_uuid = str(uuid.uuid4())
     with engine.begin() as connection:
-        connection.execute(nodes.insert(), [{
-            'uuid': node_uuid, 'name': '%s-%s' % (name_prefix, node_uuid[:8]),
-            'driver': 'fake-hardware', 'resource_class': resource_class,
-            'provision_state': 'available', 'power_state': 'power off',
-            'maintenance': False, 'cpus': 8, 'memory_mb': 8192,
-            'local_gb': 100,
-            'properties': {'cpus': 8, 'memory_mb': 8192, 'local_gb': 100},
-            'driver_info': {}, 'instance_info': {}, 'extra': {},
-            'created_at': now}])
+        connection.execute(nodes.insert(), [dict(
+            node_obj.capacity_of(properties), uuid=node_uuid,
+            name='%s-%s' % (name_prefix, node_uuid[:8]),
+            driver='fake-hardware', resource_class=resource_class,
+            provision_state='available', power_state='power off',
+            maintenance=False, properties=properties, driver_info={},
+            instance_info={}, extra={}, created_at=now)])
         if traits:
             node_id = connection.execute(sa.select(nodes.c.id).where(
                 nodes.c.uuid == node_uuid)).scalar_one()

@@ -26,7 +26,6 @@ exchange (the stack's own, other test runs'), consumes the same queue.
 """
 
 import concurrent.futures
-import datetime
 import uuid
 
 import pytest
@@ -37,11 +36,11 @@ from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import node as node_obj
 from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi
 from nova_mini.tests.harness import nova
+from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live
 
@@ -96,28 +95,12 @@ def client_conf(schedulers):
 
 
 def _create_nodes(engine):
-    nodes, traits = models.Node.__table__, models.NodeTrait.__table__
-    now = datetime.datetime.utcnow()
-    uuids = [str(uuid.uuid4()) for _ in range(NODES)]
-    rows = []
-    for i, u in enumerate(uuids):
-        properties = {'cpus': 8, 'memory_mb': 8192 + i, 'local_gb': 100,
-                      'cpu_arch': 'x86_64'}
-        # Written as Node.create writes them: with the capacity columns.
-        rows.append(dict(
-            node_obj.capacity_of(properties), uuid=u,
-            name='claims-%s' % u[:8], driver='fake-hardware',
-            resource_class=RESOURCE_CLASS, provision_state='available',
-            power_state='power off', maintenance=False,
-            properties=properties, driver_info={}, instance_info={},
-            extra={}, created_at=now))
-    with engine.begin() as connection:
-        connection.execute(nodes.insert(), rows)
-        ids = [row.id for row in connection.execute(
-            sa.select(nodes.c.id).where(nodes.c.uuid.in_(uuids)))]
-        connection.execute(traits.insert(), [
-            {'node_id': i, 'trait': TRAIT, 'created_at': now} for i in ids])
-    return set(uuids)
+    return {
+        helpers.insert_node(
+            engine, RESOURCE_CLASS, [TRAIT], 'claims',
+            properties={'cpus': 8, 'memory_mb': 8192 + i, 'local_gb': 100,
+                        'cpu_arch': 'x86_64'})
+        for i in range(NODES)}
 
 
 def _spec():
