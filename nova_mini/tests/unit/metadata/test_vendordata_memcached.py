@@ -28,16 +28,7 @@ from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
 # The helpers' pytest fixtures, used by the tests of this module.
 vd_conf = helpers.vd_conf
 load = helpers.load
-
-
-@pytest.fixture
-def memcached_server():
-    fixture = memcached.MemcachedServer()
-    fixture.setUp()
-    try:
-        yield fixture
-    finally:
-        fixture.cleanUp()
+memcached_server = helpers.memcached_server
 
 
 @pytest.fixture
@@ -61,9 +52,7 @@ def worker(load, memcached_server, upstream):
         return load(**{
             'vendordata_providers': ['DynamicJSON'],
             'vendordata_dynamic_targets': ['ad@' + upstream.url],
-            'cache.enabled': True,
-            'cache.backend': 'dogpile.cache.pymemcache',
-            'cache.memcache_servers': [memcached_server.url]})
+            **helpers.memcached_options(memcached_server)})
     return _worker
 
 

@@ -32,19 +32,10 @@ from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
 # The helpers' pytest fixtures, used by the tests of this module.
 vd_conf = helpers.vd_conf
 load = helpers.load
+memcached_server = helpers.memcached_server
 
 DOCUMENT = {'domain': 'ad.example.org'}
 THREADS_PER_WORKER = 16
-
-
-@pytest.fixture
-def memcached_server():
-    fixture = memcached.MemcachedServer()
-    fixture.setUp()
-    try:
-        yield fixture
-    finally:
-        fixture.cleanUp()
 
 
 @pytest.fixture
@@ -71,9 +62,7 @@ def worker(load, memcached_server, slow_upstream):
             'vendordata_dynamic_targets': ['ad@' + slow_upstream.url],
             'vendordata_dynamic_connect_timeout': 3,
             'vendordata_dynamic_read_timeout': 1,
-            'cache.enabled': True,
-            'cache.backend': 'dogpile.cache.pymemcache',
-            'cache.memcache_servers': [memcached_server.url]})
+            **helpers.memcached_options(memcached_server)})
     return _worker
 
 

@@ -25,6 +25,7 @@ import pytest
 from nova_mini.metadata import vendordata
 from nova_mini import objects
 from nova_mini.tests.fixtures import conf as conf_fixture
+from nova_mini.tests.fixtures import memcached
 
 AUTH_GROUP = 'vendordata_dynamic_auth'
 
@@ -73,6 +74,24 @@ def load(vd_conf):
     for providers in loaded:
         providers.close()
     registrar.cleanUp()
+
+
+@pytest.fixture
+def memcached_server():
+    """A memcached of the test's own, on a free port."""
+    fixture = memcached.MemcachedServer()
+    fixture.setUp()
+    try:
+        yield fixture
+    finally:
+        fixture.cleanUp()
+
+
+def memcached_options(server):
+    """The ``load()`` overrides that put the cache on ``server``."""
+    return {'cache.enabled': True,
+            'cache.backend': 'dogpile.cache.pymemcache',
+            'cache.memcache_servers': [server.url]}
 
 
 def make_instance(**values):
