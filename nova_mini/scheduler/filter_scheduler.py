@@ -58,11 +58,28 @@ class FilterScheduler(object):
         self._needs_traits = any(f.needs_traits for f in self.filters)
         self._random = random.SystemRandom()
 
-    def _filter(self, nodes, spec_obj, counts):
-        """The nodes passing every filter; ``counts`` (filter name ->
-        nodes passed) is added to.
+    def filters_for(self, context, spec_obj):
+        """Return the enabled filters as they run for ``spec_obj``: each
+        filter's ``for_request``, in order, leaving out those with
+        nothing to check.
+
+        :param context: the request context, in the selection's
+            transaction.
+        :param spec_obj: the RequestSpec.
+        :returns: a list of objects with ``name`` and ``check``.
         """
+        active = []
         for node_filter in self.filters:
+            prepared = node_filter.for_request(context, spec_obj)
+            if prepared is not None:
+                active.append(prepared)
+        return active
+
+    def _filter(self, nodes, spec_obj, counts, active):
+        """The nodes passing every filter of ``active``; ``counts``
+        (filter name -> nodes passed) is added to.
+        """
+        for node_filter in active:
             if not nodes:
                 break
             passed = []
@@ -94,16 +111,19 @@ class FilterScheduler(object):
         """
         # One transaction (one connection checkout) for every read.
         with db_api.context_manager.reader.using(context):
-            return self._read_passing(context, spec_obj, needed, counts)
+            active = self.filters_for(context, spec_obj)
+            return self._read_passing(context, spec_obj, needed, counts,
+                                      active)
 
-    def _read_passing(self, context, spec_obj, needed, counts):
+    def _read_passing(self, context, spec_obj, needed, counts, active):
         order = weighers.sql_order(self.weighers, self.conf)
         if order is None:
             nodes = node_candidates.get_candidates(
                 context, spec_obj, with_traits=self._needs_traits)
             counts['database'] = len(nodes)
-            return self._filter(nodes, spec_obj, counts)
-        passed = self._best_of_all(context, spec_obj, order, needed, counts)
+            return self._filter(nodes, spec_obj, counts, active)
+        passed = self._best_of_all(context, spec_obj, order, needed, counts,
+                                   active)
         if passed is not None:
             return passed
         counts.clear()
@@ -114,13 +134,14 @@ class FilterScheduler(object):
                 context, spec_obj, with_traits=self._needs_traits,
                 order_by=order, limit=limit, offset=offset)
             counts['database'] = counts.get('database', 0) + len(page)
-            passed.extend(self._filter(page, spec_obj, counts))
+            passed.extend(self._filter(page, spec_obj, counts, active))
             if len(passed) >= needed or len(page) < limit:
                 return passed
             offset += limit
             limit *= 4
 
-    def _best_of_all(self, context, spec_obj, order, needed, counts):
+    def _best_of_all(self, context, spec_obj, order, needed, counts,
+                     active):
         """The candidates among the SCAN_BUDGET best-ranked nodes that
         passed the filters, once ``needed`` passed (or every node was
         seen); None if the budget ran out first.
@@ -134,7 +155,7 @@ class FilterScheduler(object):
                 context, spec_obj, with_traits=self._needs_traits,
                 order_by=order, among=(start, size))
             counts['database'] = counts.get('database', 0) + len(nodes)
-            passed.extend(self._filter(nodes, spec_obj, counts))
+            passed.extend(self._filter(nodes, spec_obj, counts, active))
             start += size
             if len(passed) >= needed:
                 return passed
@@ -151,11 +172,13 @@ class FilterScheduler(object):
         resource class) do not: the filters run on them without the
         database's capacity and trait conditions.
         """
-        nodes = node_candidates.get_candidates(
-            context, spec_obj, with_traits=self._needs_traits,
-            limit=EXPLAIN_LIMIT, requirements=False)
+        with db_api.context_manager.reader.using(context):
+            nodes = node_candidates.get_candidates(
+                context, spec_obj, with_traits=self._needs_traits,
+                limit=EXPLAIN_LIMIT, requirements=False)
+            active = self.filters_for(context, spec_obj)
         counts = {}
-        self._filter(nodes, spec_obj, counts)
+        self._filter(nodes, spec_obj, counts, active)
         LOG.debug('Of %d available node(s) of the resource class%s: %s',
                   len(nodes), ' (the first %d)' % EXPLAIN_LIMIT
                   if len(nodes) == EXPLAIN_LIMIT else '',

@@ -14,6 +14,9 @@
 
 A filter reads the RequestSpec's attributes (never dicts) and a
 ``NodeState``; ``check`` says why a node fails, or None if it passes.
+``for_request`` runs once per selection, before any ``check``: a filter
+that needs the database (the nodes of the servers a hint names) reads it
+there.
 Filters are loaded by name from the ``nova_mini.scheduler.filters`` entry
 point group, in the order of ``[filter_scheduler] enabled_filters``.
 """
@@ -32,6 +35,20 @@ class BaseNodeFilter(object):
     @property
     def name(self):
         return type(self).__name__
+
+    def for_request(self, context, spec_obj):
+        """Return what checks this request's nodes: ``self``, or an object
+        with ``name`` and ``check`` holding what the request needs read
+        once (the nodes of the servers a hint names, say); None when the
+        request asks nothing of this filter.
+
+        Called once per selection, in its database transaction.
+
+        :param context: the request context.
+        :param spec_obj: the RequestSpec.
+        :returns: an object with ``name`` and ``check``, or None.
+        """
+        return self
 
     def check(self, node, spec_obj):
         """Return why ``node`` does not suit ``spec_obj``.
