@@ -243,3 +243,43 @@ class InstanceTag(Base):
         sa.String(36), sa.ForeignKey('instances.uuid', ondelete='CASCADE'),
         primary_key=True, nullable=False)
     tag = sa.Column(sa.String(60), primary_key=True, nullable=False)
+
+
+class ServerGroup(Base):
+    """A server group: its placement policy (Nova's instance group
+    policies: affinity, anti-affinity, soft-affinity, soft-anti-affinity)
+    and the policy's rules (``max_server_per_host``).
+    """
+
+    __tablename__ = 'server_groups'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_server_groups0uuid'),
+        # A project's groups in creation order; the groups quota.
+        sa.Index('server_groups_project_id_idx', 'project_id', 'id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    policy = sa.Column(sa.String(255), nullable=False)
+    rules = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
+class ServerGroupMember(Base):
+    """A server's membership of a group: at most one group per server,
+    deleted with the server or with the group.
+    """
+
+    __tablename__ = 'server_group_members'
+    __table_args__ = (
+        sa.Index('server_group_members_group_id_idx', 'group_id'),
+    )
+
+    instance_uuid = sa.Column(
+        sa.String(36), sa.ForeignKey('instances.uuid', ondelete='CASCADE'),
+        primary_key=True, nullable=False)
+    group_id = sa.Column(
+        sa.Integer, sa.ForeignKey('server_groups.id', ondelete='CASCADE'),
+        nullable=False)

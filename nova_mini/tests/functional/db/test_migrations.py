@@ -80,6 +80,18 @@ def test_foreign_keys_cascade(empty_database):
         assert foreign_key['referred_columns'] == ['uuid']
         assert foreign_key['constrained_columns'] == ['instance_uuid']
         assert foreign_key['options'].get('ondelete') == 'CASCADE'
+    # A server leaves its group when it is deleted; a group's deletion
+    # deletes its memberships.
+    foreign_keys = {foreign_key['referred_table']: foreign_key for
+                    foreign_key in inspector.get_foreign_keys(
+                        'server_group_members')}
+    assert set(foreign_keys) == {'instances', 'server_groups'}
+    assert foreign_keys['instances']['constrained_columns'] == [
+        'instance_uuid']
+    assert foreign_keys['server_groups']['constrained_columns'] == [
+        'group_id']
+    for foreign_key in foreign_keys.values():
+        assert foreign_key['options'].get('ondelete') == 'CASCADE'
 
 
 def test_db_sync_again_changes_nothing(empty_database):
