@@ -25,3 +25,4 @@ def register_all():
     __import__('nova_mini.objects.request_spec')
     __import__('nova_mini.objects.selection')
     __import__('nova_mini.objects.instance')
+    __import__('nova_mini.objects.instance_list')

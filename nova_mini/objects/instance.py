@@ -10,15 +10,15 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Instance and InstanceList: servers, with their own flavor snapshot.
+"""Instance: a server, with its own flavor snapshot.
 
 An instance keeps a copy of the flavor it was booted with (``flavor``, a
 Flavor object stored serialized), so later edits or the deletion of the
 flavor change nothing about it (compute API 2.47 shows this copy).
 
-Instances of one request are created together with the RequestSpec each
-keeps (``InstanceList.create_all``, one transaction); deleting an instance
-deletes its spec.
+Deleting an instance deletes the RequestSpec it keeps; the instances of
+one request are created together with theirs by
+nova_mini.objects.instance_list.
 
 Its ``vm_state`` moves from ``building`` to ``active`` or ``error`` only
 through conditional UPDATEs, which the database settles when the
@@ -34,10 +34,8 @@ updated_at)``. The metadata and tags are read and written by
 nova_mini.objects.instance_metadata, whose writers of one instance take
 turns so that the metadata quota holds.
 
-Lists are pages the database filters, sorts and places after a marker
-(``InstanceList.get_by_filters``, with the SQL of
-nova_mini.objects.instance_filters); the ``hostname`` and ``flavorid``
-columns copy what lists filter and sort on.
+The ``hostname`` and ``flavorid`` columns copy what lists
+(nova_mini.objects.instance_list) filter and sort on.
 """
 
 import datetime
@@ -54,7 +52,6 @@ from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import instance_build
-from nova_mini.objects import instance_filters
 from nova_mini.objects import instance_metadata
 from nova_mini.objects import request_spec
 
@@ -75,9 +72,6 @@ _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
             'vm_state', 'node_uuid', 'fault', 'created_at', 'updated_at',
             'user_data', 'description', 'access_ip_v4', 'access_ip_v6',
             'config_drive', 'launch_index', 'launched_at')
-
-# The order of lists that ask none (created_at alone may tie).
-NEWEST_FIRST = (('created_at', 'desc'), ('id', 'desc'))
 
 # What update_details() may change (PUT /servers/{id}).
 _UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
@@ -153,14 +147,6 @@ def _destroy(context, uuid):
     request_spec.destroy_for_instance(context, uuid)
     return bool(context.session.execute(_INSTANCES.delete().where(
         _INSTANCES.c.uuid == uuid)).rowcount)
-
-
-@db_api.context_manager.writer
-def _create_all(context, instances, spec):
-    for instance in instances:
-        instance._context = context      # one transaction for all
-        instance.create()
-    spec.store(context, [instance.uuid for instance in instances])
 
 
 @base.NovaMiniObjectRegistry.register
@@ -379,85 +365,3 @@ class Instance(instance_metadata.MetadataWriter,
         cutoff = now - datetime.timedelta(seconds=timeout)
         return self._finish(instance_build.expired_values(timeout),
                             created_before=cutoff)
-
-
-@base.NovaMiniObjectRegistry.register
-class InstanceList(base.ObjectListBase, base.NovaMiniObject):
-    # Version 1.0: Initial version
-    VERSION = '1.0'
-
-    fields = {
-        'objects': fields.ListOfObjectsField('Instance'),
-    }
-
-    @classmethod
-    def create_all(cls, context, instances, spec):
-        """Create instances and store the RequestSpec of each, in one
-        transaction: all of them or, on any error, none.
-
-        :param context: the request context.
-        :param instances: Instance objects not yet created.
-        :param spec: the RequestSpec they were booted with.
-        :returns: an InstanceList of them.
-        """
-        _create_all(context, instances, spec)
-        result = cls(context, objects=list(instances))
-        result.obj_reset_changes()
-        return result
-
-    @classmethod
-    def get_all(cls, context, project_id=None, limit=None):
-        """Load instances newest first.
-
-        Their metadata and tags are read with one query per table for the
-        whole list.
-
-        :param context: the request context.
-        :param project_id: only those of this project (None: every one).
-        :param limit: the most instances returned (None: all).
-        :returns: an InstanceList.
-        """
-        return cls.get_by_filters(context, {'project_id': project_id},
-                                  NEWEST_FIRST, limit)
-
-    @classmethod
-    def _from_rows(cls, context, loaded):
-        result = cls(context)
-        result.objects = [Instance._from_db_object(context, Instance(), row)
-                          for row in loaded]
-        result.obj_reset_changes()
-        return result
-
-    @classmethod
-    def get_by_filters(cls, context, filters, sort, limit=None, marker=None):
-        """Load a page of the instances matching ``filters``, in the order
-        of ``sort``, after the instance ``marker`` (which need not match
-        the filters), at most ``limit``; the database does all of it, with
-        one query for the page and one each for its metadata and tags
-        (one more for the marker's place).
-
-        :param context: the request context.
-        :param filters: see nova_mini.objects.instance_filters.
-        :param sort: ``[(key, 'asc' or 'desc')]`` ending with a unique
-            key (``id``); keys as instance_filters reads them.
-        :param limit: the most instances returned (None: all).
-        :param marker: the uuid of the instance the page follows.
-        :returns: an InstanceList.
-        :raises nova_mini.exception.MarkerNotFound: no instance of ``filters['project_id']``
-            (any project if not given) has the uuid ``marker``.
-        """
-        return cls._from_rows(context, instance_filters.get_page(
-            context, filters, sort, limit, marker))
-
-    @staticmethod
-    def expire_overdue_builds(context, project_id, timeout):
-        """Fail the builds not finished ``timeout`` seconds after they began,
-        as Instance.expire_build does. A cheap indexed read when there are
-        none.
-
-        :param context: the request context.
-        :param project_id: whose builds (None: every project's).
-        :param timeout: the seconds a build may last.
-        :returns: how many builds were failed.
-        """
-        return instance_build.expire_overdue(context, project_id, timeout)

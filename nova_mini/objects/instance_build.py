@@ -17,9 +17,10 @@ An instance's ``vm_state`` moves from ``building`` to ``active`` or
 'building'``): the scheduler finishing a build, the scheduler failing it
 and the API expiring an overdue build may race, and the database decides
 which one wins; the losers see it and undo what they did (see
-nova_mini.scheduler.manager). nova_mini.objects.instance exposes these
-as Instance.mark_active, mark_error, expire_build and
-InstanceList.expire_overdue_builds.
+nova_mini.scheduler.manager). Instance.mark_active, mark_error and
+expire_build (nova_mini.objects.instance) and
+InstanceList.expire_overdue_builds (nova_mini.objects.instance_list) run
+them.
 """
 
 import datetime
