@@ -1,0 +1,164 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Every route of the compute API enforces a policy.
+
+With a policy file that denies every registered rule (``context_is_admin``
+included), every route but the version documents must answer 403 naming
+its rule. The routes are those of tests/fixtures/policy_routes.py, which
+the unit test_verify_policy.py matches with the documented policies.
+"""
+
+import pytest
+import webtest
+
+from nova_mini import context as nm_context
+from nova_mini import objects
+from nova_mini.policies import flavor_access as access_policies
+from nova_mini.policies import flavor_extra_specs as specs_policies
+from nova_mini.policies import flavors as flavor_policies
+from nova_mini.policies import servers as server_policies
+from nova_mini.tests.fixtures import api as api_fixture
+from nova_mini.tests.fixtures import builders
+from nova_mini.tests.fixtures import policy as policy_fixture
+from nova_mini.tests.fixtures import policy_routes
+
+V21 = '/compute/v2.1'
+FLAVOR = policy_routes.FLAVOR
+SERVER = policy_routes.SERVER
+ROUTES = policy_routes.COMPUTE_ROUTES
+
+VERSION_DOCUMENTS = ['/compute', '/compute/', V21, V21 + '/']
+
+
+@pytest.fixture
+def denied_api():
+    fixture = api_fixture.APIFixture(
+        policy_rules=policy_fixture.deny_everything())
+    fixture.setUp()
+    # A private flavor with an extra spec and an access entry, so that a
+    # route that skipped its policy would find something and answer 200.
+    admin = nm_context.get_admin_context()
+    flavor = builders.create_flavor(admin, FLAVOR, memory_mb=1, vcpus=1,
+                                    root_gb=0, is_public=False,
+                                    extra_specs={'k': 'v'}, projects=['p'])
+    _server(admin, flavor)
+    try:
+        yield webtest.TestApp(fixture.app)
+    finally:
+        fixture.cleanUp()
+
+
+def _server(context, flavor):
+    """A server of project demo, so that routes find one."""
+    builders.boot_server(context, SERVER, name='s', flavor=flavor,
+                         user_id='demo', image_ref=None, vm_state='active',
+                         metadata={'k': 'v'})
+
+
+def _request(app, method, path, body, version, token='admin:admin'):
+    headers = {'X-Auth-Token': token}
+    if version:
+        headers['OpenStack-API-Version'] = 'compute %s' % version
+    if body is not None:
+        return app.request(V21 + path, method=method, json=body,
+                           headers=headers, expect_errors=True)
+    return app.request(V21 + path, method=method, headers=headers,
+                       expect_errors=True)
+
+
+def test_every_route_denies(denied_api):
+    for method, _doc, rule, path, body, version in ROUTES:
+        for token in ('admin:admin', 'demo:demo'):
+            response = _request(denied_api, method, path, body, version,
+                                token)
+            assert response.status_int == 403, (method, path, token,
+                                                response.body)
+            assert response.json == {'forbidden': {
+                'code': 403,
+                'message': "Policy doesn't allow %s to be performed."
+                           % rule}}, (method, path)
+
+
+def test_version_documents_need_no_policy(denied_api):
+    for path in VERSION_DOCUMENTS:
+        response = denied_api.get(path, headers={'X-Auth-Token': 'x:y'})
+        assert response.status_int == 200, path
+
+
+def test_body_rules_filter_the_body(api_fixture_factory):
+    app = webtest.TestApp(api_fixture_factory().app)
+    admin = nm_context.get_admin_context()
+    flavor = objects.Flavor(admin, flavorid=FLAVOR, name=FLAVOR,
+                            memory_mb=1, vcpus=1, root_gb=0, is_public=True,
+                            extra_specs={})
+    flavor.create()
+    _server(admin, flavor)
+    key = 'OS-EXT-SRV-ATTR:hypervisor_hostname'
+    shown = _request(app, 'GET', '/servers/%s' % SERVER, None, None)
+    assert key in shown.json['server']
+    shown = _request(app, 'GET', '/servers/%s' % SERVER, None, None,
+                     'demo:demo')
+    assert shown.status_int == 200
+    assert key not in shown.json['server']
+
+
+def test_forced_host_rule_guards_a_named_node(api_fixture_factory):
+    rule = server_policies.CREATE_FORCED_HOST
+    app = webtest.TestApp(api_fixture_factory(
+        policy_rules={rule: '!'}).app)
+    admin = nm_context.get_admin_context()
+    objects.Flavor(admin, flavorid=FLAVOR, name=FLAVOR, memory_mb=1,
+                   vcpus=1, root_gb=0, is_public=True,
+                   extra_specs={}).create()
+    body = {'server': {'name': 's', 'flavorRef': FLAVOR, 'imageRef': 'i',
+                       'availability_zone': 'nova::node-1'}}
+    response = _request(app, 'POST', '/servers', body, None)
+    assert response.json == {'forbidden': {
+        'code': 403,
+        'message': "Policy doesn't allow %s to be performed." % rule}}
+    assert objects.InstanceList.get_all(admin).objects == []
+    body['server']['availability_zone'] = 'nova'
+    assert _request(app, 'POST', '/servers', body, None).status_int == 202
+
+
+WRITES = {flavor_policies.CREATE, flavor_policies.UPDATE,
+          flavor_policies.DELETE, specs_policies.CREATE,
+          specs_policies.UPDATE, specs_policies.DELETE,
+          access_policies.LIST, access_policies.ADD, access_policies.REMOVE}
+
+
+def test_default_policy(api_fixture_factory):
+    """Admins pass every rule; members only the read ones (the access
+    list is admin-only too).
+    """
+    app = webtest.TestApp(api_fixture_factory().app)
+    admin = nm_context.get_admin_context()
+    flavor = objects.Flavor(admin, flavorid=FLAVOR, name=FLAVOR,
+                            memory_mb=1, vcpus=1, root_gb=0, is_public=True,
+                            extra_specs={'k': 'v'})
+    flavor.create()
+    _server(admin, flavor)
+    for method, _doc, rule, path, body, version in ROUTES:
+        member = _request(app, method, path, body, version, 'demo:demo')
+        if rule in WRITES:
+            assert member.status_int == 403, (method, path)
+            assert rule in member.json['forbidden']['message']
+        else:
+            # 202 for a boot, 204 for a delete.
+            assert member.status_int in (200, 202, 204), (
+                method, path, member.body)
+    # The admin is allowed everywhere; the answers may still be errors
+    # of the resource (a public flavor has no access list, say).
+    for method, _doc, rule, path, body, version in ROUTES:
+        response = _request(app, method, path, body, version)
+        assert response.status_int != 403, (method, path, response.body)
