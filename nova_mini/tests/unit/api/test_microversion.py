@@ -21,8 +21,13 @@ import pkgutil
 import pytest
 import webob
 
+import nova_mini.api.baremetal as baremetal
+from nova_mini.api.baremetal import versions as baremetal_versions
+import nova_mini.api.compute as compute
 from nova_mini.api.compute import versions
+from nova_mini.api import faults
 from nova_mini.api import microversion
+from nova_mini.api import validation
 from nova_mini import exception
 
 APIVersion = microversion.APIVersion
@@ -123,7 +128,6 @@ def test_negotiate_out_of_range(text):
 
 
 def test_out_of_range_is_406_and_malformed_400():
-    from nova_mini.api import faults
     assert faults.status_of(exception.APIVersionNotSupported(
         version='3.0', min_version='2.1', max_version='2.86')) == 406
     assert faults.status_of(exception.InvalidAPIVersion(version='x')) == 400
@@ -209,9 +213,6 @@ def _layers(func):
 
 
 def _handlers():
-    import nova_mini.api.baremetal as baremetal
-    from nova_mini.api.baremetal import versions as baremetal_versions
-    import nova_mini.api.compute as compute
     found = []
     for package, api in ((compute, COMPUTE),
                          (baremetal, baremetal_versions.BAREMETAL_API)):
@@ -270,6 +271,5 @@ def test_handler_version_ranges(name, api, func):
     [],
 ], ids=['same', 'decreasing', 'two-open', 'open-later', 'none'])
 def test_schema_versions_must_increase(schemas):
-    from nova_mini.api import validation
     with pytest.raises(ValueError):
         validation.body(schemas)
