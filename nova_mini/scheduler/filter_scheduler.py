@@ -24,11 +24,11 @@ import random
 from oslo_log import log as logging
 
 from nova_mini.db import api as db_api
-from nova_mini import exception
 from nova_mini.objects import node as node_obj
 from nova_mini.objects import node_candidates
 from nova_mini.objects import selection as selection_obj
 from nova_mini.scheduler import filters
+from nova_mini.scheduler import no_valid_host
 from nova_mini.scheduler import weighers
 
 LOG = logging.getLogger(__name__)
@@ -218,7 +218,9 @@ class FilterScheduler(object):
                       getattr(context, 'request_id', None), reason)
             if LOG.isEnabledFor(logging.DEBUG):
                 self._explain(context, spec_obj)
-            raise exception.NoValidHost(reason=reason)
+            raise no_valid_host.explain(
+                context, spec_obj, count, len(weighed), counts,
+                self.filters_for, self._needs_traits)
         chosen = []
         for _ in range(count):
             index = self._random.randrange(
@@ -264,10 +266,8 @@ class FilterScheduler(object):
                 pending = lost
                 if not pending:
                     return [claimed[u] for u in instance_uuids]
-            raise exception.NoValidHost(
-                reason='every selected node was claimed by another request '
-                       'in %d rounds.'
-                       % self.conf.filter_scheduler.max_attempts)
+            raise no_valid_host.claims_lost(
+                self.conf.filter_scheduler.max_attempts, len(pending))
         except Exception:
             for instance_uuid, selection in claimed.items():
                 node_obj.Node.unclaim(context, selection.node_uuid,

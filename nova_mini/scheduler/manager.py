@@ -139,8 +139,11 @@ class SchedulerManager(object):
         except exception.NoValidHost as exc:
             LOG.info('No valid host for instances %s: %s',
                      ', '.join(uuids), exc)
+            # The message says why, for the user; the counts behind it
+            # go to the details, which only administrators see.
             for instance in instances:
-                instance.mark_error(exc.format_message(), code=500)
+                instance.mark_error(exc.format_message(), code=500,
+                                    details=exc.kwargs.get('details'))
             return
         except Exception as exc:
             LOG.exception('Scheduling instances %s failed', ', '.join(uuids))

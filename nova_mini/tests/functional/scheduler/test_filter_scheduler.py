@@ -127,8 +127,11 @@ def test_no_valid_host_names_the_filters(admin, scheduler, caplog):
         scheduler.select_destinations(admin, _spec(), ['a'])
     message = info.value.format_message()
     assert message.startswith('No valid host was found.')
-    # The database checks capacity: no candidate at all ...
-    assert '1 node(s) wanted, 0 suitable (database: 0).' in message
+    # The database checks capacity: no candidate at all, and the message
+    # says which size no node has (see test_no_valid_host) ...
+    assert 'No node of resource class CUSTOM_BAREMETAL_GOLD has 1 GiB' in (
+        message)
+    assert 'database: 0' in info.value.kwargs['details']
     # ... and at debug level the filters tell why, on the nodes of the
     # resource class.
     assert 'RamFilter rejected node' in caplog.text
