@@ -239,6 +239,19 @@ class RequestSpecNotFound(NotFound):
     msg_fmt = 'RequestSpec not found for instance %(instance_uuid)s.'
 
 
+class ServerGroupNotFound(NotFound):
+    # Nova's words (it calls server groups instance groups).
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class ServerGroupLimitExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many server groups.'
+
+
+class GroupMemberLimitExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many servers in group'
+
+
 class NoValidHost(NovaMiniException):
     msg_fmt = 'No valid host was found. %(reason)s'
 

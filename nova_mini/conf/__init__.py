@@ -22,6 +22,7 @@ from nova_mini.conf import api
 from nova_mini.conf import database
 from nova_mini.conf import default
 from nova_mini.conf import metadata
+from nova_mini.conf import quota
 from nova_mini.conf import scheduler
 from nova_mini.conf import upgrade_levels
 from nova_mini.conf import vendordata_dynamic_auth
@@ -30,8 +31,8 @@ CONF = cfg.CONF
 
 # Every module listed here must provide register_opts(conf) and
 # list_opts(); nova_mini.conf.opts checks that.
-MODULES = (default, api, database, metadata, scheduler, upgrade_levels,
-           vendordata_dynamic_auth)
+MODULES = (default, api, database, metadata, quota, scheduler,
+           upgrade_levels, vendordata_dynamic_auth)
 
 for _module in MODULES:
     _module.register_opts(CONF)

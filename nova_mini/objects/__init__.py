@@ -26,3 +26,4 @@ def register_all():
     __import__('nova_mini.objects.selection')
     __import__('nova_mini.objects.instance')
     __import__('nova_mini.objects.instance_list')
+    __import__('nova_mini.objects.server_group')

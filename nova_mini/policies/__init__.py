@@ -20,6 +20,7 @@ from nova_mini.policies import flavor_extra_specs
 from nova_mini.policies import flavors
 from nova_mini.policies import node_traits
 from nova_mini.policies import nodes
+from nova_mini.policies import server_groups
 from nova_mini.policies import server_metadata
 from nova_mini.policies import servers
 
@@ -34,4 +35,5 @@ def list_rules():
         node_traits.list_rules(),
         servers.list_rules(),
         server_metadata.list_rules(),
+        server_groups.list_rules(),
     ))

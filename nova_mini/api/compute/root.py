@@ -15,6 +15,7 @@
 import pecan
 
 from nova_mini.api.compute import flavors
+from nova_mini.api.compute import server_groups
 from nova_mini.api.compute import servers
 from nova_mini.api.compute import versions
 from nova_mini.api import wsgi
@@ -62,4 +63,6 @@ class ComputeRootController(object):
             root_url, [{'rel': 'self', 'href': root_url + '/v2.1/'}])]}
 
 
+pecan.route(V21Controller, 'os-server-groups',
+            server_groups.ServerGroupsController())
 pecan.route(ComputeRootController, 'v2.1', V21Controller())

@@ -32,7 +32,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova_mini.__file__)))
 BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
-              'filter_scheduler', 'vendordata_dynamic_auth')
+              'filter_scheduler', 'quota', 'vendordata_dynamic_auth')
 
 # Groups that also list the options of sample keystoneauth1 plugins: those
 # are registered when the configured plugin is loaded, not beforehand.
@@ -91,6 +91,7 @@ def test_list_opts_lists_every_registered_option(group):
     ('filter_scheduler', {'enabled_filters', 'weighers', 'host_subset_size',
                           'max_attempts'}),
     ('database', {'connection', 'max_pool_size', 'max_overflow'}),
+    ('quota', {'server_groups', 'server_group_members'}),
 ])
 def test_known_options_are_listed(group, names):
     assert names <= set(_listed()[group])

@@ -30,6 +30,7 @@ from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
+from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
 from nova_mini import policy
@@ -45,16 +46,18 @@ ADMIN_ONLY = [
     trait_policies.SET, trait_policies.DELETE,
     server_policies.EXTENDED_ATTRIBUTES, server_policies.CREATE_FORCED_HOST,
     server_policies.INDEX_ALL_TENANTS, server_policies.DETAIL_ALL_TENANTS,
-    server_policies.ALLOW_ALL_FILTERS,
+    server_policies.ALLOW_ALL_FILTERS, group_policies.INDEX_ALL_PROJECTS,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            node_policies.GET, node_policies.GET_STATES, trait_policies.LIST,
            server_policies.INDEX, server_policies.SHOW,
-           metadata_policies.INDEX, metadata_policies.SHOW]
+           metadata_policies.INDEX, metadata_policies.SHOW,
+           group_policies.INDEX, group_policies.SHOW]
 MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            server_policies.UPDATE, metadata_policies.CREATE,
            metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
-           metadata_policies.DELETE]
+           metadata_policies.DELETE, group_policies.CREATE,
+           group_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
 
 
@@ -87,7 +90,8 @@ def test_rules_are_documented():
         for operation in rule.operations:
             assert operation['method'] in ('GET', 'POST', 'PUT', 'DELETE',
                                            'PATCH')
-            prefixes = ('/flavors', '/nodes', '/servers')
+            prefixes = ('/flavors', '/nodes', '/servers',
+                        '/os-server-groups')
             assert operation['path'].startswith(prefixes), name
 
 

@@ -59,10 +59,15 @@ def denied_api():
 
 
 def _server(context, flavor):
-    """A server of project demo, so that routes find one."""
+    """A server and a server group of project demo, so that routes find
+    them.
+    """
     builders.boot_server(context, SERVER, name='s', flavor=flavor,
                          user_id='demo', image_ref=None, vm_state='active',
                          metadata={'k': 'v'})
+    objects.ServerGroup(context, uuid=policy_routes.GROUP, name='g',
+                        policy='affinity', rules={}, project_id='demo',
+                        user_id='demo').create()
 
 
 def _request(app, method, path, body, version, token='admin:admin'):
