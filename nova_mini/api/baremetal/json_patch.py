@@ -79,8 +79,15 @@ def _apply_one(document, operation):
 
 
 def apply(document, patch):
-    """``document`` changed by ``patch`` (a list of operations, already
-    checked against the patch schema); the original is left alone.
+    """Return a copy of ``document`` changed by ``patch``; the original is
+    left alone.
+
+    :param document: the resource's document (a dict).
+    :param patch: a list of operations, already checked against the patch
+        schema.
+    :returns: the patched copy.
+    :raises nova_mini.exception.Invalid: an operation whose path does not
+        exist or is out of range, or an add or replace without a value.
     """
     document = copy.deepcopy(document)
     for operation in patch:

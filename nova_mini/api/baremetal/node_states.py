@@ -31,6 +31,8 @@ from nova_mini import states
 
 
 class NodeStatesController(rest.RestController):
+    """/nodes/{node_ident}/states and its provision action."""
+
     _custom_actions = {'provision': ['PUT']}
 
     def __init__(self, node_ident):

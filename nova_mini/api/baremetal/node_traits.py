@@ -35,6 +35,7 @@ _check_body = validation.value_checker(schema.set_traits, 'request body')
 
 
 class NodeTraitsController(rest.RestController):
+    """/nodes/{node_ident}/traits[/{trait}]: list, set, add and delete."""
 
     def __init__(self, node_ident):
         self.node_ident = node_ident

@@ -49,7 +49,10 @@ def _masked(document, secret_words):
 
 
 class NodeView(object):
-    """Renders nodes for one request (its version and URLs)."""
+    """Render nodes for one request (its version and URLs).
+
+    :param req: the request being served.
+    """
 
     def __init__(self, req):
         self.version = req.api_version
@@ -57,12 +60,22 @@ class NodeView(object):
         self.root_url = req.application_url.rstrip('/')
 
     def allowed(self, name):
-        """Return whether the field ``name`` is shown at this version."""
+        """Return whether the field ``name`` is shown at this version.
+
+        :param name: a field of FIELDS.
+        :returns: a bool.
+        """
         needed = FIELD_VERSIONS.get(name)
         return needed is None or self.version >= needed
 
     def check_fields(self, fields):
-        """Refuse unknown fields (400) and fields of later versions (406)."""
+        """Refuse unknown fields and fields of later versions.
+
+        :param fields: the field names a request selects.
+        :raises nova_mini.exception.Invalid: an unknown field (400).
+        :raises nova_mini.exception.NotAcceptable: a field of a later
+            version (406).
+        """
         unknown = sorted(set(fields) - set(FIELDS))
         if unknown:
             raise exception.Invalid('Field(s) "%s" are not valid'
@@ -72,11 +85,25 @@ class NodeView(object):
                 raise exception.NotAcceptable(version=str(self.version))
 
     def wants_traits(self, fields, detail):
+        """Return whether a node list shows traits (so reads them).
+
+        :param fields: the fields selected (None or empty: the default
+            ones).
+        :param detail: whether the list is /nodes/detail.
+        :returns: a bool.
+        """
         if not self.allowed('traits'):
             return False
         return 'traits' in fields if fields else detail
 
     def link(self, path, bookmark=False):
+        """Return the URL of ``path`` below the API root.
+
+        :param path: the path below ``/v1`` (``nodes/<uuid>``, ...).
+        :param bookmark: whether to leave ``/v1`` out, as bookmark links
+            do.
+        :returns: the URL.
+        """
         if bookmark:
             return '%s/%s' % (self.root_url, path)
         return '%s/v1/%s' % (self.root_url, path)
@@ -86,7 +113,12 @@ class NodeView(object):
                 {'href': self.link(path, bookmark=True), 'rel': 'bookmark'}]
 
     def value(self, node, name):
-        """Return the field ``name`` of ``node`` as this version shows it."""
+        """Return the field ``name`` of ``node`` as this version shows it.
+
+        :param node: the Node.
+        :param name: a field of FIELDS.
+        :returns: the value (secrets masked, times as ISO 8601 text).
+        """
         if name == 'traits':
             return node.traits.get_trait_names()
         if name == 'provision_state':
@@ -103,8 +135,12 @@ class NodeView(object):
         return getattr(node, name)
 
     def render(self, node, fields=None):
-        """A node body with ``fields`` (all fields of the version if None),
-        and its links.
+        """Return a node body with its links.
+
+        :param node: the Node.
+        :param fields: the fields shown (None: all fields of the version,
+            and the states links from 1.14).
+        :returns: a dict.
         """
         shown = fields or [name for name in FIELDS if self.allowed(name)]
         body = {name: self.value(node, name) for name in shown}
@@ -114,12 +150,23 @@ class NodeView(object):
         return body
 
     def brief(self, node):
+        """Return the body of ``node`` in a brief list."""
         return self.render(node, [name for name in BRIEF_FIELDS
                                   if self.allowed(name)])
 
     def collection(self, nodes, limit, path, fields=None, detail=False,
                    query=None):
-        """A node list body, with Ironic's ``next`` link when full."""
+        """Return a node list body, with Ironic's ``next`` link when full.
+
+        :param nodes: the Nodes of the page.
+        :param limit: the page size asked for.
+        :param path: the list's path below ``/v1`` (``nodes`` or
+            ``nodes/detail``).
+        :param fields: the fields shown (None: the list's default).
+        :param detail: whether every field is shown.
+        :param query: ``[(name, value)]`` the next link repeats.
+        :returns: ``{'nodes': [...]}`` and maybe ``next``.
+        """
         if detail:
             items = [self.render(node) for node in nodes]
         elif fields:

@@ -57,7 +57,7 @@ _check_patched_hostname = validation.value_checker(schema.patched_hostname,
                                                    'node')
 
 
-def _bool(req, name):
+def _query_bool(req, name):
     value = req.GET.get(name)
     return None if value is None else strutils.bool_from_string(value)
 
@@ -72,8 +72,8 @@ def _filters(req):
     if filters.get('provision_state') not in (None,) + states.ALL:
         raise exception.Invalid('Invalid provision state %s.'
                                 % filters['provision_state'])
-    filters['maintenance'] = _bool(req, 'maintenance')
-    filters['associated'] = _bool(req, 'associated')
+    filters['maintenance'] = _query_bool(req, 'maintenance')
+    filters['associated'] = _query_bool(req, 'associated')
     filters['instance_uuid'] = req.GET.get('instance_uuid')
     for param, name in schema.TRAIT_FILTERS.items():
         if req.GET.get(param) is None:
@@ -110,6 +110,10 @@ def _check_versioned_values(req, values):
 
 
 class NodesController(rest.RestController):
+    """/nodes, /nodes/detail, /nodes/{node_ident} and its validate action;
+    the sub-resources through ``_lookup``.
+    """
+
     _custom_actions = {'detail': ['GET'], 'validate': ['GET']}
 
     def _list(self, detail):

@@ -107,6 +107,7 @@ def get_node(ident):
 def get_limit():
     """Return the page size of a node list: ``limit``, Ironic's way.
 
+    :returns: the limit, at most ``[api] max_limit`` (that if none).
     :raises Invalid: the limit is not positive.
     """
     return pagination.limit(pecan.request, minimum=1,
@@ -117,6 +118,7 @@ def get_fields(view):
     """Return the fields selected with ``fields=``, or None for all.
 
     :param view: the request's NodeView, which knows the fields.
+    :returns: a list of field names, or None.
     :raises NotAcceptable: ``fields`` before 1.8, or a field of a later
         version.
     :raises Invalid: an unknown field.

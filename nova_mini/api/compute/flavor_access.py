@@ -32,6 +32,9 @@ def _access_list(flavor):
 
 
 class FlavorAccessController(rest.RestController):
+    """GET /flavors/{id}/os-flavor-access: the projects a private flavor
+    is shared with.
+    """
 
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id

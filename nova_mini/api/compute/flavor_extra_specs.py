@@ -40,7 +40,9 @@ _validate_write_query = validation.query([
 
 
 def _as_strings(specs):
-    """Values as stored: numbers become their text, which must fit too."""
+    """Return the values as stored: numbers become their text, which must
+    fit too.
+    """
     stored = {}
     for key, value in specs.items():
         text = value if isinstance(value, str) else str(value)
@@ -53,8 +55,8 @@ def _as_strings(specs):
 
 
 def _validation_mode(req):
-    """The mode asked for (the schema has checked its value), or None
-    below 2.86, where nothing is validated.
+    """Return the validation mode asked for (the schema has checked its
+    value), or None below 2.86, where nothing is validated.
     """
     if req.api_version < versions.EXTRA_SPECS_VALIDATION:
         if 'validation' in req.GET:
@@ -91,6 +93,9 @@ def _check(req, flavor_id, specs):
 
 
 class FlavorExtraSpecsController(rest.RestController):
+    """/flavors/{flavor_id}/os-extra_specs[/{key}]: list, show, merge, set
+    and delete a flavor's extra specs.
+    """
 
     def __init__(self, flavor_id):
         self.flavor_id = flavor_id

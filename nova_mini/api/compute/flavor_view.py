@@ -20,7 +20,10 @@ from nova_mini.policies import flavor_extra_specs as specs_policies
 
 
 class FlavorView(object):
-    """Renders flavors for one request (its version, URLs and policy)."""
+    """Render flavors for one request (its version, URLs and policy).
+
+    :param req: the request being served.
+    """
 
     def __init__(self, req):
         self.version = req.api_version
@@ -49,6 +52,7 @@ class FlavorView(object):
         return self._show_specs
 
     def basic(self, flavor):
+        """Return the body of ``flavor`` in a brief list."""
         body = {'id': flavor.flavorid, 'name': flavor.name,
                 'links': self._links(flavor)}
         if self._with_description:
@@ -56,6 +60,7 @@ class FlavorView(object):
         return body
 
     def detail(self, flavor):
+        """Return the body of ``flavor`` in a detailed list or show."""
         body = {
             'id': flavor.flavorid,
             'name': flavor.name,
@@ -78,11 +83,23 @@ class FlavorView(object):
         return body
 
     def show(self, flavor):
+        """Return the answer of a show (or create, or update) of a flavor.
+
+        :param flavor: the Flavor.
+        :returns: ``{'flavor': ...}``.
+        """
         return {'flavor': self.detail(flavor)}
 
     def index(self, flavors, detail, next_marker_wanted, link_params=None):
-        """The list body; its next link repeats the query parameters named
-        in ``link_params`` (all if None), the ones ignored left out.
+        """Return a list body, with a next link when the page is full.
+
+        :param flavors: the flavors of the page.
+        :param detail: whether the list is /flavors/detail.
+        :param next_marker_wanted: whether a next link is added (the page
+            is full).
+        :param link_params: the query parameters the next link repeats
+            (all if None; the ones a version ignores are left out).
+        :returns: ``{'flavors': [...]}`` and maybe ``flavors_links``.
         """
         render = self.detail if detail else self.basic
         body = {'flavors': [render(f) for f in flavors]}

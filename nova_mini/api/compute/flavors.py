@@ -74,6 +74,10 @@ def _is_public_filter(req, context):
 
 
 class FlavorsController(rest.RestController):
+    """/flavors, /flavors/detail and /flavors/{id}; the sub-resources
+    through ``_lookup``.
+    """
+
     _custom_actions = {'detail': ['GET']}
 
     def _list(self, detail):

@@ -70,8 +70,9 @@ _DIRECTIONS = ('asc', 'desc')
 
 
 def _pattern(name, value):
-    """``value`` checked as a regular expression (Python's, which the
-    database matches with on SQLite; see objects.instance_filters).
+    """Return ``value`` once checked as a regular expression (Python's,
+    which the database matches with on SQLite; see
+    objects.instance_filters).
     """
     try:
         re.compile(value)
@@ -82,7 +83,7 @@ def _pattern(name, value):
 
 
 def _regex(column):
-    """A filter matching ``column`` with a regular expression."""
+    """Return a filter matching ``column`` with a regular expression."""
     def add(filters, name, value):
         filters.setdefault('regex', []).append(
             (column, _pattern(name, value)))
@@ -99,7 +100,7 @@ def _equal(key):
 
 
 def _nothing_if(test):
-    """A filter no server passes when ``test(value)`` is true."""
+    """Return a filter no server passes when ``test(value)`` is true."""
     def add(filters, name, value):
         if test(value):
             filters['nothing'] = True
@@ -131,7 +132,9 @@ def _strict_bool(value):
 
 
 def _tags(key):
-    """A tag filter; the value is a comma-separated list, as in Nova."""
+    """Return a tag filter; the value is a comma-separated list, as in
+    Nova.
+    """
     def add(filters, name, value):
         filters[key] = frozenset(value.split(','))
     return add
@@ -233,8 +236,11 @@ _DEFAULT_SORT = [('created_at', 'desc'), ('id', 'desc')]
 
 
 def all_tenants(params):
-    """Whether the query asks for every project (``all_tenants``; an
-    empty value asks for it, as in Nova).
+    """Return whether the query asks for every project (``all_tenants``;
+    an empty value asks for it, as in Nova).
+
+    :param params: the query parameters.
+    :raises nova_mini.exception.Invalid: a value that is not a boolean.
     """
     if 'all_tenants' not in params:
         return False
@@ -246,8 +252,14 @@ def all_tenants(params):
 class ServerQuery(object):
     """The filters, order and page of one list request.
 
+    :param req: the request (its query and version).
+    :param context: the request context (its project and policies).
     :param detail: whether the list is /servers/detail (its own policy
         for every project).
+    :raises nova_mini.exception.Invalid: a filter, sort or page Nova
+        refuses, or one nova_mini cannot honour.
+    :raises nova_mini.exception.Forbidden: a filter or sort key only
+        administrators may use.
     """
 
     def __init__(self, req, context, detail=False):
@@ -325,7 +337,7 @@ class ServerQuery(object):
             _vm_states(filters, states)
 
     def _sort(self, context):
-        """[(key, direction)], Nova's tie-breaks included."""
+        """Return ``[(key, direction)]``, Nova's tie-breaks included."""
         keys = [k.strip() for k in self.params.getall('sort_key')]
         dirs = [d.strip() for d in self.params.getall('sort_dir')]
         keys = keys or ['created_at']
@@ -361,9 +373,18 @@ class ServerQuery(object):
                 if key not in _CONSTANT_SORT_KEYS]
 
     def project_id(self, context):
-        """The project whose servers are read (None: every project)."""
+        """Return the project whose servers are read.
+
+        :param context: the request context.
+        :returns: a project id, or None for every project.
+        """
         return None if self.all_tenants else context.project_id
 
     def next_wanted(self, page):
-        """Whether the page is full (Nova then links to the next one)."""
+        """Return whether the page is full (Nova then links to the next
+        one).
+
+        :param page: the instances of the page.
+        :returns: a bool.
+        """
         return bool(page) and len(page) == self.limit

@@ -31,13 +31,15 @@ from nova_mini.policies import server_metadata as policies
 
 
 class ServerMetadataController(rest.RestController):
+    """/servers/{server_id}/metadata[/{key}] (see the module)."""
 
     def __init__(self, server_id):
         self.server_id = server_id
 
     def _instance(self, context, rule):
-        """The server, if the caller may ``rule`` it (404 first, as Nova
-        looks the server up before checking the policy on its project).
+        """Return the server, if the caller may ``rule`` it (404 first, as
+        Nova looks the server up before checking the policy on its
+        project).
         """
         instance = objects.Instance.get_by_uuid(context, self.server_id)
         context.can(rule, {'project_id': instance.project_id,
