@@ -40,24 +40,20 @@ def _has_trait(trait):
                              _TRAITS.c.trait == trait)
 
 
-def _available():
-    return sa.and_(_NODES.c.provision_state == states.AVAILABLE,
-                   _NODES.c.maintenance.is_(False),
-                   _NODES.c.instance_uuid.is_(None))
+# Where a node is, as the counts tell it: one of STATES.
+STATES = ('available', 'in_use', 'maintenance', 'other')
 
 
-def _in_use():
-    return _NODES.c.instance_uuid.isnot(None)
+def _state():
+    return sa.case(
+        (_NODES.c.instance_uuid.isnot(None), 'in_use'),
+        (_NODES.c.maintenance.is_(True), 'maintenance'),
+        (_NODES.c.provision_state == states.AVAILABLE, 'available'),
+        else_='other')
 
 
-def _in_maintenance():
-    return sa.and_(_NODES.c.instance_uuid.is_(None),
-                   _NODES.c.maintenance.is_(True))
-
-
-def _sum(condition):
-    return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)),
-                            0)
+def _flag(condition):
+    return sa.case((condition, 1), else_=0)
 
 
 def _requirements(spec_obj):
@@ -77,29 +73,47 @@ def _requirements(spec_obj):
     return found
 
 
-def _breakdown(prefix, condition):
-    """Labelled sums: the nodes meeting ``condition``, and of them the
-    available, in use and in maintenance ones.
+def _empty():
+    return {'total': 0, 'available': 0, 'in_use': 0, 'maintenance': 0}
+
+
+def _add(counts, state, number):
+    counts['total'] += number
+    if state in counts:
+        counts[state] += number
+
+
+def _by_state(context, scope, requirements, sizes):
+    """One row per node state: the nodes, those meeting each requirement,
+    all of them, and the largest sizes. Each requirement is evaluated
+    once per node (a flag in a subquery), then summed per state.
     """
-    return [_sum(condition).label(prefix + 'total'),
-            _sum(sa.and_(condition, _available())).label(
-                prefix + 'available'),
-            _sum(sa.and_(condition, _in_use())).label(prefix + 'in_use'),
-            _sum(sa.and_(condition, _in_maintenance())).label(
-                prefix + 'maintenance')]
-
-
-def _split(row, prefix):
-    return {key: int(getattr(row, prefix + key) or 0)
-            for key in ('total', 'available', 'in_use', 'maintenance')}
+    flags = [_state().label('state')]
+    flags.extend(_flag(condition).label('r%d' % index)
+                 for index, (_k, _n, condition) in enumerate(requirements))
+    flags.extend(node_candidates.CAPACITY[rc].label('size_' + rc)
+                 for rc in sizes)
+    nodes = sa.select(*flags).select_from(_NODES).where(*scope).subquery()
+    every = sa.literal(1)
+    for index in range(len(requirements)):
+        every = every * nodes.c['r%d' % index]
+    columns = [nodes.c.state, sa.func.count().label('nodes'),
+               sa.func.sum(every).label('every')]
+    columns.extend(sa.func.sum(nodes.c['r%d' % index]).label('r%d' % index)
+                   for index in range(len(requirements)))
+    columns.extend(sa.func.max(nodes.c['size_' + rc]).label('size_' + rc)
+                   for rc in sizes)
+    return context.session.execute(
+        sa.select(*columns).group_by(nodes.c.state)).all()
 
 
 @db_api.context_manager.reader
 def count_for_request(context, spec_obj):
     """Count the nodes meeting each requirement of ``spec_obj``.
 
-    Two queries: one aggregate over the nodes of the request's resource
-    class, one count of the candidate query's nodes.
+    Two queries: one over the nodes of the request's resource class,
+    grouped by state (each requirement checked once per node), one count
+    of the candidate query's nodes.
 
     :param context: the request context.
     :param spec_obj: the RequestSpec.
@@ -107,8 +121,8 @@ def count_for_request(context, spec_obj):
         ``nodes`` (of the resource class: ``total``, ``available``,
         ``in_use``, ``maintenance``), ``requirements`` (a list of dicts
         with ``kind``, ``name``, for a size its ``amount``, and the same
-        four counts), ``all`` (the
-        four counts for every requirement together), ``largest``
+        four counts), ``all`` (the four counts for every requirement
+        together), ``largest``
         (resource class -> the largest size among the nodes of the
         resource class, for each size asked for) and ``candidates``
         (nodes meeting every condition of the candidate query, hosts
@@ -116,39 +130,30 @@ def count_for_request(context, spec_obj):
     """
     custom = list(spec_obj.custom_resource_classes)
     counts = {'resource_classes': custom, 'requirements': [],
-              'largest': {}, 'candidates': 0,
-              'nodes': dict.fromkeys(
-                  ('total', 'available', 'in_use', 'maintenance'), 0)}
-    counts['all'] = dict(counts['nodes'])
+              'largest': {}, 'candidates': 0, 'nodes': _empty(),
+              'all': _empty()}
     if len(custom) > 1:
         # A node has one resource class: nothing to count.
         return counts
     scope = [node_candidates.normalized_resource_class() == custom[0]] \
         if custom else []
     requirements = _requirements(spec_obj)
-    columns = _breakdown('nodes_', sa.true())
-    for index, (_kind, _name, condition) in enumerate(requirements):
-        columns.extend(_breakdown('r%d_' % index, condition))
-    columns.extend(_breakdown('all_', sa.and_(
-        sa.true(), *[condition for _k, _n, condition in requirements])))
     sizes = [rc for rc in _SIZES if spec_obj.resources.get(rc, 0) > 0]
-    for resource_class in sizes:
-        columns.append(sa.func.max(
-            node_candidates.CAPACITY[resource_class]).label(
-            'largest_' + resource_class))
-    row = context.session.execute(
-        sa.select(*columns).select_from(_NODES).where(*scope)).one()
-    counts['nodes'] = _split(row, 'nodes_')
-    counts['all'] = _split(row, 'all_')
-    for index, (kind, name, _condition) in enumerate(requirements):
-        entry = _split(row, 'r%d_' % index)
+    found = [_empty() for _requirement in requirements]
+    for row in _by_state(context, scope, requirements, sizes):
+        _add(counts['nodes'], row.state, int(row.nodes))
+        _add(counts['all'], row.state, int(row.every or 0))
+        for index, entry in enumerate(found):
+            _add(entry, row.state, int(getattr(row, 'r%d' % index) or 0))
+        for rc in sizes:
+            counts['largest'][rc] = max(
+                counts['largest'].get(rc, 0),
+                int(getattr(row, 'size_' + rc) or 0))
+    for (kind, name, _condition), entry in zip(requirements, found):
         entry.update(kind=kind, name=name)
         if kind == 'capacity':
             entry['amount'] = spec_obj.resources[name]
         counts['requirements'].append(entry)
-    for resource_class in sizes:
-        counts['largest'][resource_class] = int(
-            getattr(row, 'largest_' + resource_class) or 0)
     where = node_candidates.conditions(
         spec_obj, context.session.get_bind().dialect.name)
     if where is not None:
