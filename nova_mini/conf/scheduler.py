@@ -19,8 +19,12 @@ filter_scheduler_group = cfg.OptGroup(
     help='How nova-mini-scheduler filters and weighs the candidate nodes '
          'the database returns for a request.')
 
+# Nova's defaults include the two server group filters, not SameHost or
+# DifferentHost.
 DEFAULT_FILTERS = ['ComputeCapabilitiesFilter', 'RamFilter', 'DiskFilter',
-                   'CoreFilter', 'ImagePropertiesFilter', 'TraitsFilter']
+                   'CoreFilter', 'ImagePropertiesFilter', 'TraitsFilter',
+                   'ServerGroupAntiAffinityFilter',
+                   'ServerGroupAffinityFilter']
 
 filter_scheduler_opts = [
     cfg.ListOpt('enabled_filters', default=DEFAULT_FILTERS,

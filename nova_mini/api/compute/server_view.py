@@ -29,6 +29,7 @@ from oslo_utils import timeutils
 from nova_mini.api.compute import versions
 from nova_mini import conf
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import servers as policies
 
@@ -185,7 +186,8 @@ class ServerView(object):
             body['trusted_image_certificates'] = None
         # As Nova: in GET /servers/{id} (and PUT), not in /servers/detail.
         if server_groups and self.version >= versions.SERVER_GROUPS:
-            body['server_groups'] = []
+            body['server_groups'] = server_group_obj.group_uuids_of_instance(
+                self._req.ctxt, instance.uuid)
         if self.version >= versions.SERVER_LOCKED_REASON:
             body['locked_reason'] = None
         return body

@@ -40,6 +40,7 @@ from pecan import rest
 
 from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_filters
+from nova_mini.api.compute import server_hints
 from nova_mini.api.compute import server_metadata
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
@@ -50,6 +51,7 @@ from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import request_spec
+from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import servers as policies
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi as scheduler_rpcapi
@@ -220,13 +222,6 @@ def _destination(context, requested):
     return zone or None, [node]
 
 
-def _hints(req_body):
-    hints = (req_body.get('os:scheduler_hints') or
-             req_body.get('OS-SCH-HNT:scheduler_hints') or {})
-    return {key: value if isinstance(value, list) else [value]
-            for key, value in hints.items()}
-
-
 def _get(context, server_id, action):
     """The instance, if the caller may ``action`` it; an expired build is
     failed on the way.
@@ -303,6 +298,8 @@ class ServersController(rest.RestController):
         _refuse_unsupported(body)
         zone, force_nodes = _destination(context,
                                          body.get('availability_zone'))
+        hints = server_hints.hints_of(req.json)
+        group = server_hints.check(context, hints)
         uuids = [uuidutils.generate_uuid() for _index in range(count)]
         # The spec first: a flavor it cannot be derived from is refused
         # before anything is written.
@@ -311,7 +308,7 @@ class ServersController(rest.RestController):
             instance_uuids=uuids, project_id=context.project_id,
             user_id=context.user_id,
             availability_zone=zone, force_nodes=force_nodes,
-            scheduler_hints=_hints(req.json))
+            scheduler_hints=hints)
         kept = {
             'metadata': metadata,
             'tags': body.get('tags') or [],
@@ -334,7 +331,16 @@ class ServersController(rest.RestController):
                 flavor=flavor, image_ref=image_ref,
                 vm_state=instance_obj.BUILDING, node_uuid=None, fault=None,
                 launch_index=index, **kept))
-        objects.InstanceList.create_all(context, instances, spec)
+        if group is None:
+            objects.InstanceList.create_all(context, instances, spec)
+        else:
+            # The servers join the group in the same transaction, within
+            # the group's members quota.
+            try:
+                server_group_obj.create_in_group(context, instances, spec,
+                                                 group)
+            except exception.ServerGroupNotFound as exc:
+                raise exception.Invalid(exc.format_message())
         try:
             scheduler_rpcapi.SchedulerAPI(CONF).build_instances(
                 context, spec, uuids, retry=CAST_RETRIES)

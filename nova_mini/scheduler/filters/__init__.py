@@ -31,6 +31,9 @@ class BaseNodeFilter(object):
 
     # Whether check() reads NodeState.traits (loaded only if so).
     needs_traits = False
+    # The scheduler hints it honours: the compute API refuses a hint that
+    # no enabled filter reads.
+    hints = ()
 
     @property
     def name(self):
@@ -81,3 +84,17 @@ def load(names, namespace=NAMESPACE):
         namespace, names, invoke_on_load=True, name_order=True,
         on_missing_entrypoints_callback=_missing)
     return [ext.obj for ext in manager]
+
+
+def hints_read(names, namespace=NAMESPACE):
+    """Return the scheduler hints the filters ``names`` honour (their
+    ``hints``), without creating the filters; unknown names are skipped.
+
+    :param names: entry point names.
+    :param namespace: the entry point group.
+    :returns: a frozenset of hint names.
+    """
+    manager = named.NamedExtensionManager(namespace, names,
+                                          invoke_on_load=False)
+    return frozenset(hint for ext in manager
+                     for hint in getattr(ext.plugin, 'hints', ()))

@@ -26,6 +26,23 @@ from nova_mini.api import validation
 
 _string = {'type': 'string', 'maxLength': 255}
 
+_uuid = {'type': 'string', 'format': 'uuid'}
+
+# The value shapes of Nova's hints (a server uuid, or a list of them;
+# same_host's single value is not checked, as in Nova). Other hints pass
+# the schema, as in Nova; servers.py refuses those no enabled filter reads
+# (server_hints.py).
+_scheduler_hints = {
+    'type': 'object',
+    'properties': {
+        'group': {'oneOf': [{'type': 'array', 'items': _uuid}, _uuid]},
+        'different_host': {'oneOf': [_uuid,
+                                     {'type': 'array', 'items': _uuid}]},
+        'same_host': {'type': ['string', 'array'], 'items': _uuid},
+    },
+    'additionalProperties': True,
+}
+
 # Nova's block_device_mapping_v2 item (servers.py accepts the image root
 # disk only).
 _block_device_mapping_v2 = {
@@ -140,8 +157,8 @@ create = {
             'required': ['name', 'flavorRef'],
             'additionalProperties': False,
         },
-        'os:scheduler_hints': {'type': 'object'},
-        'OS-SCH-HNT:scheduler_hints': {'type': 'object'},
+        'os:scheduler_hints': _scheduler_hints,
+        'OS-SCH-HNT:scheduler_hints': _scheduler_hints,
     },
     'required': ['server'],
     'additionalProperties': False,

@@ -269,11 +269,15 @@ def test_each_server_keeps_its_request_spec(stack):
     _node('keep-1', traits=[TRAIT])
     _node('keep-2', traits=[TRAIT])
     admin = nm_context.get_admin_context()
+    group = app.post_json(
+        V21 + '/os-server-groups',
+        {'server_group': {'name': 'g1', 'policies': ['anti-affinity']}},
+        headers=DEMO).json['server_group']['id']
     response = app.post_json(
         V21 + '/servers',
         {'server': {'name': 'srv', 'flavorRef': 'bm-gold',
                     'imageRef': 'img-1', 'max_count': 2},
-         'os:scheduler_hints': {'group': 'g1'}}, headers=DEMO)
+         'os:scheduler_hints': {'group': group}}, headers=DEMO)
     first = response.json['server']
     servers = [s for s in app.get(V21 + '/servers', headers=DEMO)
                .json['servers'] if s['name'].startswith('srv-')]
@@ -288,7 +292,7 @@ def test_each_server_keeps_its_request_spec(stack):
         assert spec.image.id == 'img-1'
         assert spec.required_traits == [TRAIT]
         assert spec.resources == {'CUSTOM_BAREMETAL': 1}
-        assert spec.scheduler_hints == {'group': ['g1']}
+        assert spec.scheduler_hints == {'group': [group]}
         app.delete(V21 + '/servers/%s' % server['id'], headers=DEMO)
         with pytest.raises(exception.RequestSpecNotFound):
             request_spec.RequestSpec.get_by_instance_uuid(admin,
