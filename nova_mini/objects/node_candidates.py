@@ -44,6 +44,16 @@ CAPACITY = {'VCPU': _NODES.c.cpus, 'MEMORY_MB': _NODES.c.memory_mb,
 
 _BY_ID = (_NODES.c.id.asc(),)
 
+# A node the scheduler may give away: available, not in maintenance,
+# without an instance. Written as the predicate of the partial index
+# nodes_free_memory_mb_idx (db/models.py), with literal values: SQLite
+# uses a partial index only for a query naming the index's own terms,
+# and PostgreSQL proves the predicate from them.
+FREE = (_NODES.c.provision_state == sa.literal_column("'%s'"
+                                                      % states.AVAILABLE),
+        _NODES.c.maintenance.is_(False),
+        _NODES.c.instance_uuid.is_(None))
+
 # Candidate statements kept for reuse: building one (and its SQLAlchemy
 # cache key) costs about as much as running it; the requests for one
 # flavor share one. Least recently used first.
@@ -144,6 +154,31 @@ def _order_key(order_by):
                   clause.modifier.__name__) for clause in order_by)
 
 
+# Ranking key (a weigher's sql_key) -> the partial index ranking the
+# free nodes by it (db/models.py).
+FREE_INDEXES = {'memory_mb': 'nodes_free_memory_mb_idx'}
+
+
+def _ranked_free(order_by, dialect):
+    """The ids of the free nodes, best-ranked first."""
+    index = FREE_INDEXES.get(order_by[0].element.name)
+    if dialect != 'sqlite' or index is None:
+        return sa.select(_NODES.c.id).where(*FREE).order_by(*order_by)
+    # NOTE: without statistics SQLite takes "instance_uuid IS NULL" for a
+    # few rows of the unique index on instance_uuid and sorts every free
+    # node; INDEXED BY makes it walk the partial index in order. The
+    # columns are named alone, so that the FROM stays that text.
+    column = sa.column
+    return sa.select(column('id')).select_from(
+        sa.text('nodes INDEXED BY %s' % index)).where(
+            column('provision_state') == FREE[0].right,
+            column('maintenance', sa.Boolean).is_(False),
+            column('instance_uuid').is_(None)).order_by(*[
+                sa.sql.expression.UnaryExpression(
+                    column(clause.element.name), modifier=clause.modifier)
+                for clause in order_by])
+
+
 def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
            requirements):
     where = conditions(spec_obj, dialect, requirements,
@@ -151,10 +186,11 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
     if where is None:
         return None
     if among is not None:
+        # Ranked among the free nodes only: on a full fleet the
+        # best-ranked nodes of all are mostly deployed.
         start, count = among
-        where.append(_NODES.c.id.in_(
-            sa.select(_NODES.c.id).order_by(*order_by).limit(count).offset(
-                start).scalar_subquery()))
+        where.append(_NODES.c.id.in_(_ranked_free(order_by, dialect).limit(
+            count).offset(start).scalar_subquery()))
     columns = [_NODES.c[name] for name in _COLUMNS]
     if with_traits:
         columns.append(_traits_column().label('traits'))
@@ -191,10 +227,12 @@ def get_candidates(context, spec_obj, with_traits=False, order_by=None,
     """Load the nodes ``spec_obj`` may get, ranked by ``order_by``.
 
     ``among``, ``(start, count)``: consider only the nodes ranked start to
-    start + count - 1 among *all* nodes (an index range of the ranking,
-    each node then checked on its own), rather than finding the candidates
-    through the traits' index ranges: cheaper whenever the best nodes are
-    likely candidates.
+    start + count - 1 among *all free* nodes (``FREE``: an index range of
+    the ranking, read from the partial index of the free nodes when the
+    ranking is by memory, each node then checked on its own), rather than
+    finding the candidates through the traits' index ranges: cheaper
+    whenever the best free nodes are likely candidates, however full the
+    fleet is.
 
     :param context: the request context.
     :param spec_obj: the RequestSpec.
@@ -219,6 +257,22 @@ def get_candidates(context, spec_obj, with_traits=False, order_by=None,
         (row.traits.split(',') if row.traits else ()) if with_traits
         else None)
         for row in rows]
+
+
+@db_api.context_manager.reader
+def free_count(context, at_most):
+    """Return how many nodes are free (``FREE``), counting ``at_most``.
+
+    :param context: the request context.
+    :param at_most: where to stop counting (an index range that long).
+    :returns: an integer, at most ``at_most``.
+    """
+    return context.session.execute(_FREE_COUNT, {'at_most': at_most}).scalar()
+
+
+_FREE_COUNT = sa.select(sa.func.count()).select_from(
+    sa.select(_NODES.c.id).where(*FREE).limit(
+        sa.bindparam('at_most')).subquery())
 
 
 @db_api.context_manager.reader

@@ -35,7 +35,7 @@ LOG = logging.getLogger(__name__)
 
 
 # Ranked reads (see FilterScheduler._passing). First, slices of the
-# best-ranked nodes of all, FIRST_SLICE nodes then twice as many each
+# best-ranked free nodes, FIRST_SLICE nodes then twice as many each
 # time, SCAN_BUDGET nodes at most; then pages of all candidates: the first
 # holds PAGE_FACTOR times the nodes needed (at least MIN_PAGE), each
 # further page 4 times more.
@@ -102,9 +102,11 @@ class FilterScheduler(object):
         if there are that many, best first if the database ranks them.
 
         When the database can rank nodes as the weighers would, the best
-        of all nodes are checked first, slice by slice: when candidates
-        are not rare, the first slice holds enough, and the work does not
-        grow with the number of nodes. When SCAN_BUDGET nodes did not,
+        of the free nodes (available, not in maintenance, without an
+        instance: node_candidates.FREE) are checked first, slice by slice:
+        when candidates are not rare among them, the first slice holds
+        enough, and the work grows neither with the number of nodes nor
+        with how many are deployed. When SCAN_BUDGET nodes did not,
         candidates are rare: every candidate is found through the
         indexes of the request's traits and read in ranked pages until
         enough passed. Without a ranking in SQL, every candidate is read.
@@ -142,9 +144,9 @@ class FilterScheduler(object):
 
     def _best_of_all(self, context, spec_obj, order, needed, counts,
                      active):
-        """The candidates among the SCAN_BUDGET best-ranked nodes that
-        passed the filters, once ``needed`` passed (or every node was
-        seen); None if the budget ran out first.
+        """The candidates among the SCAN_BUDGET best-ranked free nodes
+        that passed the filters, once ``needed`` passed (or every free
+        node was seen); None if the budget ran out first.
         """
         bound = None
         passed = []
@@ -160,8 +162,10 @@ class FilterScheduler(object):
             if len(passed) >= needed:
                 return passed
             # Read only when the first slice was not enough: usually it is.
+            # Once every free node was checked, what passed is all there
+            # is (a fleet almost full).
             if bound is None:
-                bound = node_candidates.node_count_bound(context)
+                bound = node_candidates.free_count(context, SCAN_BUDGET + 1)
             if start >= bound:
                 return passed
             size *= 2

@@ -98,7 +98,10 @@ def test_capacity_is_checked_in_sql(admin, flavor, expected):
 def test_pages_follow_the_ranking(admin):
     for i, memory in enumerate([2048, 8192, 4096, 8192, 1024]):
         _node(admin, 'n%d' % i, memory_mb=memory)
-    order = [models.Node.__table__.c.memory_mb.desc()]
+    # Ending with the id, as get_candidates wants: the order of the two
+    # 8192 MB nodes is the plan's otherwise.
+    order = [models.Node.__table__.c.memory_mb.desc(),
+             models.Node.__table__.c.id.asc()]
     spec = _spec(memory_mb=0)
     assert _names(admin, spec, order_by=order) == [
         'n1', 'n3', 'n2', 'n0', 'n4']
