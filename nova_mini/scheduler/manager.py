@@ -21,6 +21,7 @@ from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import node as node_obj
 from nova_mini import rpc
 from nova_mini.scheduler import filter_scheduler
+from nova_mini.scheduler import no_valid_host
 from nova_mini.scheduler import rpcapi
 from nova_mini import states
 from nova_mini import version
@@ -103,9 +104,10 @@ class SchedulerManager(object):
             LOG.info('Deploying node %s for instance %s failed: %s',
                      selection.node_uuid, instance.uuid, exc)
             node_obj.Node.release(ctxt, instance.uuid)
-            instance.mark_error(
-                exception.NoValidHost(reason=exc.format_message()).message,
-                code=500)
+            # The node is named in the details (admins) only.
+            refused = no_valid_host.deploy_refused(exc)
+            instance.mark_error(refused.format_message(), code=500,
+                                details=refused.kwargs['details'])
             return
         if instance.mark_active(selection.node_uuid):
             LOG.info('Instance %s is ACTIVE on node %s', instance.uuid,

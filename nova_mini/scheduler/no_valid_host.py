@@ -418,3 +418,31 @@ def claims_lost(rounds, instances):
                '([filter_scheduler] max_attempts bounds the rounds).'
                % (rounds, instances))
     return exception.NoValidHost(reason=reason, details=details)
+
+
+def deploy_refused(exc):
+    """Return the NoValidHost for a claimed node whose deploy was refused
+    (it changed between the selection and the deploy).
+
+    The user reads what happened to "the node chosen for this server";
+    the node itself is named in the details only.
+
+    :param exc: the exception the deploy raised: MissingNodeTraits,
+        NodeInMaintenance, InvalidStateRequested or NodeNotFound.
+    :returns: a NoValidHost.
+    """
+    if isinstance(exc, exception.MissingNodeTraits):
+        missing = exc.kwargs.get('missing')
+        happened = 'lost the required trait%s %s' % (
+            '' if isinstance(missing, str) and ',' not in missing else 's',
+            missing) if missing else 'lost a required trait'
+    elif isinstance(exc, exception.NodeInMaintenance):
+        happened = 'went into maintenance'
+    elif isinstance(exc, exception.NodeNotFound):
+        happened = 'was deleted'
+    else:
+        happened = 'left provision state available'
+    reason = ('The node chosen for this server %s before it was deployed; '
+              'booting again may succeed.' % happened)
+    return exception.NoValidHost(reason=reason,
+                                 details=exc.format_message())
