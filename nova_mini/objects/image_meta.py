@@ -12,12 +12,30 @@
 
 """ImageMeta and ImageMetaProps: what the scheduler needs of an image.
 
-Only the properties a filter reads are fields: the architecture
-(``hw_architecture``, or the older ``cpu_arch``) and the traits the image
-requires. Glance spells the latter ``trait:<NAME>=required``, one property
-per trait; both that form and a ``traits_required`` list are accepted.
+Only the properties a filter reads are fields, under Nova's names and
+with Nova's coercion:
+
+* ``hw_architecture`` (legacy name ``architecture``; nova_mini also reads
+  ``cpu_arch``), canonicalised as Nova does (``amd64`` is ``x86_64``,
+  ``i386`` is ``i686``, any case);
+* ``img_hv_type`` (legacy ``hypervisor_type``; ``xapi`` is ``xen``),
+  ``hw_vm_mode`` (legacy ``vm_mode``; ``hv`` and ``baremetal`` are
+  ``hvm``, ``pv`` is ``xen``) and ``img_hv_requested_version`` (legacy
+  ``hypervisor_version_requires``, a version predicate such as ``>=1``),
+  which the ImagePropertiesFilter compares with what a bare-metal node
+  supports;
+* the traits the image requires: Glance spells them
+  ``trait:<NAME>=required``, one property per trait; a
+  ``traits_required`` list is accepted too.
+
+A value that is not one Nova knows (an unknown architecture, say) makes
+the request invalid (``InvalidRequestSpec``): no node could be chosen for
+it.
 """
 
+from oslo_utils import versionutils
+
+from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 
@@ -25,51 +43,153 @@ from nova_mini.objects import fields
 # (trait:<NAME>=required); request_spec reads flavors with it too.
 TRAIT_PREFIX = 'trait:'
 
+# The architectures Nova knows (nova.objects.fields.Architecture).
+ARCHITECTURES = (
+    'alpha', 'armv6', 'armv7l', 'armv7b', 'aarch64', 'cris', 'i686', 'ia64',
+    'lm32', 'm68k', 'microblaze', 'microblazeel', 'mips', 'mipsel',
+    'mips64', 'mips64el', 'openrisc', 'parisc', 'parisc64', 'ppc', 'ppcle',
+    'ppc64', 'ppc64le', 'ppcemb', 's390', 's390x', 'sh4', 'sh4eb', 'sparc',
+    'sparc64', 'unicore32', 'x86_64', 'xtensa', 'xtensaeb',
+)
+_ARCHITECTURE_ALIASES = {'i386': 'i686', 'i486': 'i686', 'i586': 'i686',
+                         'x86_32': 'i686', 'x86_32p': 'i686',
+                         'amd64': 'x86_64'}
+# The virtualization types and VM modes Nova knows (HVType, VMMode).
+HV_TYPES = ('baremetal', 'bhyve', 'docker', 'fake', 'hyperv', 'ironic',
+            'kqemu', 'kvm', 'lxc', 'lxd', 'openvz', 'parallels', 'phyp',
+            'qemu', 'test', 'uml', 'vbox', 'vz', 'vmware', 'xen', 'zvm',
+            'prsm')
+_HV_TYPE_ALIASES = {'xapi': 'xen'}
+VM_MODES = ('hvm', 'xen', 'uml', 'exe')
+_VM_MODE_ALIASES = {'pv': 'xen', 'hv': 'hvm', 'baremetal': 'hvm'}
+
+# Nova's older property names, read when the current one is absent.
+LEGACY_NAMES = {
+    'architecture': 'hw_architecture',
+    'hypervisor_type': 'img_hv_type',
+    'vm_mode': 'hw_vm_mode',
+    'hypervisor_version_requires': 'img_hv_requested_version',
+}
+
+
+def _canonical(name, value, known, aliases):
+    if value is None:
+        return None
+    canonical = str(value).lower()
+    canonical = aliases.get(canonical, canonical)
+    if canonical not in known:
+        raise exception.InvalidRequestSpec(
+            reason='image property %s=%r is not one Nova knows (%s)'
+            % (name, value, ', '.join(known)))
+    return canonical
+
+
+def canonical_architecture(value):
+    """Return Nova's canonical name of an architecture, or None.
+
+    :param value: an architecture name (``AMD64``, ``x86_64``, ...), or
+        None.
+    :returns: the canonical name (``x86_64``), or None for None.
+    :raises nova_mini.exception.InvalidRequestSpec: not an architecture.
+    """
+    return _canonical('hw_architecture', value, ARCHITECTURES,
+                      _ARCHITECTURE_ALIASES)
+
+
+def _version_predicate(value):
+    if value is None:
+        return None
+    try:
+        versionutils.VersionPredicate(str(value))
+    except ValueError:
+        raise exception.InvalidRequestSpec(
+            reason='image property img_hv_requested_version=%r is not a '
+            'version predicate (such as ">=1")' % (value,))
+    return str(value)
+
 
 @base.NovaMiniObjectRegistry.register
 class ImageMetaProps(base.NovaMiniObject):
     """The image properties the scheduler reads."""
 
     # Version 1.0: Initial version
-    VERSION = '1.0'
+    # Version 1.1: img_hv_type, hw_vm_mode, img_hv_requested_version;
+    #              architectures canonical
+    VERSION = '1.1'
 
     fields = {
         'hw_architecture': fields.StringField(nullable=True),
         'cpu_arch': fields.StringField(nullable=True),
+        'img_hv_type': fields.StringField(nullable=True),
+        'hw_vm_mode': fields.StringField(nullable=True),
+        'img_hv_requested_version': fields.StringField(nullable=True),
         'traits_required': fields.ListOfStringsField(),
     }
+
+    # The fields 1.1 added, nullable strings set from properties.
+    _V1_1 = ('img_hv_type', 'hw_vm_mode', 'img_hv_requested_version')
+
+    def obj_make_compatible(self, primitive, target_version):
+        super(ImageMetaProps, self).obj_make_compatible(primitive,
+                                                        target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 1):
+            for name in self._V1_1:
+                primitive.pop(name, None)
 
     @classmethod
     def from_dict(cls, properties):
         """Return the properties the scheduler reads of Glance's.
 
-        Traits are taken from ``traits_required`` and from the
-        ``trait:<NAME>=required`` properties.
+        Current names win over legacy ones; traits are taken from
+        ``traits_required`` and from the ``trait:<NAME>=required``
+        properties.
 
         :param properties: the image's properties (None: none).
         :returns: an ImageMetaProps.
+        :raises nova_mini.exception.InvalidRequestSpec: a value Nova does
+            not know (see the module).
         """
-        properties = properties or {}
+        properties = dict(properties or {})
+        for legacy, name in LEGACY_NAMES.items():
+            if properties.get(name) is None and \
+                    properties.get(legacy) is not None:
+                properties[name] = properties[legacy]
         traits = set(properties.get('traits_required') or ())
         traits.update(key[len(TRAIT_PREFIX):] for key, value in
                       properties.items()
                       if key.startswith(TRAIT_PREFIX) and value == 'required')
-        return cls(hw_architecture=properties.get('hw_architecture'),
-                   cpu_arch=properties.get('cpu_arch'),
-                   traits_required=sorted(traits))
+        return cls(
+            hw_architecture=canonical_architecture(
+                properties.get('hw_architecture')),
+            cpu_arch=_canonical('cpu_arch', properties.get('cpu_arch'),
+                                ARCHITECTURES, _ARCHITECTURE_ALIASES),
+            img_hv_type=_canonical('img_hv_type',
+                                   properties.get('img_hv_type'), HV_TYPES,
+                                   _HV_TYPE_ALIASES),
+            hw_vm_mode=_canonical('hw_vm_mode', properties.get('hw_vm_mode'),
+                                  VM_MODES, _VM_MODE_ALIASES),
+            img_hv_requested_version=_version_predicate(
+                properties.get('img_hv_requested_version')),
+            traits_required=sorted(traits))
 
     def to_dict(self):
         """Return the properties as a dict, as from_dict takes it."""
         result = {'traits_required': list(self.traits_required)}
-        for name in ('hw_architecture', 'cpu_arch'):
-            if getattr(self, name) is not None:
+        for name in ('hw_architecture', 'cpu_arch') + self._V1_1:
+            if self.obj_attr_is_set(name) and getattr(self, name) is not None:
                 result[name] = getattr(self, name)
         return result
 
+    def get(self, name, default=None):
+        """Return a property, or ``default`` when it is unset or None."""
+        if not self.obj_attr_is_set(name) or getattr(self, name) is None:
+            return default
+        return getattr(self, name)
+
     @property
     def architecture(self):
-        """The architecture the image needs, or None."""
-        return self.hw_architecture or self.cpu_arch
+        """The architecture the image needs (canonical), or None."""
+        return self.get('hw_architecture') or self.get('cpu_arch')
 
 
 @base.NovaMiniObjectRegistry.register
@@ -77,11 +197,17 @@ class ImageMeta(base.NovaMiniObject):
     """An image as the scheduler sees it: its id and properties."""
 
     # Version 1.0: Initial version
-    VERSION = '1.0'
+    # Version 1.1: ImageMetaProps 1.1
+    VERSION = '1.1'
 
     fields = {
         'id': fields.StringField(nullable=True),
         'properties': fields.ObjectField('ImageMetaProps'),
+    }
+
+    # The ImageMetaProps version each version carries.
+    obj_relationships = {
+        'properties': [('1.0', '1.0'), ('1.1', '1.1')],
     }
 
     @classmethod
@@ -91,6 +217,8 @@ class ImageMeta(base.NovaMiniObject):
         :param image: ``{'id': ..., 'properties': {...}}``; ``None`` or
             ``{}`` is "no image".
         :returns: an ImageMeta.
+        :raises nova_mini.exception.InvalidRequestSpec: a property value
+            Nova does not know.
         """
         image = image or {}
         return cls(id=image.get('id'),

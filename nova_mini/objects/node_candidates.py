@@ -16,11 +16,13 @@ may get at all, beside the node filters (node_filters) it builds on.
 One query returns the nodes that are available, not in maintenance,
 without an instance, of the request's resource class, big enough for the
 request's VCPU, MEMORY_MB and DISK_GB (the capacity columns), with every
-required trait and no forbidden one, minus the nodes this request ignores
-(or only the ones it forces). The filters (scheduler.filters) then see
-only these candidates; given an order (the weighers' ``sql_order``) and a
-limit, the query returns the best ones first, a page at a time, or looks
-only at a slice of the best-ranked nodes of all.
+required trait and no forbidden one (the request's resources and traits
+are the merge of its request groups: one node meets them all), minus the
+nodes this request ignores (or only the ones it forces). The filters
+(scheduler.filters) then see only these candidates; given an order (the
+weighers' ``sql_order``) and a limit, the query returns the best ones
+first, a page at a time, or looks only at a slice of the best-ranked nodes
+of all.
 """
 
 import collections
@@ -41,6 +43,9 @@ _TRAITS = models.NodeTrait.__table__
 # Resource class of a request -> the node column holding its size.
 CAPACITY = {'VCPU': _NODES.c.cpus, 'MEMORY_MB': _NODES.c.memory_mb,
             'DISK_GB': _NODES.c.local_gb}
+
+# How much of its resource class a node has (Ironic's inventory).
+NODE_UNITS = 1
 
 _BY_ID = (_NODES.c.id.asc(),)
 
@@ -101,6 +106,18 @@ def conditions(spec_obj, dialect=None, requirements=True, probe=False):
     if custom:
         found.append(normalized_resource_class() == custom[0])
     if requirements:
+        for resource_class, amount in spec_obj.resources.items():
+            if resource_class in CAPACITY:
+                continue
+            if resource_class.startswith(request_spec.CUSTOM_PREFIX):
+                # A node has one unit of its resource class (its whole
+                # self), whichever groups ask for it.
+                if amount > NODE_UNITS:
+                    return None
+            elif amount > 0:
+                # A bare-metal node has no other standard class (PCPU,
+                # VGPU, ...) to give.
+                return None
         for resource_class, column in sorted(CAPACITY.items()):
             wanted = spec_obj.resources.get(resource_class, 0)
             if wanted > 0:
@@ -137,8 +154,7 @@ def _request_key(spec_obj):
     """What ``conditions`` reads of ``spec_obj``, hashable."""
     retried = spec_obj.retry.nodes if spec_obj.retry is not None else ()
     return (tuple(spec_obj.custom_resource_classes),
-            tuple(sorted((rc, spec_obj.resources.get(rc, 0))
-                         for rc in CAPACITY)),
+            tuple(sorted(spec_obj.resources.items())),
             tuple(sorted(spec_obj.required_traits)),
             tuple(sorted(spec_obj.forbidden_traits)),
             tuple(sorted(set(spec_obj.ignore_hosts) | set(retried))),

@@ -17,14 +17,19 @@ flavor and image. Besides what the user asked for, it carries the
 *requirements* derived from the flavor's extra specs and the image, so that
 filters and weighers read attributes and never parse dicts:
 
-* ``resources``: ``{resource class: amount}``: VCPU, MEMORY_MB and DISK_GB
-  from the flavor, overridden (or zeroed) by ``resources:<CLASS>=<n>``
-  extra specs; a bare-metal flavor asks for ``resources:CUSTOM_<X>=1`` and
-  zeroes the others. Zero amounts are left out.
-* ``required_traits`` / ``forbidden_traits``: from ``trait:<NAME>=required``
-  and ``=forbidden`` extra specs, plus the image's ``traits_required``.
+* ``requested_groups``: the request groups (objects.request_group):
+  the unnumbered one (``resources:<CLASS>=<n>``, ``trait:<NAME>=...``,
+  the flavor's VCPU, MEMORY_MB and DISK_GB for the classes no group names,
+  the image's required traits) and the numbered ones
+  (``resources1:...``, ``trait_gpu:...``); ``group_policy`` from the
+  extra spec of that name. Zero amounts are left out.
+* ``resources`` (summed per class), ``required_traits`` and
+  ``forbidden_traits`` (unions): the merge of the groups, what the one
+  bare-metal node chosen must have. A bare-metal flavor asks for
+  ``resources:CUSTOM_<X>=1`` and zeroes the others.
 * ``capabilities``: ``{name: requirement}`` from ``capabilities:<name>``
-  extra specs, matched against a node's ``properties['capabilities']``.
+  extra specs, matched against what the node reports
+  (scheduler.filters.compute_capabilities).
 
 Some fields only make sense for the request being scheduled now and are
 never stored with the instance (``PER_REQUEST_FIELDS``: the instance uuids,
@@ -42,7 +47,6 @@ instances.
 """
 
 import datetime
-import math
 
 from oslo_serialization import jsonutils
 from oslo_utils import timeutils
@@ -55,14 +59,15 @@ from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import image_meta
+from nova_mini.objects import request_group
 
 RESOURCES_PREFIX = 'resources:'
 TRAIT_PREFIX = image_meta.TRAIT_PREFIX
 CAPABILITIES_PREFIX = 'capabilities:'
 CUSTOM_PREFIX = 'CUSTOM_'
 
-REQUIRED = 'required'
-FORBIDDEN = 'forbidden'
+REQUIRED = request_group.REQUIRED
+FORBIDDEN = request_group.FORBIDDEN
 
 # Fields of this request only: not stored with the instance, not reused
 # when it is rebuilt or moved.
@@ -70,7 +75,10 @@ PER_REQUEST_FIELDS = ('instance_uuids', 'ignore_hosts', 'force_nodes',
                       'retry')
 # Fields computed from the flavor and image by _derive().
 DERIVED_FIELDS = ('resources', 'required_traits', 'forbidden_traits',
-                  'capabilities')
+                  'capabilities', 'requested_groups', 'group_policy')
+# Fields of version 1.1, dropped for 1.0 targets (derived again from the
+# 1.0 fields when a 1.0 primitive is read).
+FIELDS_1_1 = ('requested_groups', 'group_policy')
 
 _SPECS = models.RequestSpec.__table__
 
@@ -135,49 +143,20 @@ class SchedulerRetries(base.NovaMiniObject):
 
 def _derive(flavor, image):
     """The requirements (DERIVED_FIELDS) of ``flavor`` and ``image``."""
-    specs = flavor.extra_specs
-    resources = {
-        'VCPU': flavor.vcpus,
-        'MEMORY_MB': flavor.memory_mb,
-        'DISK_GB': (flavor.root_gb + flavor.ephemeral_gb
-                    + int(math.ceil(flavor.swap / 1024.0))),
-    }
-    required = set(image.properties.traits_required) if image else set()
-    forbidden = set()
-    capabilities = {}
-    for key, value in specs.items():
-        if key.startswith(RESOURCES_PREFIX):
-            name = key[len(RESOURCES_PREFIX):]
-            try:
-                amount = int(value)
-            except ValueError:
-                amount = -1
-            if amount < 0:
-                raise exception.InvalidRequestSpec(
-                    reason='%s=%r is not an amount' % (key, value))
-            resources[name] = amount
-        elif key.startswith(TRAIT_PREFIX):
-            name = key[len(TRAIT_PREFIX):]
-            if value == REQUIRED:
-                required.add(name)
-            elif value == FORBIDDEN:
-                forbidden.add(name)
-            else:
-                raise exception.InvalidRequestSpec(
-                    reason='%s=%r is neither required nor forbidden'
-                    % (key, value))
-        elif key.startswith(CAPABILITIES_PREFIX):
-            capabilities[key[len(CAPABILITIES_PREFIX):]] = value
-    both = required & forbidden
-    if both:
-        raise exception.InvalidRequestSpec(
-            reason='traits both required and forbidden: %s'
-            % ', '.join(sorted(both)))
+    groups, group_policy = request_group.from_extra_specs(
+        flavor, image.properties.traits_required if image else ())
+    resources, required, forbidden = request_group.merge(groups)
+    capabilities = {
+        key[len(CAPABILITIES_PREFIX):]: value
+        for key, value in flavor.extra_specs.items()
+        if key.startswith(CAPABILITIES_PREFIX)}
     return {
-        'resources': {rc: n for rc, n in sorted(resources.items()) if n},
-        'required_traits': sorted(required),
-        'forbidden_traits': sorted(forbidden),
+        'resources': resources,
+        'required_traits': required,
+        'forbidden_traits': forbidden,
         'capabilities': dict(sorted(capabilities.items())),
+        'requested_groups': groups,
+        'group_policy': group_policy,
     }
 
 
@@ -212,7 +191,9 @@ class RequestSpec(base.NovaMiniObject):
     """Models the request to launch one or more instances (see module)."""
 
     # Version 1.0: Initial version
-    VERSION = '1.0'
+    # Version 1.1: requested_groups, group_policy (numbered request groups);
+    #              ImageMeta 1.1
+    VERSION = '1.1'
 
     fields = {
         # What is asked for.
@@ -234,7 +215,51 @@ class RequestSpec(base.NovaMiniObject):
         'required_traits': fields.ListOfStringsField(default=[]),
         'forbidden_traits': fields.ListOfStringsField(default=[]),
         'capabilities': fields.DictOfStringsField(default={}),
+        # Each request group (unnumbered first); resources,
+        # required_traits and forbidden_traits above are their merge.
+        'requested_groups': fields.ListOfObjectsField('RequestGroup',
+                                                      default=[]),
+        'group_policy': fields.StringField(nullable=True, default=None),
     }
+
+    # The version of each object field's class, per version of this one.
+    obj_relationships = {
+        'flavor': [('1.0', '1.0')],
+        'image': [('1.0', '1.0'), ('1.1', '1.1')],
+        'retry': [('1.0', '1.0')],
+        'requested_groups': [('1.1', '1.0')],
+    }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super(RequestSpec, self).obj_make_compatible(primitive,
+                                                     target_version)
+        target = tuple(int(part) for part in target_version.split('.'))
+        if target < (1, 1):
+            for name in FIELDS_1_1:
+                primitive.pop(name, None)
+
+    @classmethod
+    def _obj_from_primitive(cls, context, objver, primitive):
+        spec = super(RequestSpec, cls)._obj_from_primitive(
+            context, objver, primitive)
+        if not spec.obj_attr_is_set('requested_groups'):
+            # Written by 1.0, which read the unnumbered group only: that
+            # group is what its merged fields hold.
+            spec._groups_from_merged_fields()
+            spec.VERSION = cls.VERSION
+        return spec
+
+    def _groups_from_merged_fields(self):
+        groups = []
+        values = {name: getattr(self, name) for name in
+                  ('resources', 'required_traits', 'forbidden_traits')
+                  if self.obj_attr_is_set(name)}
+        if any(values.values()):
+            groups.append(request_group.RequestGroup(suffix=None, **{
+                name: type(value)(value) for name, value in values.items()}))
+        self.requested_groups = groups
+        self.group_policy = None
+        self.obj_reset_changes(FIELDS_1_1)
 
     @classmethod
     def from_components(cls, context, flavor, image=None, num_instances=1,
@@ -282,7 +307,10 @@ class RequestSpec(base.NovaMiniObject):
         """Build a RequestSpec from the legacy dicts.
 
         :param request_spec: ``image``, ``instance_properties``,
-            ``instance_type``, ``num_instances``, ``instance_uuids``.
+            ``instance_type``, ``num_instances``, ``instance_uuids``
+            (without it, the uuid of ``instance_properties`` when
+            ``num_instances`` is 1, else ``num_instances`` instances not
+            named yet).
         :param filter_properties: ``scheduler_hints``, ``ignore_hosts``,
             ``force_nodes``, ``retry`` (and ``instance_type``).
         :param context: the request context.
@@ -297,14 +325,17 @@ class RequestSpec(base.NovaMiniObject):
             raise exception.InvalidRequestSpec(reason='no instance_type')
         if not isinstance(flavor, flavor_obj.Flavor):
             flavor = _flavor_from_dict(flavor)
+        num_instances = request_spec.get('num_instances', 1)
         uuids = request_spec.get('instance_uuids')
-        if uuids is None and instance.get('uuid'):
+        if uuids is None and instance.get('uuid') and num_instances <= 1:
+            # Without instance_uuids, instance_properties describes the
+            # first instance only: its uuid is the request's if it asks
+            # for one instance; for more, num_instances says how many.
             uuids = [instance['uuid']]
         retry = filter_properties.get('retry')
         return cls.from_components(
             context, flavor, image=request_spec.get('image'),
-            num_instances=request_spec.get('num_instances', 1),
-            instance_uuids=uuids,
+            num_instances=num_instances, instance_uuids=uuids,
             project_id=instance.get('project_id'),
             user_id=instance.get('user_id'),
             availability_zone=instance.get('availability_zone'),

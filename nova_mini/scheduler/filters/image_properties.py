@@ -10,22 +10,51 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""ImagePropertiesFilter: the node runs the image's architecture."""
+"""ImagePropertiesFilter: the node runs what the image asks for, as
+Nova's filter of that name decides it for an Ironic node.
 
+The image may ask for an architecture (``hw_architecture``, or
+``cpu_arch``), a virtualization type (``img_hv_type``), a VM mode
+(``hw_vm_mode``) and a hypervisor version (``img_hv_requested_version``),
+all canonical already (objects.image_meta). A bare-metal node supports one
+kind of instance: its ``cpu_arch`` (canonical), ``baremetal``, ``hvm``
+(``NodeState.supported_instances``), at hypervisor version 1. An image
+asking for none of them fits every node; one asking for any fits only a
+node whose supported instance has each value asked for, and whose version
+satisfies the predicate.
+"""
+
+from oslo_utils import versionutils
+
+from nova_mini.objects import node_state
 from nova_mini.scheduler import filters
 
 
+def _wanted(spec_obj):
+    props = spec_obj.image.properties
+    return (props.architecture, props.get('img_hv_type'),
+            props.get('hw_vm_mode'))
+
+
 class ImagePropertiesFilter(filters.BaseNodeFilter):
-    """An image asking for an architecture (``hw_architecture`` or
-    ``cpu_arch``) needs a node whose ``properties['cpu_arch']`` is that
-    one; an image asking for none fits every node.
-    """
 
     def check(self, node, spec_obj):
-        wanted = spec_obj.image.properties.architecture
-        if wanted is None:
+        wanted = _wanted(spec_obj)
+        if not any(wanted):
             return None
-        has = node.cpu_arch
-        if has is None or has.lower() != wanted.lower():
-            return 'architecture %s wanted, node has %s' % (wanted, has)
-        return None
+        supported = node.supported_instances
+        if not supported:
+            return 'image needs %s; node has no known cpu_arch (%s)' % (
+                '/'.join(w for w in wanted if w), node.cpu_arch)
+        version = spec_obj.image.properties.get('img_hv_requested_version')
+        for instance in supported:
+            if any(w and w != has for w, has in zip(wanted, instance)):
+                continue
+            if version and not versionutils.VersionPredicate(
+                    version).satisfied_by(
+                        str(node_state.HYPERVISOR_VERSION)):
+                return ('image needs hypervisor version %s, node has %s'
+                        % (version, node_state.HYPERVISOR_VERSION))
+            return None
+        return 'image needs %s, node runs %s' % (
+            '/'.join(w or '*' for w in wanted), '/'.join(supported[0]))

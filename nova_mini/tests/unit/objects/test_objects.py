@@ -35,26 +35,29 @@ objects.register_all()
 OBJECT_VERSIONS = {
     'Flavor': '1.0-a2e86af3a5e900bd28f4362ccf3ad338',
     'FlavorList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'ImageMeta': '1.0-b1066b9315a669f453c1f7da91edbd15',
-    'ImageMetaProps': '1.0-b1391bfac06b984920dfea090170db10',
+    'ImageMeta': '1.1-b1066b9315a669f453c1f7da91edbd15',
+    'ImageMetaProps': '1.1-f9c83078c6a43ebbd68a0eaeefcc14a1',
     'Instance': '1.1-8a64d34d45462beaa87fe1d67f7cced5',
     'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Node': '1.0-d2e43b24e16f94640bc023accb973d6d',
     'NodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'NodeTrait': '1.0-1d5be7db66a34b700ecab498599f9273',
     'NodeTraitList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'RequestSpec': '1.0-382c90736fa8c07c2819d9c96d0a9c3e',
+    'RequestGroup': '1.0-6aaedb572ca5710b475e3c9939851dd4',
+    'RequestSpec': '1.1-87b85c63ba34f5b6f5885244e48dda29',
     'SchedulerRetries': '1.0-ec6da6f5da3616cc4ec2b3711118ead5',
     'Selection': '1.0-44651d1ea89a140426ccbad4c891fbe6',
+    'ServerGroup': '1.0-aff7327979d746c67716e1d1ebce0cc3',
+    'ServerGroupList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
 }
 
 # 'Name': {'Child': 'version'} for fields holding other objects.
 # (list objects are left out by the checker).
 OBJECT_RELATIONSHIPS = {
-    'ImageMeta': {'ImageMetaProps': '1.0'},
+    'ImageMeta': {'ImageMetaProps': '1.1'},
     'Instance': {'Flavor': '1.0'},
     'Node': {'NodeTraitList': '1.0'},
-    'RequestSpec': {'Flavor': '1.0', 'ImageMeta': '1.0',
+    'RequestSpec': {'Flavor': '1.0', 'ImageMeta': '1.1',
                     'SchedulerRetries': '1.0'},
 }
 

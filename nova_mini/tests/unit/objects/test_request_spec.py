@@ -186,20 +186,47 @@ _datetimes = st.one_of(st.none(), st.datetimes(
     timezones=st.just(datetime.timezone.utc)))
 
 
+_suffixes = st.one_of(st.integers(1, 99).map(str),
+                      st.builds(lambda s: '_' + s, _names))
+
+
 @st.composite
 def _extra_specs(draw):
     required = draw(st.sets(_traits, max_size=4))
     forbidden = draw(st.sets(_traits, max_size=3)) - required
-    specs = {'trait:%s' % t: 'required' for t in required}
-    specs.update({'trait:%s' % t: 'forbidden' for t in forbidden})
-    specs.update({'resources:%s' % rc: str(n) for rc, n in draw(st.dictionaries(
-        st.one_of(st.sampled_from(['VCPU', 'MEMORY_MB', 'DISK_GB']),
-                  _traits), st.integers(0, 64), max_size=3)).items()})
+    # Each trait in one group: unnumbered ('') or numbered.
+    groups = {t: draw(st.one_of(st.just(''), _suffixes))
+              for t in required | forbidden}
+    specs = {'trait%s:%s' % (groups[t], t): 'required' for t in required}
+    specs.update({'trait%s:%s' % (groups[t], t): 'forbidden'
+                  for t in forbidden})
+    specs.update({'resources%s:%s' % (draw(st.one_of(st.just(''),
+                                                     _suffixes)), rc): str(n)
+                  for rc, n in draw(st.dictionaries(
+                      st.one_of(st.sampled_from(['VCPU', 'MEMORY_MB',
+                                                 'DISK_GB']), _traits),
+                      st.integers(0, 64), max_size=3)).items()})
+    # One provider meets every group: none is the only policy that
+    # works with two numbered groups or more.
+    specs['group_policy'] = 'none'
     specs.update({'capabilities:%s' % k: v for k, v in draw(
         st.dictionaries(_names, _text, max_size=3)).items()})
     specs.update(draw(st.dictionaries(
         st.builds(lambda s: 'hw:' + s, _names), _text, max_size=2)))
     return specs, required
+
+
+# Image properties and values of each, in any spelling Nova takes.
+_IMAGE_PROPERTIES = {
+    'hw_architecture': ['x86_64', 'AMD64', 'aarch64', 'i386', 'ppc64le'],
+    'architecture': ['x86_64', 's390x'],
+    'cpu_arch': ['x86_64', 'Aarch64'],
+    'img_hv_type': ['baremetal', 'ironic', 'xapi', 'KVM'],
+    'hypervisor_type': ['qemu'],
+    'hw_vm_mode': ['hvm', 'hv', 'baremetal', 'pv'],
+    'vm_mode': ['exe'],
+    'img_hv_requested_version': ['>=1', '<2', '==1.0'],
+}
 
 
 @st.composite
@@ -219,13 +246,16 @@ def request_specs(draw):
     if draw(st.booleans()):
         flavor.projects = draw(st.lists(_names, max_size=3))
     image_traits = draw(st.lists(_traits, max_size=3))
-    image_traits = [t for t in image_traits
-                    if 'trait:%s' % t not in specs or t in required]
+    # The image's traits go to the unnumbered group: none may be
+    # forbidden by any group.
+    image_traits = [t for t in image_traits if not any(
+        key.endswith(':' + t) and value == 'forbidden'
+        for key, value in specs.items())]
     image = {'id': draw(st.one_of(st.none(), _names)), 'properties': {
         'traits_required': image_traits}}
-    for name in ('hw_architecture', 'cpu_arch'):
+    for name, values in _IMAGE_PROPERTIES.items():
         if draw(st.booleans()):
-            image['properties'][name] = draw(_names)
+            image['properties'][name] = draw(st.sampled_from(values))
     uuids = draw(st.lists(st.uuids().map(str), max_size=4))
     retry = draw(st.one_of(st.none(), st.fixed_dictionaries({
         'num_attempts': st.integers(0, 5),
@@ -250,3 +280,114 @@ def test_legacy_dict_round_trip_loses_nothing(spec):
     legacy = jsonutils.loads(jsonutils.dumps(legacy))
     copy = request_spec.RequestSpec.from_dict(*legacy)
     assert as_dict(copy) == as_dict(spec)
+
+
+@st.composite
+def _legacy_dicts_without_uuids(draw):
+    flavor = _flavor({'resources:CUSTOM_BM': '1'})
+    count = draw(st.integers(1, 20))
+    instance = {'project_id': draw(_names), 'user_id': draw(_names)}
+    if draw(st.booleans()):
+        instance['uuid'] = str(draw(st.uuids()))
+    request = {'instance_properties': instance, 'num_instances': count,
+               'instance_type': jsonutils.to_primitive(
+                   request_spec._flavor_to_dict(flavor)),
+               'image': {'id': 'img', 'properties': {}}}
+    return request, count
+
+
+@settings(max_examples=100, deadline=None)
+@given(_legacy_dicts_without_uuids())
+def test_legacy_dict_without_instance_uuids_keeps_num_instances(generated):
+    legacy, count = generated
+    spec = request_spec.RequestSpec.from_dict(
+        jsonutils.loads(jsonutils.dumps(legacy)))
+    assert spec.num_instances == count
+    assert spec.instance_count == count
+    uuid = legacy['instance_properties'].get('uuid')
+    if count == 1 and uuid:
+        assert spec.instance_uuids == [uuid]
+    else:
+        # instance_properties names the first instance only.
+        assert spec.instance_uuids == []
+    copy = request_spec.RequestSpec.from_dict(*jsonutils.loads(
+        jsonutils.dumps(spec.to_legacy_dict())))
+    assert as_dict(copy) == as_dict(spec)
+
+
+def test_num_instances_without_instance_uuids():
+    flavor = _flavor()
+    legacy = {'instance_properties': {'uuid': 'u-1'}, 'num_instances': 2,
+              'instance_type': request_spec._flavor_to_dict(flavor)}
+    spec = request_spec.RequestSpec.from_dict(legacy)
+    assert (spec.num_instances, spec.instance_count) == (2, 2)
+    assert spec.instance_uuids == []
+
+
+# -- version 1.1 and the 1.0 form
+
+def _spec_with_groups():
+    flavor = _flavor({
+        'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
+        'resources:DISK_GB': '0', 'resources1:CUSTOM_BM': '1',
+        'trait1:CUSTOM_A': 'required', 'trait_nic:CUSTOM_B': 'required',
+        'trait_nic:CUSTOM_C': 'forbidden', 'group_policy': 'none'},
+        created_at=datetime.datetime(2026, 11, 22, 12, 0, 0,
+                                     tzinfo=datetime.timezone.utc))
+    return request_spec.RequestSpec.from_components(
+        None, flavor, {'id': 'img', 'properties': {
+            'hw_architecture': 'amd64', 'hw_vm_mode': 'hv',
+            'trait:CUSTOM_IMG': 'required'}}, instance_uuids=['u-1'])
+
+
+def test_spec_carries_groups_and_their_merge():
+    spec = _spec_with_groups()
+    assert [(g.suffix, g.resources, g.required_traits, g.forbidden_traits)
+            for g in spec.requested_groups] == [
+        (None, {}, ['CUSTOM_IMG'], []),
+        ('1', {'CUSTOM_BM': 1}, ['CUSTOM_A'], []),
+        ('_nic', {}, ['CUSTOM_B'], ['CUSTOM_C'])]
+    assert spec.group_policy == 'none'
+    assert spec.resources == {'CUSTOM_BM': 1}
+    assert spec.resource_class == 'CUSTOM_BM'
+    assert spec.required_traits == ['CUSTOM_A', 'CUSTOM_B', 'CUSTOM_IMG']
+    assert spec.forbidden_traits == ['CUSTOM_C']
+    props = spec.image.properties
+    assert (props.architecture, props.hw_vm_mode) == ('x86_64', 'hvm')
+
+
+def test_backport_to_1_0_drops_the_new_fields():
+    spec = _spec_with_groups()
+    primitive = spec.obj_to_primitive(target_version='1.0')
+    data = primitive['nova_mini_object.data']
+    assert primitive['nova_mini_object.version'] == '1.0'
+    assert 'requested_groups' not in data and 'group_policy' not in data
+    # The merged view stays: a 1.0 scheduler places on it.
+    assert data['required_traits'] == spec.required_traits
+    assert data['resources'] == spec.resources
+    image = data['image']
+    assert image['nova_mini_object.version'] == '1.0'
+    props = image['nova_mini_object.data']['properties']
+    assert props['nova_mini_object.version'] == '1.0'
+    assert 'hw_vm_mode' not in props['nova_mini_object.data']
+    assert props['nova_mini_object.data']['hw_architecture'] == 'x86_64'
+
+
+def test_a_1_0_primitive_loads_with_one_group():
+    primitive = jsonutils.loads(jsonutils.dumps(
+        _spec_with_groups().obj_to_primitive(target_version='1.0')))
+    copy = request_spec.RequestSpec.obj_from_primitive(primitive)
+    assert copy.group_policy is None
+    [group] = copy.requested_groups
+    assert group.suffix is None
+    assert group.resources == copy.resources == {'CUSTOM_BM': 1}
+    assert group.required_traits == copy.required_traits
+    assert group.forbidden_traits == copy.forbidden_traits == ['CUSTOM_C']
+    assert not copy.image.properties.obj_attr_is_set('hw_vm_mode')
+    assert copy.image.properties.get('hw_vm_mode') is None
+    assert copy.image.properties.architecture == 'x86_64'
+    # And it is a 1.1 spec from then on: it travels whole.
+    wire = jsonutils.loads(jsonutils.dumps(copy.obj_to_primitive()))
+    again = request_spec.RequestSpec.obj_from_primitive(wire)
+    assert as_dict(again.requested_groups) == as_dict(copy.requested_groups)
+    assert wire['nova_mini_object.version'] == request_spec.RequestSpec.VERSION
