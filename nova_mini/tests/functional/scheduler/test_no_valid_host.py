@@ -20,11 +20,13 @@ import uuid
 
 import pytest
 
+from nova_mini.conf import scheduler as scheduler_conf
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import request_spec
+from nova_mini.objects import server_group
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import manager
 from nova_mini import states
@@ -72,8 +74,9 @@ def _failure(admin, scheduler, spec, count=1):
 
 
 def _in_use(admin, name, traits=(), **values):
+    values.setdefault('instance_uuid', str(uuid.uuid4()))
     return _node(admin, name, traits, provision_state=states.ACTIVE,
-                 instance_uuid=str(uuid.uuid4()), **values)
+                 **values)
 
 
 def test_missing_resource_class(admin, scheduler):
@@ -213,3 +216,36 @@ def test_build_fault_has_message_and_details(admin, conf):
         'CUSTOM_GPU.')
     assert 'Scheduler stages (nodes passed): database: 0' in (
         instance.fault['details'])
+
+
+def test_same_host_hint(admin, conf):
+    conf.config(enabled_filters=scheduler_conf.DEFAULT_FILTERS + [
+        'SameHostFilter'], group='filter_scheduler')
+    scheduler = filter_scheduler.FilterScheduler(conf.conf)
+    _node(admin, 'free')
+    other = str(uuid.uuid4())
+    _in_use(admin, 'busy', instance_uuid=other)
+    reason, details = _failure(admin, scheduler, _spec(
+        scheduler_hints={'same_host': [other]}))
+    assert reason == ('The SameHostFilter rejected the only candidate node: '
+                      'same_host asks for the node of a named server, and a '
+                      'node holds only one server.')
+    assert other not in details.split('first because')[0]
+
+
+def test_affinity_group_with_a_server(admin, scheduler):
+    _node(admin, 'free')
+    group = objects.ServerGroup(admin, name='together', project_id='demo',
+                                user_id='alice', policy='affinity', rules={})
+    group.create()
+    member = objects.Instance(
+        admin, uuid=str(uuid.uuid4()), name='first', project_id='demo',
+        user_id='alice', image_ref='img-1', vm_state=instance_obj.BUILDING,
+        node_uuid=None, fault=None, flavor=builders.make_flavor(admin))
+    server_group.create_in_group(admin, [member], _spec(), group)
+    _in_use(admin, 'member-node', instance_uuid=member.uuid)
+    reason, _details = _failure(admin, scheduler, _spec(
+        scheduler_hints={'group': [group.uuid]}))
+    assert reason == ('The ServerGroupAffinityFilter rejected the only '
+                      'candidate node: the affinity group already has a '
+                      'server on a node, and a node holds only one server.')
