@@ -31,8 +31,10 @@ known namespace, the capabilities every Ironic deployment uses:
 ``capabilities:boot_mode``, ``boot_option``, ``secure_boot``,
 ``trusted_boot``, ``disk_label`` (which the Ironic driver also copies into
 the node's ``instance_info``, where Ironic accepts only the values listed
-here), ``cpu_arch`` (reported by the Ironic driver for every node) and
-``profile`` (the usual node-to-flavor matching capability). They are defined
+here), ``cpu_arch`` (reported by the Ironic driver for every node),
+``cpus`` (the node's CPU count, a node property beside ``memory_mb`` and
+``local_gb``) and ``profile`` (the usual node-to-flavor matching
+capability). They are defined
 here. Other node capabilities an operator invents can be declared through a
 ``nova_mini.extra_spec_validators`` plugin.
 """
@@ -147,6 +149,18 @@ DEFINITIONS += [
                                           '``x86_64``, or an expression.'),
         drivers=('ironic',),
         example='x86_64',
+    ),
+    base.ExtraSpec(
+        name='capabilities:cpus',
+        description=(
+            'Only schedule to bare metal nodes whose CPU count (the node\'s '
+            '``cpus`` property) satisfies the value, a number or an '
+            'operator expression. Needs the ``%s`` scheduler filter.'
+            % _FILTER),
+        value=base.Value(str, description='A number, or an expression '
+                                          'such as ``>= 8``.'),
+        drivers=('ironic',),
+        example='>= 8',
     ),
     base.ExtraSpec(
         name='capabilities:profile',

@@ -54,7 +54,7 @@ KNOWN_DIFFERENCES = [
          'capabilities:boot_mode', 'capabilities:boot_option',
          'capabilities:secure_boot', 'capabilities:trusted_boot',
          'capabilities:disk_label', 'capabilities:cpu_arch',
-         'capabilities:profile')),
+         'capabilities:cpus', 'capabilities:profile')),
     # Read by Nova's libvirt driver and ComputeCapabilitiesFilter, but
     # missing from Nova's validators.
     ('maxphysaddr',

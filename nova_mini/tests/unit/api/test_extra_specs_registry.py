@@ -459,7 +459,7 @@ class DefinitionsTest(RegistryTestCase):
                 spec.namespace, 0) + 1
         self.assertEqual(
             {None: 2, 'accel': 1, 'aggregate_instance_extra_specs': 1,
-             'capabilities': 52, 'hw': 39, 'hw_rng': 3, 'hw_video': 1,
+             'capabilities': 53, 'hw': 39, 'hw_rng': 3, 'hw_video': 1,
              'os': 1, 'pci_passthrough': 1, 'quota': 31, 'resources': 1,
              'trait': 1, 'vmware': 2}, by_namespace)
 
