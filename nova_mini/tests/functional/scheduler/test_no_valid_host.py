@@ -249,3 +249,14 @@ def test_affinity_group_with_a_server(admin, scheduler):
     assert reason == ('The ServerGroupAffinityFilter rejected the only '
                       'candidate node: the affinity group already has a '
                       'server on a node, and a node holds only one server.')
+
+
+def test_image_architecture_mismatch(admin, scheduler):
+    _node(admin, 'a')
+    _node(admin, 'b')
+    reason, details = _failure(admin, scheduler, _spec(
+        image={'properties': {'hw_architecture': 'aarch64'}}))
+    assert reason.startswith('The ImagePropertiesFilter rejected all 2 '
+                             'candidate nodes: ')
+    assert 'aarch64' in reason
+    assert 'ImagePropertiesFilter: 0' in details
