@@ -16,6 +16,7 @@ back whole, deleted with its instance.
 """
 
 from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
 import pytest
 import sqlalchemy as sa
 
@@ -149,3 +150,62 @@ def test_store_needs_an_instance(admin):
     with pytest.raises(exception.InvalidRequestSpec):
         _spec(admin, []).store(admin)
     assert _counts(admin) == (0, 0)
+
+
+def _spec_with_groups(context, uuids):
+    flavor = builders.make_flavor(context, extra_specs={
+        'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
+        'trait1:CUSTOM_GOLD': 'required', 'trait_nic:CUSTOM_SRIOV':
+        'required', 'trait_nic:CUSTOM_OLD': 'forbidden',
+        'group_policy': 'none'})
+    return request_spec.RequestSpec.from_components(
+        context, flavor, image={'id': 'img-1', 'properties': {
+            'hw_architecture': 'amd64', 'hw_vm_mode': 'hvm'}},
+        instance_uuids=uuids)
+
+
+def test_groups_are_stored_and_read_back(admin):
+    spec = _spec_with_groups(admin, UUIDS[:1])
+    objects.InstanceList.create_all(admin, _instances(admin, UUIDS[:1]),
+                                    spec)
+    stored = request_spec.RequestSpec.get_by_instance_uuid(admin, UUIDS[0])
+    assert stored.group_policy == 'none'
+    assert [(g.suffix, g.required_traits, g.forbidden_traits)
+            for g in stored.requested_groups] == [
+        (None, [], []), ('1', ['CUSTOM_GOLD'], []),
+        ('_nic', ['CUSTOM_SRIOV'], ['CUSTOM_OLD'])]
+    assert stored.required_traits == ['CUSTOM_GOLD', 'CUSTOM_SRIOV']
+    assert stored.image.properties.hw_vm_mode == 'hvm'
+
+
+@db_api.context_manager.writer
+def _rewrite(context, instance_uuid, text):
+    specs = models.RequestSpec.__table__
+    context.session.execute(specs.update().where(
+        specs.c.instance_uuid == instance_uuid).values(spec=text))
+
+
+def test_a_row_written_by_version_1_0_still_loads(admin):
+    """Rows stored before 1.1 have no groups: the spec reads them as one
+    unnumbered group of the merged requirements 1.0 placed on.
+    """
+    spec = _spec_with_groups(admin, UUIDS[:1])
+    objects.InstanceList.create_all(admin, _instances(admin, UUIDS[:1]),
+                                    spec)
+    primitive = spec.persistable().obj_to_primitive(target_version='1.0')
+    text = jsonutils.dumps(primitive)
+    assert 'requested_groups' not in text and 'hw_vm_mode' not in text
+    _rewrite(admin, UUIDS[0], text)
+
+    stored = request_spec.RequestSpec.get_by_instance_uuid(admin, UUIDS[0])
+    assert stored.VERSION == request_spec.RequestSpec.VERSION
+    assert stored.group_policy is None
+    [group] = stored.requested_groups
+    assert group.suffix is None
+    assert group.resources == stored.resources == spec.resources
+    assert group.required_traits == ['CUSTOM_GOLD', 'CUSTOM_SRIOV']
+    assert group.forbidden_traits == ['CUSTOM_OLD']
+    assert stored.image.properties.architecture == 'x86_64'
+    assert stored.image.properties.get('hw_vm_mode') is None
+    assert stored.instance_uuids == [UUIDS[0]]
+    assert stored.obj_what_changed() == set()
