@@ -12,7 +12,8 @@
 
 """HTTP builders of the live tests, on the stack of real services: a node
 of this run's resource class, its flavor, a server booted and deleted
-through the compute API (Keystone tokens, RabbitMQ, the scheduler).
+through the compute API (Keystone tokens, RabbitMQ, the scheduler), or
+only created and waited for at a given API.
 In-process tests have theirs in nova_mini.tests.fixtures.builders.
 """
 
@@ -111,6 +112,45 @@ def make_flavor(stack):
     return FLAVOR
 
 
+def create_server(url, headers, flavor_id, name, **fields):
+    """POST /servers to the compute API at ``url`` (202 asserted).
+
+    :param url: the compute API's URL (``.../compute/v2.1``).
+    :param headers: the request's headers (token, microversion).
+    :param flavor_id: the flavorRef.
+    :param name: the server's name.
+    :param fields: further fields of the server body (``metadata`` ...);
+        ``imageRef`` defaults to an image of this run.
+    :returns: the new server's id.
+    """
+    body = dict({'name': name, 'flavorRef': flavor_id,
+                 'imageRef': 'image-%s' % RUN}, **fields)
+    response = requests.post(url + '/servers', json={'server': body},
+                             headers=headers, timeout=30)
+    assert response.status_code == 202, response.text
+    return response.json()['server']['id']
+
+
+def wait_for_build(url, headers, server_id, timeout=60):
+    """Poll GET /servers/{id} until the server leaves BUILD.
+
+    :param url: the compute API's URL (``.../compute/v2.1``).
+    :param headers: the request's headers (token, microversion).
+    :param server_id: the server's id.
+    :param timeout: the seconds to poll for.
+    :returns: the server as last shown (still BUILD if the time ran out).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        response = requests.get(url + '/servers/%s' % server_id,
+                                headers=headers, timeout=30)
+        assert response.status_code == 200, response.text
+        server = response.json()['server']
+        if server['status'] != 'BUILD' or time.monotonic() > deadline:
+            return server
+        time.sleep(0.2)
+
+
 def boot(stack, flavor_id, name, metadata=None, user_data=None,
          user='demo'):
     """Boot a server as ``user`` on a new node and wait until it is
@@ -119,25 +159,13 @@ def boot(stack, flavor_id, name, metadata=None, user_data=None,
     add_node(stack)
     url = stack.nova.compute_url
     headers = {'X-Auth-Token': stack.token(user)}
-    body = {'name': name, 'flavorRef': flavor_id,
-            'imageRef': 'image-%s' % RUN}
+    fields = {}
     if metadata is not None:
-        body['metadata'] = metadata
+        fields['metadata'] = metadata
     if user_data is not None:
-        body['user_data'] = base64.b64encode(user_data).decode('ascii')
-    response = requests.post(url + '/servers', json={'server': body},
-                             headers=headers, timeout=30)
-    assert response.status_code == 202, response.text
-    server_id = response.json()['server']['id']
-    deadline = time.monotonic() + 60
-    while True:
-        response = requests.get(url + '/servers/%s' % server_id,
-                                headers=headers, timeout=30)
-        assert response.status_code == 200, response.text
-        server = response.json()['server']
-        if server['status'] != 'BUILD' or time.monotonic() > deadline:
-            break
-        time.sleep(0.2)
+        fields['user_data'] = base64.b64encode(user_data).decode('ascii')
+    server_id = create_server(url, headers, flavor_id, name, **fields)
+    server = wait_for_build(url, headers, server_id)
     assert server['status'] == 'ACTIVE', server
     return server
 

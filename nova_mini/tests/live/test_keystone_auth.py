@@ -24,6 +24,8 @@ pytestmark = pytest.mark.live
 TIMEOUT = 30
 
 
+# Local: a POST /flavors body, the request these tests send with each
+# token; the shared builders store flavors without the API.
 def _flavor(name):
     return {'flavor': {'name': name, 'ram': 256, 'vcpus': 1, 'disk': 1}}
 

@@ -105,35 +105,17 @@ def flavor(stack, admin_token):
     return FLAVOR
 
 
-def _boot(url, token, flavor_id):
-    response = requests.post(url + '/servers', json={'server': {
-        'name': 'boot-%s' % RUN, 'flavorRef': flavor_id,
-        'imageRef': 'image-%s' % RUN}}, headers=_headers(token), timeout=30)
-    assert response.status_code == 202, response.text
-    return response.json()['server']['id']
-
-
-def _wait(url, token, server_id, timeout):
-    deadline = time.monotonic() + timeout
-    while True:
-        response = requests.get(url + '/servers/%s' % server_id,
-                                headers=_headers(token), timeout=30)
-        assert response.status_code == 200, response.text
-        server = response.json()['server']
-        if server['status'] != 'BUILD' or time.monotonic() > deadline:
-            return server
-        time.sleep(0.2)
-
-
 def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
                                             admin_token):
     with_scheduler, without_scheduler = boot_apis
+    headers = _headers(admin_token)
+    name = 'boot-%s' % RUN
 
     # A node with the required trait: ACTIVE on it.
     good = helpers.insert_node(engine, RESOURCE_CLASS, [TRAIT, 'CUSTOM_EXTRA'],
                                'boot')
-    server_id = _boot(with_scheduler, admin_token, flavor)
-    server = _wait(with_scheduler, admin_token, server_id, 60)
+    server_id = helpers.create_server(with_scheduler, headers, flavor, name)
+    server = helpers.wait_for_build(with_scheduler, headers, server_id)
     assert server['status'] == 'ACTIVE', server
     assert server['OS-EXT-SRV-ATTR:hypervisor_hostname'] == good
     assert server['flavor']['original_name'] == FLAVOR
@@ -144,15 +126,15 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
 
     # Only a node missing the trait is left: ERROR, No valid host.
     bad = helpers.insert_node(engine, RESOURCE_CLASS, ['CUSTOM_EXTRA'], 'boot')
-    failed_id = _boot(with_scheduler, admin_token, flavor)
-    failed = _wait(with_scheduler, admin_token, failed_id, 60)
+    failed_id = helpers.create_server(with_scheduler, headers, flavor, name)
+    failed = helpers.wait_for_build(with_scheduler, headers, failed_id)
     assert failed['status'] == 'ERROR', failed
     assert failed['fault']['message'].startswith('No valid host was found')
     assert _node_row(engine, bad).instance_uuid is None
 
     # Deleting the ACTIVE server frees its node.
     response = requests.delete(with_scheduler + '/servers/%s' % server_id,
-                               headers=_headers(admin_token), timeout=30)
+                               headers=headers, timeout=30)
     assert response.status_code == 204
     row = _node_row(engine, good)
     assert row.provision_state == 'available'
@@ -160,8 +142,9 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
 
     # No scheduler on the broker: ERROR once rpc_response_timeout passed.
     started = time.monotonic()
-    lost_id = _boot(without_scheduler, admin_token, flavor)
-    lost = _wait(without_scheduler, admin_token, lost_id, TIMEOUT + 10)
+    lost_id = helpers.create_server(without_scheduler, headers, flavor, name)
+    lost = helpers.wait_for_build(without_scheduler, headers, lost_id,
+                                  TIMEOUT + 10)
     assert lost['status'] == 'ERROR', lost
     assert lost['fault']['message'].startswith(
         'Timed out waiting for a scheduler')

@@ -143,10 +143,6 @@ def node(admin):
         admin.baremetal.delete_node(made.id, ignore_missing=True)
 
 
-def _node(admin, node_id):
-    return admin.baremetal.get_node(node_id)
-
-
 def openstack_cli(stack, compute_url, *args, user='demo', check=True):
     """``openstack ARGS`` as ``user``, with the compute endpoint of these
     tests.
@@ -190,7 +186,7 @@ def test_openstack_server_commands(stack, compute_url, flavors, node,
     assert shown.get('OS-EXT-SRV-ATTR:hypervisor_hostname') is None
     as_admin = cli_json('server', 'show', server_id, user='admin')
     assert as_admin['OS-EXT-SRV-ATTR:hypervisor_hostname'] == node
-    row = _node(admin, node)
+    row = admin.baremetal.get_node(node)
     assert (row.provision_state, row.instance_id) == ('active', server_id)
 
     listed = cli_json('server', 'list')
@@ -236,7 +232,7 @@ def test_openstack_server_commands(stack, compute_url, flavors, node,
     gone = cli('server', 'show', name, check=False)
     assert gone.returncode == 1
     assert 'No Server found for %s' % name in gone.stderr
-    row = _node(admin, node)
+    row = admin.baremetal.get_node(node)
     assert (row.provision_state, row.instance_id) == ('available', None)
 
 
@@ -283,5 +279,5 @@ def test_openstacksdk_servers(flavors, node, admin, demo):
     with pytest.raises(openstack.exceptions.NotFoundException):
         demo.compute.get_server(server.id)
     assert demo.compute.find_server(name) is None
-    row = _node(admin, node)
+    row = admin.baremetal.get_node(node)
     assert (row.provision_state, row.instance_id) == ('available', None)

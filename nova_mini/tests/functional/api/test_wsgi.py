@@ -24,6 +24,8 @@ V255 = dict(ADMIN, **{'OpenStack-API-Version': 'compute 2.55'})
 FLAVORS = '/compute/v2.1/flavors'
 
 
+# Local: a POST /flavors body whose fields the tests break one at a time;
+# the shared builders make stored flavors, not request bodies.
 def _flavor(**values):
     body = {'name': 'f', 'ram': 1, 'vcpus': 1, 'disk': 0, 'id': 'f'}
     body.update(values)
