@@ -94,6 +94,11 @@ FREE_NODE = {
                   "AND instance_uuid IS NULL",
 }
 
+# A node's resource class as its placement name without the CUSTOM_
+# prefix (baremetal-gold: BAREMETAL_GOLD), as node_candidates writes it.
+CLASS_KEY = ("upper(replace(replace(replace(resource_class, '-', '_'), "
+             "'.', '_'), ' ', '_'))")
+
 
 class Node(Base):
     """A bare-metal node (Ironic's nodes table, the columns used here)."""
@@ -111,6 +116,12 @@ class Node(Base):
         # reads first, objects/node_candidates.FREE): on a full fleet it
         # does not step over the deployed ones.
         sa.Index('nodes_free_memory_mb_idx', 'memory_mb', 'id',
+                 sqlite_where=sa.text(FREE_NODE['sqlite']),
+                 postgresql_where=sa.text(FREE_NODE['postgresql'])),
+        # ... and per resource class (its placement name without CUSTOM_),
+        # for the requests naming one.
+        sa.Index('nodes_free_class_memory_mb_idx',
+                 sa.text(CLASS_KEY), 'memory_mb', 'id',
                  sqlite_where=sa.text(FREE_NODE['sqlite']),
                  postgresql_where=sa.text(FREE_NODE['postgresql'])),
     )

@@ -170,29 +170,58 @@ def _order_key(order_by):
                   clause.modifier.__name__) for clause in order_by)
 
 
-# Ranking key (a weigher's sql_key) -> the partial index ranking the
-# free nodes by it (db/models.py).
-FREE_INDEXES = {'memory_mb': 'nodes_free_memory_mb_idx'}
+# Ranking key (a weigher's sql_key) -> the partial indexes ranking the
+# free nodes by it (db/models.py): all of them, those of one class.
+FREE_INDEXES = {'memory_mb': ('nodes_free_memory_mb_idx',
+                              'nodes_free_class_memory_mb_idx')}
 
 
-def _ranked_free(order_by, dialect):
-    """The ids of the free nodes, best-ranked first."""
-    index = FREE_INDEXES.get(order_by[0].element.name)
-    if dialect != 'sqlite' or index is None:
-        return sa.select(_NODES.c.id).where(*FREE).order_by(*order_by)
+def _class_key(column):
+    """SQL of db.models.CLASS_KEY on ``column``, its constants written
+    out: an index on an expression serves only that same expression.
+    """
+    for char in ('-', '.', ' '):
+        column = sa.func.replace(column, sa.literal_column("'%s'" % char),
+                                 sa.literal_column("'_'"))
+    return sa.func.upper(column)
+
+
+def _ranked_free(order_by, dialect, resource_class=None):
+    """The ids of the free nodes (of ``resource_class``, a placement
+    name, if given), best-ranked first.
+    """
+    indexes = FREE_INDEXES.get(order_by[0].element.name)
     # NOTE: without statistics SQLite takes "instance_uuid IS NULL" for a
     # few rows of the unique index on instance_uuid and sorts every free
     # node; INDEXED BY makes it walk the partial index in order. The
-    # columns are named alone, so that the FROM stays that text.
-    column = sa.column
-    return sa.select(column('id')).select_from(
-        sa.text('nodes INDEXED BY %s' % index)).where(
-            column('provision_state') == FREE[0].right,
-            column('maintenance', sa.Boolean).is_(False),
-            column('instance_uuid').is_(None)).order_by(*[
-                sa.sql.expression.UnaryExpression(
-                    column(clause.element.name), modifier=clause.modifier)
-                for clause in order_by])
+    # columns are then named alone, so that the FROM stays that text.
+    hinted = dialect == 'sqlite' and indexes is not None
+    if hinted:
+        query = sa.select(sa.column('id')).select_from(sa.text(
+            'nodes INDEXED BY %s' % indexes[resource_class is not None]))
+
+        def column(name, type_=None):
+            return sa.column(name, type_)
+    else:
+        query = sa.select(_NODES.c.id)
+
+        def column(name, type_=None):
+            return _NODES.c[name]
+    where = [column('provision_state') == FREE[0].right,
+             column('maintenance', sa.Boolean).is_(False),
+             column('instance_uuid').is_(None)]
+    if resource_class is not None:
+        where.append(_class_key(column('resource_class')) == resource_class[
+            len(request_spec.CUSTOM_PREFIX):])
+    return query.where(*where).order_by(*[
+        sa.sql.expression.UnaryExpression(column(clause.element.name),
+                                          modifier=clause.modifier)
+        for clause in order_by])
+
+
+def _requested_class(spec_obj):
+    custom = spec_obj.custom_resource_classes
+    return custom[0] if len(custom) == 1 else None
 
 
 def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
@@ -205,8 +234,9 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
         # Ranked among the free nodes only: on a full fleet the
         # best-ranked nodes of all are mostly deployed.
         start, count = among
-        where.append(_NODES.c.id.in_(_ranked_free(order_by, dialect).limit(
-            count).offset(start).scalar_subquery()))
+        where.append(_NODES.c.id.in_(_ranked_free(
+            order_by, dialect, _requested_class(spec_obj)).limit(
+                count).offset(start).scalar_subquery()))
     columns = [_NODES.c[name] for name in _COLUMNS]
     if with_traits:
         columns.append(_traits_column().label('traits'))
@@ -276,19 +306,30 @@ def get_candidates(context, spec_obj, with_traits=False, order_by=None,
 
 
 @db_api.context_manager.reader
-def free_count(context, at_most):
-    """Return how many nodes are free (``FREE``), counting ``at_most``.
+def free_count(context, spec_obj, order_by, at_most):
+    """Return how many free nodes the ranked reads of ``spec_obj`` (the
+    ``among`` of get_candidates) go through, counting ``at_most``.
 
     :param context: the request context.
+    :param spec_obj: the RequestSpec (its resource class counts).
+    :param order_by: the ranking, as for get_candidates.
     :param at_most: where to stop counting (an index range that long).
     :returns: an integer, at most ``at_most``.
     """
-    return context.session.execute(_FREE_COUNT, {'at_most': at_most}).scalar()
-
-
-_FREE_COUNT = sa.select(sa.func.count()).select_from(
-    sa.select(_NODES.c.id).where(*FREE).limit(
-        sa.bindparam('at_most')).subquery())
+    dialect = context.session.get_bind().dialect.name
+    resource_class = _requested_class(spec_obj)
+    key = ('free_count', dialect, _order_key(order_by), resource_class)
+    with _statements_lock:
+        query = _statements.get(key)
+    if query is None:
+        query = sa.select(sa.func.count()).select_from(_ranked_free(
+            order_by, dialect, resource_class).limit(
+                sa.bindparam('at_most')).subquery())
+        with _statements_lock:
+            _statements[key] = query
+            while len(_statements) > STATEMENT_CACHE_SIZE:
+                _statements.popitem(last=False)
+    return context.session.execute(query, {'at_most': at_most}).scalar()
 
 
 @db_api.context_manager.reader

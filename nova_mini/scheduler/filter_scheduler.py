@@ -165,7 +165,8 @@ class FilterScheduler(object):
             # Once every free node was checked, what passed is all there
             # is (a fleet almost full).
             if bound is None:
-                bound = node_candidates.free_count(context, SCAN_BUDGET + 1)
+                bound = node_candidates.free_count(context, spec_obj, order,
+                                                   SCAN_BUDGET + 1)
             if start >= bound:
                 return passed
             size *= 2

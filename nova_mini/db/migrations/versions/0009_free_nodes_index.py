@@ -10,10 +10,11 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The scheduler's ranking of the free nodes: a partial index on
-(memory_mb, id) of the nodes that are available, not in maintenance and
-without an instance, so that on a full fleet the best free nodes are read
-without stepping over the deployed ones.
+"""The scheduler's ranking of the free nodes: partial indexes on
+(memory_mb, id) and on (resource class, memory_mb, id) of the nodes that
+are available, not in maintenance and without an instance, so that on a
+full fleet the best free nodes (of the class asked for) are read without
+stepping over the deployed ones or those of other classes.
 
 Revision ID: 0009_free_nodes_index
 Revises: 0008_server_groups
@@ -36,9 +37,16 @@ _FREE = {
     'postgresql': "provision_state = 'available' AND maintenance IS false "
                   "AND instance_uuid IS NULL",
 }
+# ... and of db.models.CLASS_KEY.
+_CLASS_KEY = ("upper(replace(replace(replace(resource_class, '-', '_'), "
+              "'.', '_'), ' ', '_'))")
 
 
 def upgrade():
     op.create_index('nodes_free_memory_mb_idx', 'nodes', ['memory_mb', 'id'],
+                    sqlite_where=sa.text(_FREE['sqlite']),
+                    postgresql_where=sa.text(_FREE['postgresql']))
+    op.create_index('nodes_free_class_memory_mb_idx', 'nodes',
+                    [sa.text(_CLASS_KEY), 'memory_mb', 'id'],
                     sqlite_where=sa.text(_FREE['sqlite']),
                     postgresql_where=sa.text(_FREE['postgresql']))
