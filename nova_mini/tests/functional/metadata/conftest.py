@@ -11,10 +11,10 @@
 #    under the License.
 
 """Fixtures of the metadata service's in-process tests: those of
-nova_mini.tests.fixtures.metadata_app.
+nova_mini.tests.fixtures.metadata_service.
 """
 
-from nova_mini.tests.fixtures.metadata_app import app  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import conf  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import make_app  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import make_instance  # noqa: F401
+from nova_mini.tests.fixtures.metadata_service import app  # noqa: F401
+from nova_mini.tests.fixtures.metadata_service import conf  # noqa: F401
+from nova_mini.tests.fixtures.metadata_service import make_app  # noqa: F401
+from nova_mini.tests.fixtures.metadata_service import make_instance  # noqa: F401

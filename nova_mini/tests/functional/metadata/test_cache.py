@@ -18,13 +18,13 @@ a change of its instance.
 import time
 
 from nova_mini.db import models
-from nova_mini.tests.fixtures import metadata_app
+from nova_mini.tests.fixtures import metadata_service
 
 META = '/openstack/latest/meta_data.json'
 
 
 def _seed(app, instance, path=META):
-    return app.get(path, headers=metadata_app.headers(instance.uuid)
+    return app.get(path, headers=metadata_service.headers(instance.uuid)
                    ).json['random_seed']
 
 
@@ -40,7 +40,7 @@ def test_document_reused_while_the_instance_is_unchanged(app,
 
 def test_change_is_served_at_once(app, make_instance):
     instance = make_instance(metadata={'role': 'web'})
-    headers = metadata_app.headers(instance.uuid)
+    headers = metadata_service.headers(instance.uuid)
     first = app.get(META, headers=headers).json
     instance.update_metadata({'role': 'db', 'extra': 'yes'})
     second = app.get(META, headers=headers).json
@@ -59,7 +59,7 @@ def test_change_within_one_timestamp_is_served(app, make_instance, db):
     changes may share an updated_at: the document still follows.
     """
     instance = make_instance(metadata={'role': 'web'})
-    headers = metadata_app.headers(instance.uuid)
+    headers = metadata_service.headers(instance.uuid)
     stamp = instance.updated_at
     assert app.get(META, headers=headers).json['meta'] == {'role': 'web'}
     instance.update_metadata({'role': 'db'})

@@ -10,18 +10,17 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Fixtures of the metadata service's tests: those of
-nova_mini.tests.fixtures.metadata_app; its helpers (``headers``,
-``encode``) and names (``SECRET``, ``PROJECT``, ``NODE``) are reachable
-here too.
+"""Fixtures of the metadata service's unit tests (the in-process ones
+with an application and a database are in tests/functional/metadata).
 """
 
-from nova_mini.tests.fixtures.metadata_app import app  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import conf  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import encode  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import headers  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import make_app  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import make_instance  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import NODE  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import PROJECT  # noqa: F401
-from nova_mini.tests.fixtures.metadata_app import SECRET  # noqa: F401
+import pytest
+
+from nova_mini.tests.fixtures import metadata_service
+
+
+@pytest.fixture
+def conf():
+    """CONF with the proxy's shared secret, without a database."""
+    with metadata_service.proxy_conf() as fixture:
+        yield fixture

@@ -22,7 +22,7 @@ import socket
 
 import pytest
 
-from nova_mini.tests.unit.metadata import conftest
+from nova_mini.tests.fixtures import metadata_service
 
 STATIC = {'cloud-init': '#cloud-config\npackages: [htop]\n',
           'region': {'name': 'west', 'ntp': ['10.0.0.1']}}
@@ -45,7 +45,7 @@ def test_static_json_in_both_documents(make_app, make_instance,
                                        static_file):
     app = make_app(**{'api.vendordata_providers': ['StaticJSON'],
                       'api.vendordata_jsonfile_path': static_file})
-    headers = conftest.headers(make_instance().uuid)
+    headers = metadata_service.headers(make_instance().uuid)
     vd = app.get('/openstack/latest/vendor_data.json', headers=headers)
     assert vd.content_type == 'application/json'
     assert vd.json == STATIC
@@ -63,7 +63,7 @@ def test_static_json_in_both_documents(make_app, make_instance,
 
 def test_no_providers(make_app, make_instance):
     app = make_app(**{'api.vendordata_providers': []})
-    headers = conftest.headers(make_instance().uuid)
+    headers = metadata_service.headers(make_instance().uuid)
     assert app.get('/openstack/latest/vendor_data.json',
                    headers=headers).json == {}
     assert app.get('/openstack/latest/vendor_data2.json',
@@ -75,7 +75,7 @@ def test_failed_target_left_out_when_not_fatal(make_app, make_instance):
         'api.vendordata_providers': ['StaticJSON', 'DynamicJSON'],
         'api.vendordata_dynamic_targets': [
             'down@http://127.0.0.1:%d/' % _closed_port()]})
-    headers = conftest.headers(make_instance().uuid)
+    headers = metadata_service.headers(make_instance().uuid)
     assert app.get('/openstack/latest/vendor_data2.json',
                    headers=headers).json == {'static': {}}
 
@@ -88,7 +88,7 @@ def test_failed_target_is_502_naming_it_when_fatal(make_app, make_instance,
             'down@http://127.0.0.1:%d/secret-path' % _closed_port()],
         'api.vendordata_dynamic_failure_fatal': True})
     instance = make_instance()
-    headers = conftest.headers(instance.uuid)
+    headers = metadata_service.headers(instance.uuid)
     with caplog.at_level(logging.ERROR):
         resp = app.get('/openstack/latest/vendor_data2.json',
                        headers=headers, status=502)

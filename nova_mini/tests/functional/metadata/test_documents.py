@@ -12,7 +12,8 @@
 
 """What each metadata version serves, file by file: every listed file
 answers (a listed file that 404s is a bug), every file a version lacks
-answers 404, and the content and content types are Nova's.
+answers 404, and the content and content types are Nova's. The versions
+are Nova 34's (unit test_versions.py).
 """
 
 import base64
@@ -21,12 +22,8 @@ import json
 import pytest
 
 from nova_mini.metadata import versions
-from nova_mini.tests.unit.metadata import conftest
+from nova_mini.tests.fixtures import metadata_service
 
-# Nova 34's OpenStack metadata versions (nova/api/metadata/base.py).
-NOVA_34_VERSIONS = ['2012-08-10', '2013-04-04', '2013-10-17', '2015-10-15',
-                    '2016-06-30', '2016-10-06', '2017-02-22', '2018-08-27',
-                    '2020-10-14', '2025-04-04']
 ALL_FILES = ['meta_data.json', 'user_data', 'vendor_data.json',
              'network_data.json', 'vendor_data2.json']
 # The first version of each file.
@@ -47,7 +44,7 @@ def _keys(version):
 
 
 def _served(version, name):
-    resolved = NOVA_34_VERSIONS[-1] if version == 'latest' else version
+    resolved = versions.VERSIONS[-1] if version == 'latest' else version
     return resolved >= FIRST[name]
 
 
@@ -55,12 +52,7 @@ def _served(version, name):
 def instance(make_instance):
     return make_instance(name='Web_1.example', launch_index=2,
                          metadata={'role': 'web', 'tier': '1'},
-                         user_data=conftest.encode(USER_DATA))
-
-
-def test_versions_are_novas():
-    assert list(versions.VERSIONS) == NOVA_34_VERSIONS
-    assert versions.listed() == NOVA_34_VERSIONS + ['latest']
+                         user_data=metadata_service.encode(USER_DATA))
 
 
 def test_root_lists_openstack_only(app):
@@ -72,13 +64,13 @@ def test_root_lists_openstack_only(app):
 @pytest.mark.parametrize('path', ['/openstack', '/openstack/', '//openstack'])
 def test_openstack_lists_versions_without_identity(app, path):
     resp = app.get(path)
-    assert resp.text.split('\n') == NOVA_34_VERSIONS + ['latest']
+    assert resp.text.split('\n') == versions.listed()
     assert resp.content_type == 'text/plain'
 
 
-@pytest.mark.parametrize('version', NOVA_34_VERSIONS + ['latest'])
+@pytest.mark.parametrize('version', versions.listed())
 def test_every_listed_file_is_served(app, instance, version):
-    headers = conftest.headers(instance.uuid)
+    headers = metadata_service.headers(instance.uuid)
     listing = app.get('/openstack/%s' % version, headers=headers)
     assert listing.content_type == 'text/plain'
     listed = listing.text.split('\n')
@@ -97,17 +89,17 @@ def test_every_listed_file_is_served(app, instance, version):
                 status=404)
 
 
-@pytest.mark.parametrize('version', NOVA_34_VERSIONS + ['latest'])
+@pytest.mark.parametrize('version', versions.listed())
 def test_meta_data_keys_at_each_version(app, instance, version):
     resp = app.get('/openstack/%s/meta_data.json' % version,
-                   headers=conftest.headers(instance.uuid))
-    resolved = NOVA_34_VERSIONS[-1] if version == 'latest' else version
+                   headers=metadata_service.headers(instance.uuid))
+    resolved = versions.VERSIONS[-1] if version == 'latest' else version
     assert set(resp.json) == _keys(resolved)
 
 
 def test_meta_data_content(app, instance):
     doc = app.get('/openstack/latest/meta_data.json',
-                  headers=conftest.headers(instance.uuid)).json
+                  headers=metadata_service.headers(instance.uuid)).json
     seed = base64.b64decode(doc.pop('random_seed'))
     assert len(seed) == 512
     assert doc == {
@@ -117,7 +109,7 @@ def test_meta_data_content(app, instance):
         'name': 'Web_1.example',
         'launch_index': 2,
         'availability_zone': 'nova',
-        'project_id': conftest.PROJECT,
+        'project_id': metadata_service.PROJECT,
         'devices': [],
         'dedicated_cpus': [],
     }
@@ -127,7 +119,7 @@ def test_meta_data_without_metadata_has_no_meta_key(app, make_instance):
     # As Nova: the key is left out, not empty.
     instance = make_instance()
     doc = app.get('/openstack/latest/meta_data.json',
-                  headers=conftest.headers(instance.uuid)).json
+                  headers=metadata_service.headers(instance.uuid)).json
     assert 'meta' not in doc
     assert 'public_keys' not in doc and 'keys' not in doc
 
@@ -135,7 +127,7 @@ def test_meta_data_without_metadata_has_no_meta_key(app, make_instance):
 def test_unscheduled_instance_has_no_zone(app, make_instance):
     instance = make_instance(vm_state='building', node_uuid=None)
     doc = app.get('/openstack/latest/meta_data.json',
-                  headers=conftest.headers(instance.uuid)).json
+                  headers=metadata_service.headers(instance.uuid)).json
     assert doc['availability_zone'] is None
 
 
@@ -143,20 +135,20 @@ def test_hostname_without_dhcp_domain(make_app, make_instance):
     app = make_app(**{'metadata.dhcp_domain': ''})
     instance = make_instance(name='db 2')
     doc = app.get('/openstack/latest/meta_data.json',
-                  headers=conftest.headers(instance.uuid)).json
+                  headers=metadata_service.headers(instance.uuid)).json
     assert doc['hostname'] == 'db-2'
 
 
 def test_network_data_is_empty_but_valid(app, instance):
     resp = app.get('/openstack/latest/network_data.json',
-                   headers=conftest.headers(instance.uuid))
+                   headers=metadata_service.headers(instance.uuid))
     assert resp.json == {'links': [], 'networks': [], 'services': []}
 
 
 def test_no_user_data_is_404_and_not_listed(app, make_instance):
     instance = make_instance(user_data=None)
-    headers = conftest.headers(instance.uuid)
-    for version in NOVA_34_VERSIONS + ['latest']:
+    headers = metadata_service.headers(instance.uuid)
+    for version in versions.listed():
         listed = app.get('/openstack/%s' % version, headers=headers).text
         assert 'user_data' not in listed.split('\n')
         app.get('/openstack/%s/user_data' % version, headers=headers,
@@ -165,7 +157,7 @@ def test_no_user_data_is_404_and_not_listed(app, make_instance):
 
 def test_vendor_data_by_default(app, instance):
     # StaticJSON without a file, as Nova's defaults.
-    headers = conftest.headers(instance.uuid)
+    headers = metadata_service.headers(instance.uuid)
     assert app.get('/openstack/latest/vendor_data.json',
                    headers=headers).json == {}
     assert app.get('/openstack/latest/vendor_data2.json',
@@ -184,20 +176,20 @@ def test_vendor_data_by_default(app, instance):
     '/2009-04-04/meta-data/instance-id',
 ])
 def test_unknown_paths_are_404(app, instance, path):
-    app.get(path, headers=conftest.headers(instance.uuid), status=404)
+    app.get(path, headers=metadata_service.headers(instance.uuid), status=404)
 
 
 @pytest.mark.parametrize('path', ['/openstack/latest/',
                                   '/openstack//latest//meta_data.json/',
                                   '/openstack/latest/./meta_data.json'])
 def test_paths_are_normalised(app, instance, path):
-    app.get(path, headers=conftest.headers(instance.uuid), status=200)
+    app.get(path, headers=metadata_service.headers(instance.uuid), status=200)
 
 
 @pytest.mark.parametrize('method', ['POST', 'PUT', 'DELETE', 'PATCH'])
 def test_only_get_and_head(app, instance, method):
     resp = app.request('/openstack/latest/meta_data.json', method=method,
-                       headers=conftest.headers(instance.uuid),
+                       headers=metadata_service.headers(instance.uuid),
                        expect_errors=True)
     assert resp.status_int == 405
     assert resp.headers['Allow'] == 'GET, HEAD'
@@ -205,5 +197,5 @@ def test_only_get_and_head(app, instance, method):
 
 def test_head(app, instance):
     resp = app.head('/openstack/latest/meta_data.json',
-                    headers=conftest.headers(instance.uuid))
+                    headers=metadata_service.headers(instance.uuid))
     assert resp.status_int == 200 and resp.body == b''
