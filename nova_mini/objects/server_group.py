@@ -74,6 +74,9 @@ _SELECT = sa.select(*[_GROUPS.c[name] for name in _COLUMNS])
 
 @db_api.context_manager.reader
 def _get_by_uuid(context, uuid):
+    if not uuidutils.is_uuid_like(uuid):
+        # Not looked up: PostgreSQL refuses some text (a NUL character).
+        raise exception.ServerGroupNotFound(group_uuid=uuid)
     row = context.session.execute(
         _SELECT.where(_GROUPS.c.uuid == uuid)).first()
     if row is None:

@@ -23,6 +23,7 @@ join a group with the ``group`` scheduler hint of their create
 import pecan
 from pecan import rest
 
+from nova_mini.api.compute.schemas import parameter_types
 from nova_mini.api.compute.schemas import server_groups as schema
 from nova_mini.api.compute import versions
 from nova_mini.api import validation
@@ -77,9 +78,11 @@ class ServerGroupsController(rest.RestController):
         # As Nova: no limit, or 0, is [api] max_limit.
         limit = min(_last_int(req, 'limit', 0) or CONF.api.max_limit,
                     CONF.api.max_limit)
+        # An offset past any list gives an empty page, as in Nova; the
+        # database takes a bounded one.
+        offset = min(_last_int(req, 'offset', 0), parameter_types.MAX_INT)
         groups = objects.ServerGroupList.get_page(
-            context, project_id, limit=limit,
-            offset=_last_int(req, 'offset', 0))
+            context, project_id, limit=limit, offset=offset)
         return {'server_groups': [_body(req, group) for group in groups]}
 
     @wsgi.expose()

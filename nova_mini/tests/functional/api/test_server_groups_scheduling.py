@@ -245,3 +245,19 @@ def test_concurrent_boots_keep_the_members_quota(api_fixture_factory,
     assert len(members) == 9
     listed = app.get(V21 + '/servers', headers=DEMO).json['servers']
     assert sorted(server['id'] for server in listed) == sorted(members)
+
+
+@pytest.mark.parametrize('backend', [
+    'sqlite', pytest.param('postgresql', marks=pytest.mark.postgresql)])
+def test_odd_ids_and_offsets_are_no_500(api_fixture_factory, backend):
+    app = webtest.TestApp(api_fixture_factory(backend=backend).app)
+    _group(app, 'affinity')
+    for path in ('/%00', '/' + 'a' * 300, '/not-a-uuid'):
+        for method in (app.get, app.delete):
+            response = method(V21 + '/os-server-groups' + path,
+                              headers=DEMO, status=404)
+            assert response.json['itemNotFound']['message'].endswith(
+                'could not be found.')
+    response = app.get(V21 + '/os-server-groups?offset=%d&limit=%d'
+                       % (10 ** 22, 10 ** 22), headers=DEMO)
+    assert response.json == {'server_groups': []}
