@@ -339,10 +339,12 @@ def nodes_of_instances(context, instance_uuids):
     Runs in the caller's transaction when there is one.
 
     :param context: the request context.
-    :param instance_uuids: server uuids.
+    :param instance_uuids: server uuids; other text (Nova's schema lets
+        any ``same_host`` string through) names no server.
     :returns: ``{instance uuid: node uuid}`` of those on a node.
     """
-    return _nodes_of_instances(context, list(instance_uuids))
+    return _nodes_of_instances(context, [
+        value for value in instance_uuids if uuidutils.is_uuid_like(value)])
 
 
 @db_api.context_manager.reader

@@ -261,3 +261,15 @@ def test_odd_ids_and_offsets_are_no_500(api_fixture_factory, backend):
     response = app.get(V21 + '/os-server-groups?offset=%d&limit=%d'
                        % (10 ** 22, 10 ** 22), headers=DEMO)
     assert response.json == {'server_groups': []}
+
+
+def test_same_host_text_that_is_no_uuid_names_no_server(app):
+    # Nova's schema takes any string for same_host: it names no server.
+    _nodes(1)
+    server_id = _boot(app, {'same_host': 'web\x00server'})['server']['id']
+    server = _wait(app, server_id)
+    assert server['status'] == 'ERROR'
+    assert server['fault']['message'] == (
+        'No valid host was found. The SameHostFilter rejected the only '
+        'candidate node: no server named by the same_host hint is on a '
+        'node.')
