@@ -36,9 +36,9 @@ LOG = logging.getLogger(__name__)
 
 # Ranked reads (see FilterScheduler._passing). First, slices of the
 # best-ranked free nodes, FIRST_SLICE nodes then twice as many each
-# time, SCAN_BUDGET nodes at most; then pages of all candidates: the first
-# holds PAGE_FACTOR times the nodes needed (at least MIN_PAGE), each
-# further page 4 times more.
+# time, SCAN_BUDGET nodes at most, their candidates read in pages of
+# PAGE_FACTOR times the nodes needed (at least MIN_PAGE); then pages of
+# all candidates: the first as large, each further page 4 times more.
 FIRST_SLICE = 128
 SCAN_BUDGET = 1024
 PAGE_FACTOR = 2
@@ -150,17 +150,26 @@ class FilterScheduler(object):
         """
         bound = None
         passed = []
+        # A slice's candidates are read a page at a time, best first: when
+        # most free nodes are candidates, one page is enough.
+        page = max(PAGE_FACTOR * needed, MIN_PAGE)
         start, size = 0, FIRST_SLICE
         while start < SCAN_BUDGET:
             size = min(size, SCAN_BUDGET - start)
-            nodes = node_candidates.get_candidates(
-                context, spec_obj, with_traits=self._needs_traits,
-                order_by=order, among=(start, size))
-            counts['database'] = counts.get('database', 0) + len(nodes)
-            passed.extend(self._filter(nodes, spec_obj, counts, active))
+            offset = 0
+            while True:
+                nodes = node_candidates.get_candidates(
+                    context, spec_obj, with_traits=self._needs_traits,
+                    order_by=order, among=(start, size), limit=page,
+                    offset=offset)
+                counts['database'] = counts.get('database', 0) + len(nodes)
+                passed.extend(self._filter(nodes, spec_obj, counts, active))
+                if len(passed) >= needed:
+                    return passed
+                if len(nodes) < page:
+                    break
+                offset += page
             start += size
-            if len(passed) >= needed:
-                return passed
             # Read only when the first slice was not enough: usually it is.
             # Once every free node was checked, what passed is all there
             # is (a fleet almost full).
