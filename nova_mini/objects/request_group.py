@@ -27,7 +27,11 @@ resources (``merge``). Requests no single provider can meet are refused
 * two or more numbered groups without ``group_policy`` (Placement refuses
   the query then);
 * ``group_policy=isolate`` with two or more numbered groups (each would
-  need a provider of its own).
+  need a provider of its own);
+* more than one unit of a custom resource class over all groups (a node
+  has one of its own class), or a standard class other than VCPU,
+  MEMORY_MB and DISK_GB (``PCPU``, ``VGPU``, ...: bare-metal nodes have
+  none).
 """
 
 import collections
@@ -47,8 +51,12 @@ GROUP_POLICIES = ('none', 'isolate')
 KEY_PATTERN = re.compile(r'^(resources|trait)([a-zA-Z0-9_-]{1,64})?:(.*)$')
 
 # The flavor's own sizes, asked for in the unnumbered group unless some
-# group names the class.
+# group names the class; bare-metal nodes have them (their cpus,
+# memory_mb and local_gb properties).
 FLAVOR_CLASSES = ('VCPU', 'MEMORY_MB', 'DISK_GB')
+CUSTOM_PREFIX = 'CUSTOM_'
+# How much of its own (custom) resource class a node has.
+NODE_UNITS = 1
 
 
 @base.NovaMiniObjectRegistry.register
@@ -137,7 +145,7 @@ def from_extra_specs(flavor, image_traits=()):
         None.
     :raises nova_mini.exception.InvalidRequestSpec: a malformed amount or
         trait value, a group policy other than none or isolate, or groups
-        no single node can meet (see the module).
+        no bare-metal node can meet (see the module).
     """
     resources = collections.defaultdict(dict)
     required = collections.defaultdict(set)
@@ -194,7 +202,25 @@ def from_extra_specs(flavor, image_traits=()):
                 group.forbidden_traits:
             groups.append(group)
     _check_single_provider(groups, group_policy)
+    _check_node_resources(groups)
     return groups, group_policy
+
+
+def _check_node_resources(groups):
+    resources, _required, _forbidden = merge(groups)
+    for rc, amount in resources.items():
+        if rc.startswith(CUSTOM_PREFIX):
+            if amount > NODE_UNITS:
+                raise exception.InvalidRequestSpec(
+                    reason='the request groups ask for %d of %s in all; a '
+                    'bare-metal node has %d of its resource class: ask for '
+                    '%d in one group only' % (amount, rc, NODE_UNITS,
+                                              NODE_UNITS))
+        elif rc not in FLAVOR_CLASSES:
+            raise exception.InvalidRequestSpec(
+                reason='the request groups ask for %s, which bare-metal '
+                'nodes do not have: remove the resources extra specs of '
+                'it or set them to 0' % rc)
 
 
 def merge(groups):

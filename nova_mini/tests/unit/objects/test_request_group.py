@@ -103,6 +103,13 @@ def test_other_namespaces_are_not_groups():
     ({'group_policy': 'spread'}, (), ["group_policy='spread'"]),
     ({'resources1:VCPU': 'many'}, (), ["resources1:VCPU='many'"]),
     ({'resources1:VCPU': '-2'}, (), ['not an amount']),
+    ({'resources:CUSTOM_GOLD': '1', 'resources1:CUSTOM_GOLD': '1'}, (),
+     ['ask for 2 of CUSTOM_GOLD in all', 'has 1 of its resource class']),
+    ({'resources:CUSTOM_GOLD': '2'}, (), ['ask for 2 of CUSTOM_GOLD']),
+    ({'resources1:PCPU': '4'}, (),
+     ['ask for PCPU, which bare-metal nodes do not have']),
+    ({'resources1:PCPU': '0', 'resources:CUSTOM_GOLD': '1',
+      'resources:CUSTOM_SILVER': '1'}, (), None),
     ({'trait_a:CUSTOM_A': 'preferred'}, (),
      ["trait_a:CUSTOM_A='preferred' is neither required nor forbidden"]),
 ])

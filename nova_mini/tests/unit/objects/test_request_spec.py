@@ -200,12 +200,16 @@ def _extra_specs(draw):
     specs = {'trait%s:%s' % (groups[t], t): 'required' for t in required}
     specs.update({'trait%s:%s' % (groups[t], t): 'forbidden'
                   for t in forbidden})
+    # A node has one unit of its (custom) class.
     specs.update({'resources%s:%s' % (draw(st.one_of(st.just(''),
                                                      _suffixes)), rc): str(n)
                   for rc, n in draw(st.dictionaries(
-                      st.one_of(st.sampled_from(['VCPU', 'MEMORY_MB',
-                                                 'DISK_GB']), _traits),
+                      st.sampled_from(['VCPU', 'MEMORY_MB', 'DISK_GB']),
                       st.integers(0, 64), max_size=3)).items()})
+    specs.update({'resources%s:%s' % (draw(st.one_of(st.just(''),
+                                                     _suffixes)), rc): str(n)
+                  for rc, n in draw(st.dictionaries(
+                      _traits, st.integers(0, 1), max_size=2)).items()})
     # One provider meets every group: none is the only policy that
     # works with two numbered groups or more.
     specs['group_policy'] = 'none'
