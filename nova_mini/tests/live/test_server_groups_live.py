@@ -16,6 +16,7 @@ different nodes; a second server of an affinity group whose member holds
 a node ends in ERROR with a fault saying why.
 """
 
+import json
 import time
 import uuid
 
@@ -145,3 +146,35 @@ def test_anti_affinity_then_affinity(stack, engine, flavor, made,
         'the only candidate node: the affinity group already has a server '
         'on a node, and a node holds only one server.')
     assert 'details' not in server['fault']
+
+
+def _cli_json(stack, *args, **kwargs):
+    return json.loads(stack.openstack(*args, '-f', 'json', **kwargs).stdout)
+
+
+def test_openstack_cli_server_groups(stack):
+    """python-openstackclient, unchanged: create (2.64 and 2.15 forms),
+    list, show and delete groups.
+    """
+    name = 'cli-sg-%s' % RUN
+    created = _cli_json(stack, 'server', 'group', 'create', '--policy',
+                        'anti-affinity', '--rule', 'max_server_per_host=2',
+                        '--os-compute-api-version', '2.64', name,
+                        user='demo')
+    assert created['name'] == name
+    assert created['policy'] == 'anti-affinity'
+    assert created['rules'] == {'max_server_per_host': 2}
+    assert created['members'] == []
+    soft = _cli_json(stack, 'server', 'group', 'create', '--policy',
+                     'soft-affinity', '--os-compute-api-version', '2.15',
+                     name + '-soft', user='demo')
+    listed = _cli_json(stack, 'server', 'group', 'list', user='demo')
+    assert {group['ID'] for group in listed} >= {created['id'], soft['id']}
+    shown = _cli_json(stack, 'server', 'group', 'show', created['id'],
+                      user='demo')
+    assert shown['id'] == created['id']
+    stack.openstack('server', 'group', 'delete', created['id'], soft['id'],
+                    user='demo')
+    gone = stack.openstack('server', 'group', 'show', created['id'],
+                           user='demo', check=False)
+    assert gone.returncode == 1
