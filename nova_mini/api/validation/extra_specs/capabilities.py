@@ -43,6 +43,42 @@ from nova_mini.api.validation.extra_specs import base
 
 _FILTER = 'ComputeCapabilitiesFilter'
 
+# The operators of the filter (scheduler.filters.compute_capabilities):
+# those comparing numbers, and all of them.
+NUMERIC_OPERATORS = ('=', '==', '!=', '>=', '<=')
+OPERATORS = NUMERIC_OPERATORS + ('s==', 's!=', 's<', 's<=', 's>', 's>=',
+                                 '<in>', '<all-in>', '<or>')
+
+
+class RequirementSpec(base.ExtraSpec):
+    """A capability whose value is a literal or an operator expression;
+    refuses the expressions no node can meet: an operator without an
+    operand, a numeric operator whose operand is not a number (Nova's
+    filter raises on them).
+    """
+
+    __slots__ = ()
+
+    def check(self, value):
+        super(RequirementSpec, self).check(value)
+        words = value.split()
+        if not words or words[0] not in OPERATORS:
+            return
+        if len(words) < 2:
+            raise base.InvalidValue(
+                "'%s' has no operand: give one after %s, e.g. '%s 4'"
+                % (value, words[0], words[0]))
+        if words[0] in NUMERIC_OPERATORS:
+            try:
+                float(words[1])
+            except ValueError:
+                raise base.InvalidValue(
+                    "'%s': %s compares numbers and '%s' is not one; use "
+                    "s%s to compare text, or a number" % (
+                        value, words[0], words[1],
+                        '==' if words[0] == '=' else words[0]))
+
+
 # Plain attributes of the compute node and of the scheduler's host state.
 _HOST_ATTRIBUTES = (
     'aggregates', 'cell_uuid', 'cpu_allocation_ratio', 'current_workload',
@@ -65,7 +101,7 @@ _NESTED_ATTRIBUTES = (
 )
 
 DEFINITIONS = [
-    base.ExtraSpec(
+    RequirementSpec(
         name='capabilities:' + attribute,
         description=(
             'Only schedule to hosts whose ``%s`` satisfies the value (a '
@@ -77,7 +113,7 @@ DEFINITIONS = [
     )
     for attribute in _HOST_ATTRIBUTES
 ] + [
-    base.ExtraSpec(
+    RequirementSpec(
         name='capabilities:%s{path}' % attribute,
         description=(
             'Only schedule to hosts whose ``%s`` (or the field of it that '
@@ -138,7 +174,7 @@ DEFINITIONS += [
     )
     for name, values, description, example in _IRONIC_DEPLOY
 ] + [
-    base.ExtraSpec(
+    RequirementSpec(
         name='capabilities:cpu_arch',
         description=(
             'Only schedule to bare metal nodes whose CPU architecture (the '
@@ -150,7 +186,7 @@ DEFINITIONS += [
         drivers=('ironic',),
         example='x86_64',
     ),
-    base.ExtraSpec(
+    RequirementSpec(
         name='capabilities:cpus',
         description=(
             'Only schedule to bare metal nodes whose CPU count (the node\'s '
@@ -162,7 +198,7 @@ DEFINITIONS += [
         drivers=('ironic',),
         example='>= 8',
     ),
-    base.ExtraSpec(
+    RequirementSpec(
         name='capabilities:profile',
         description=(
             'Only schedule to bare metal nodes tagged with this profile '

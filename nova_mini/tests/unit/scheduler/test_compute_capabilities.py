@@ -177,3 +177,37 @@ def test_filter_reasons(capabilities_filter):
 
 def test_nothing_to_check_without_capabilities(capabilities_filter):
     assert capabilities_filter.check(_node(), test_filters._spec()) is None
+
+
+# -- validation accepts what the filter honours
+
+def test_validation_knows_the_filters_operators():
+    from nova_mini.api.validation.extra_specs import capabilities
+    assert set(capabilities.OPERATORS) == set(
+        compute_capabilities.OPERATORS) | {compute_capabilities.OR,
+                                           compute_capabilities.ALL_IN}
+    # A numeric operator matches no pair of words.
+    numeric = {op for op, check in compute_capabilities.OPERATORS.items()
+               if not any(check(a, b) for a, b in
+                          (('x', 'x'), ('x', 'y'), ('y', 'x')))}
+    assert numeric == set(capabilities.NUMERIC_OPERATORS)
+
+
+@pytest.mark.parametrize('value, accepted', [
+    ('>= 4', True), ('= 1.5', True), ('x86_64', True), ('', True),
+    ('s== x', True), ('<in> avx', True), ('<or> a <or> b', True),
+    ('<all-in> a b', True), ('>=4', True),
+    ('>= many', False), ('= x', False), ('!= x', False), ('>=', False),
+    ('<or>', False), ('<in>', False), ('s==', False),
+])
+def test_validation_refuses_what_no_node_can_meet(value, accepted):
+    from nova_mini.api.validation.extra_specs import registry
+    definitions = registry.build(include_plugins=False)
+    for key in ('capabilities:cpus', 'capabilities:cpu_arch',
+                'capabilities:memory_mb', 'capabilities:stats:profile'):
+        verdict = registry.validate(definitions, {key: value},
+                                    registry.STRICT)
+        assert bool(verdict) is accepted, (key, verdict.errors)
+        if not accepted:
+            [error] = verdict.errors
+            assert repr(value) in error
