@@ -395,3 +395,14 @@ def test_a_1_0_primitive_loads_with_one_group():
     again = request_spec.RequestSpec.obj_from_primitive(wire)
     assert as_dict(again.requested_groups) == as_dict(copy.requested_groups)
     assert wire['nova_mini_object.version'] == request_spec.RequestSpec.VERSION
+
+
+def test_groups_and_image_properties_travel_over_rpc():
+    serializer = rpc.RequestContextSerializer()
+    spec = _spec_with_groups()
+    wire = jsonutils.loads(jsonutils.dumps(
+        serializer.serialize_entity(None, spec)))
+    copy = serializer.deserialize_entity(None, wire)
+    assert as_dict(copy) == as_dict(spec)
+    assert copy.requested_groups[1].resources == {'CUSTOM_BM': 1}
+    assert copy.image.properties.hw_vm_mode == 'hvm'
