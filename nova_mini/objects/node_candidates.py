@@ -297,12 +297,53 @@ def get_candidates(context, spec_obj, with_traits=False, order_by=None,
     if query is None:
         return []
     rows = context.session.execute(query).all()
-    return [node_state.NodeState(
+    return [_node_state(row, with_traits) for row in rows]
+
+
+def _node_state(row, with_traits):
+    return node_state.NodeState(
         row.id, row.uuid, row.name, row.resource_class, row.properties,
         row.cpus, row.memory_mb, row.local_gb,
         (row.traits.split(',') if row.traits else ()) if with_traits
         else None)
-        for row in rows]
+
+
+def candidate_chunks(context, spec_obj, chunk, with_traits=False,
+                     order_by=None, among=None):
+    """Yield the nodes ``spec_obj`` may get, ranked by ``order_by``, in
+    lists of at most ``chunk``, from one statement whose rows are fetched
+    (and turned into NodeStates) only as the lists are asked for: the
+    caller stops reading once it has enough, without running the
+    statement again for a further page.
+
+    Iterate within a reader transaction of ``context`` (the rows come
+    from its connection); closing the generator closes the result.
+
+    :param context: the request context, in a reader transaction.
+    :param spec_obj: the RequestSpec.
+    :param chunk: the most NodeStates per list.
+    :param with_traits: load each node's traits too.
+    :param order_by: as for get_candidates.
+    :param among: as for get_candidates.
+    :returns: a generator of lists of NodeState.
+    """
+    query = _statement(spec_obj, context.session.get_bind().dialect.name,
+                       with_traits, tuple(order_by or _BY_ID), None, 0,
+                       among, True)
+    if query is None:
+        return
+    # A server-side cursor where the driver has one (psycopg2): the rows
+    # cross the connection a chunk at a time too.
+    result = context.session.execute(query, execution_options={
+        'stream_results': True, 'max_row_buffer': chunk})
+    try:
+        while True:
+            rows = result.fetchmany(chunk)
+            if not rows:
+                return
+            yield [_node_state(row, with_traits) for row in rows]
+    finally:
+        result.close()
 
 
 @db_api.context_manager.reader

@@ -36,13 +36,13 @@ LOG = logging.getLogger(__name__)
 
 # Ranked reads (see FilterScheduler._passing). First, slices of the
 # best-ranked free nodes, FIRST_SLICE nodes then twice as many each
-# time, SCAN_BUDGET nodes at most, their candidates read in pages of
-# PAGE_FACTOR times the nodes needed (at least MIN_PAGE); then pages of
-# all candidates: the first as large, each further page 4 times more.
-FIRST_SLICE = 128
+# time, SCAN_BUDGET nodes at most; then all candidates. Each read is one
+# statement whose rows are taken in chunks of PAGE_FACTOR times the
+# nodes needed (at least MIN_PAGE), until enough passed.
+FIRST_SLICE = 32
 SCAN_BUDGET = 1024
 PAGE_FACTOR = 2
-MIN_PAGE = 32
+MIN_PAGE = 8
 # At debug level, the filters explain a failure on at most this many of
 # the nodes that could serve the request at all.
 EXPLAIN_LIMIT = 1000
@@ -130,17 +130,29 @@ class FilterScheduler(object):
             return passed
         counts.clear()
         passed = []
-        offset, limit = 0, max(PAGE_FACTOR * needed, MIN_PAGE)
-        while True:
-            page = node_candidates.get_candidates(
-                context, spec_obj, with_traits=self._needs_traits,
-                order_by=order, limit=limit, offset=offset)
-            counts['database'] = counts.get('database', 0) + len(page)
-            passed.extend(self._filter(page, spec_obj, counts, active))
-            if len(passed) >= needed or len(page) < limit:
-                return passed
-            offset += limit
-            limit *= 4
+        self._read_chunks(context, spec_obj, order, needed, counts, active,
+                          passed)
+        return passed
+
+    def _read_chunks(self, context, spec_obj, order, needed, counts, active,
+                     passed, among=None):
+        """Read the candidates (of the ranked slice ``among``, or all)
+        best first, a chunk at a time from one statement, adding those
+        that pass to ``passed`` until ``needed`` did; whether they did.
+        """
+        counts.setdefault('database', 0)
+        chunks = node_candidates.candidate_chunks(
+            context, spec_obj, max(PAGE_FACTOR * needed, MIN_PAGE),
+            with_traits=self._needs_traits, order_by=order, among=among)
+        try:
+            for nodes in chunks:
+                counts['database'] = counts.get('database', 0) + len(nodes)
+                passed.extend(self._filter(nodes, spec_obj, counts, active))
+                if len(passed) >= needed:
+                    return True
+            return False
+        finally:
+            chunks.close()
 
     def _best_of_all(self, context, spec_obj, order, needed, counts,
                      active):
@@ -150,25 +162,14 @@ class FilterScheduler(object):
         """
         bound = None
         passed = []
-        # A slice's candidates are read a page at a time, best first: when
-        # most free nodes are candidates, one page is enough.
-        page = max(PAGE_FACTOR * needed, MIN_PAGE)
         start, size = 0, FIRST_SLICE
         while start < SCAN_BUDGET:
             size = min(size, SCAN_BUDGET - start)
-            offset = 0
-            while True:
-                nodes = node_candidates.get_candidates(
-                    context, spec_obj, with_traits=self._needs_traits,
-                    order_by=order, among=(start, size), limit=page,
-                    offset=offset)
-                counts['database'] = counts.get('database', 0) + len(nodes)
-                passed.extend(self._filter(nodes, spec_obj, counts, active))
-                if len(passed) >= needed:
-                    return passed
-                if len(nodes) < page:
-                    break
-                offset += page
+            # A slice's candidates are read a chunk at a time, best first:
+            # when most free nodes are candidates, one chunk is enough.
+            if self._read_chunks(context, spec_obj, order, needed, counts,
+                                 active, passed, among=(start, size)):
+                return passed
             start += size
             # Read only when the first slice was not enough: usually it is.
             # Once every free node was checked, what passed is all there

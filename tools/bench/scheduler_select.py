@@ -110,7 +110,9 @@ HARDWARE = [('CUSTOM_A', 0.30), ('CUSTOM_B', 0.30), ('CUSTOM_C', 0.30),
             ('CUSTOM_SRIOV', 0.25)]
 POOL_TRAITS = 10
 
-# The request shapes: (name, flavor extra specs, numbered groups).
+# The request shapes: (name, flavor extra specs, numbered groups). The
+# sizes asked are those of the smallest model: the fill, ranked by memory
+# (RAMWeigher), deploys the biggest nodes first.
 SHAPES = [
     ('class', {'resources:CUSTOM_BAREMETAL': '1'}, False),
     ('class+trait', {'resources:CUSTOM_BAREMETAL': '1',
@@ -137,22 +139,22 @@ SHAPES = [
                    'trait:CUSTOM_A': 'forbidden',
                    'trait:CUSTOM_B': 'required'}, False),
     ('class+ram', {'resources:CUSTOM_BAREMETAL': '1',
-                   'resources:MEMORY_MB': '16384'}, False),
+                   'resources:MEMORY_MB': '4096'}, False),
     ('gold+vcpu+sriov', {'resources:CUSTOM_BAREMETAL_GOLD': '1',
-                         'resources:VCPU': '8',
+                         'resources:VCPU': '4',
                          'trait:CUSTOM_SRIOV': 'required'}, False),
     ('class+secure+nvme', {'resources:CUSTOM_BAREMETAL': '1',
                            'capabilities:secure_boot': 'true',
                            'trait:CUSTOM_NVME': 'required'}, False),
     ('gold+family', {'resources:CUSTOM_BAREMETAL_GOLD': '1',
-                     'capabilities:cpu_family': '<in> x'}, False),
+                     'capabilities:cpu_family': '<in> lake'}, False),
     ('class+pool trait', {'resources:CUSTOM_BAREMETAL': '1',
                           'trait:CUSTOM_POOL_007': 'required'}, False),
     ('class+avx2-sriov', {'resources:CUSTOM_BAREMETAL': '1',
                           'trait:HW_CPU_X86_AVX2': 'required',
                           'trait:CUSTOM_SRIOV': 'forbidden'}, False),
     ('class+disk', {'resources:CUSTOM_BAREMETAL': '1',
-                    'resources:DISK_GB': '200',
+                    'resources:DISK_GB': '40',
                     'trait:CUSTOM_RAID': 'forbidden'}, False),
     ('groups: a + nvme', {'resources1:CUSTOM_BAREMETAL': '1',
                           'trait1:CUSTOM_A': 'required',
@@ -412,10 +414,11 @@ def write_conf(path, sections):
 
 
 class Scheduler(object):
-    def __init__(self, state, conf):
+    def __init__(self, state, conf, index=0):
         self.conf = conf
         self.proc = None
-        self.log_path = os.path.join(state, 'nova-mini-scheduler.log')
+        self.log_path = os.path.join(state,
+                                     'nova-mini-scheduler-%d.log' % index)
 
     def start(self):
         with open(self.log_path, 'ab') as out:
@@ -677,7 +680,7 @@ def run_one(args, backend, size, vhost):
 
     state = tempfile.mkdtemp(prefix='nm-bench-sched-')
     db = ntf.Database(backend, state)
-    sched = None
+    scheds = []
     results = []
     mix = shapes(args.groups)
     engine = None
@@ -694,10 +697,13 @@ def run_one(args, backend, size, vhost):
             db.url, **({'connect_args': {'timeout': 60}}
                        if backend == 'sqlite' else {}))
         counts = seed(engine, size, args, random.Random(SEED))
-        sched = Scheduler(state, conf)
-        sched.start()
+        for index in range(args.schedulers):
+            sched = Scheduler(state, conf, index)
+            scheds.append(sched)
+            sched.start()
         api = client(vhost.url)
-        wait_ready(api, nm_context.get_admin_context(), sched)
+        for sched in scheds:
+            wait_ready(api, nm_context.get_admin_context(), sched)
         for fraction in sorted(args.fill):
             filled = child(args, '--fill-only', conf, repr(fraction),
                            str(args.fill_batch), '1' if args.groups else '0')
@@ -723,7 +729,7 @@ def run_one(args, backend, size, vhost):
             results.append(result)
         return results
     finally:
-        if sched is not None:
+        for sched in scheds:
             sched.stop()
         if engine is not None:
             engine.dispose()
@@ -837,6 +843,9 @@ def main():
                              'RequestSpec reads them) or flattened')
     parser.add_argument('--requesters', type=int, default=4,
                         help='concurrent requesting threads')
+    parser.add_argument('--schedulers', type=int, default=1,
+                        help='nova-mini-scheduler daemons consuming the '
+                             'topic')
     parser.add_argument('--runs', type=int, default=40,
                         help='timed ping/claim rounds per requester')
     parser.add_argument('--warmup', type=int, default=5)
