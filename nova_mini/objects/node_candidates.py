@@ -332,10 +332,13 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
                        among, True)
     if query is None:
         return
-    # A server-side cursor where the driver has one (psycopg2): the rows
-    # cross the connection a chunk at a time too.
-    result = context.session.execute(query, execution_options={
-        'stream_results': True, 'max_row_buffer': chunk})
+    # Reading every candidate: a server-side cursor where the driver has
+    # one (psycopg2), the rows cross the connection a chunk at a time too.
+    # A slice holds few rows: one round trip rather than a cursor's three.
+    options = {}
+    if among is None:
+        options = {'stream_results': True, 'max_row_buffer': chunk}
+    result = context.session.execute(query, execution_options=options)
     try:
         while True:
             rows = result.fetchmany(chunk)
