@@ -45,6 +45,7 @@ from nova_mini.api.compute import server_metadata
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
 from nova_mini.api import validation
+from nova_mini.api.validation import messages
 from nova_mini.api import wsgi
 from nova_mini import conf
 from nova_mini import exception
@@ -156,8 +157,9 @@ def _check_user_data(body):
         base64.decode_as_bytes(user_data.encode('utf-8'))
     except (TypeError, ValueError):     # ValueError: not even ASCII
         raise exception.ValidationError(
-            detail="Invalid input for field/attribute user_data. Value: "
-                   "%s. %r is not a 'base64'" % (user_data, user_data))
+            detail='Invalid input for field/attribute user_data. Value: '
+                   '%s. Must be %s.' % (user_data,
+                                        messages.FORMAT_MEANINGS['base64']))
 
 
 def _description(req, body):

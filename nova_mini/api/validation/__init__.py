@@ -26,6 +26,7 @@ import jsonschema
 import pecan
 
 from nova_mini.api import microversion
+from nova_mini.api.validation import messages
 from nova_mini import exception
 
 _FORMAT_CHECKER = jsonschema.FormatChecker()
@@ -65,6 +66,8 @@ _SPACES = _char_class(lambda char: unicodedata.category(char) == 'Zs')
 
 # Printable text (see _is_printable); schemas use it as a ``pattern``.
 PRINTABLE_PATTERN = '^[%s]*$' % _PRINTABLE
+messages.add_pattern(PRINTABLE_PATTERN, 'printable text (no tabs, newlines '
+                     'or other control characters)')
 
 # ``format: name``: printable, not starting or ending with a space. Its
 # failure has Nova's own message rather than jsonschema's.
@@ -170,15 +173,19 @@ def _additional_properties(validator, allowed, instance, schema):
             yield from validator.descend(instance[extra], allowed, path=extra)
     elif not allowed and extras:
         listed = ', '.join(repr(extra) for extra in extras)
+        several = len(extras) > 1
         if patterns:
+            words = [messages.PATTERN_MEANINGS.get(
+                p, 'text matching the regular expression %s' % p)
+                for p in sorted(patterns)]
             yield jsonschema.ValidationError(
-                '%s %s not match any of the regexes: %s' % (
-                    listed, 'does' if len(extras) == 1 else 'do',
-                    ', '.join(repr(p) for p in sorted(patterns))))
+                '%s %s not allowed as key%s: a key must be %s.' % (
+                    listed, 'are' if several else 'is',
+                    's' if several else '', ' or '.join(words)))
         else:
             yield jsonschema.ValidationError(
                 'Additional properties are not allowed (%s %s unexpected)'
-                % (listed, 'was' if len(extras) == 1 else 'were'))
+                % (listed, 'were' if several else 'was'))
 
 
 _Validator = jsonschema.validators.extend(
@@ -200,13 +207,24 @@ def _first_error(validator, instance):
 
 
 def _body_message(error):
-    """Nova's wording: the innermost field, its value, what is wrong."""
+    """Nova's frame (the innermost field, its value), then what to send
+    instead (see messages.problem).
+    """
     if error.validator == 'format' and error.validator_value == NAME_FORMAT:
         return NAME_MESSAGE
     if error.path:
+        field = error.path[-1]
+        if isinstance(field, int) and len(error.path) > 1:
+            field = '%s[%d]' % (error.path[-2], field)   # tags[0]
         return ('Invalid input for field/attribute %s. Value: %s. %s'
-                % (error.path[-1], _short(error.instance), error.message))
-    return error.message
+                % (field, _short(error.instance), messages.problem(error)))
+    if error.validator == 'type':
+        return 'The request body must be %s.' % messages.type_words(
+            error.validator_value)
+    problem = messages.problem(error)
+    if problem.startswith('Must '):
+        problem = 'The request body m' + problem[1:]
+    return problem
 
 
 def _short(value, limit=300):
@@ -330,8 +348,13 @@ def _query_message(error):
     """
     if not error.path:
         return error.message
+    if error.validator == 'maxItems' and len(error.path) == 1:
+        problem = 'Give this parameter at most %d time%s.' % (
+            error.validator_value, 's' if error.validator_value > 1 else '')
+    else:
+        problem = messages.problem(error)
     return 'Invalid input for query parameters %s. Value: %s. %s' % (
-        error.path[0], _short(error.instance), error.message)
+        error.path[0], _short(error.instance), problem)
 
 
 def single_param(schema):
@@ -375,10 +398,8 @@ def value_checker(schema, name):
             where = ''
         else:
             where = ' ' + _short(repr(instance))
-        if isinstance(error.instance, (dict, list)):
-            problem = 'fails the %r rule' % error.validator
-        else:
-            problem = error.message
+        # messages.problem never quotes the value.
         raise exception.ValidationError(
-            detail='Invalid %s%s: %s' % (name, where, problem))
+            detail='Invalid %s%s. %s' % (name, where,
+                                         messages.problem(error)))
     return check

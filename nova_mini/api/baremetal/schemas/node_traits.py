@@ -16,6 +16,8 @@ name or CUSTOM_ followed by capitals, digits and underscores.
 
 import os_traits
 
+from nova_mini.api.validation import messages
+
 STANDARD_TRAITS = sorted(os_traits.get_traits())
 # NOTE: nova_mini.api.validation anchors a final '$' at the very end of
 # the string, so "CUSTOM_X\n" does not pass (it does in Ironic).
@@ -23,6 +25,7 @@ CUSTOM_TRAIT_PATTERN = '^%s[A-Z0-9_]+$' % os_traits.CUSTOM_NAMESPACE
 
 trait = {
     'type': 'string', 'minLength': 1, 'maxLength': 255,
+    'description': messages.TRAIT_RULE,
     'anyOf': [{'pattern': CUSTOM_TRAIT_PATTERN},
               {'enum': STANDARD_TRAITS}],
 }

@@ -108,6 +108,21 @@ class Registry(object):
                     return candidate
         return None
 
+    def misnamed(self, key):
+        """The definition whose form ``key`` has but with a name outside
+        its closed set of names (``trait:FOO``), and what is wrong.
+
+        :param key: an extra spec key that ``lookup`` does not know.
+        :returns: ``(definition, problem)`` or ``(None, None)``.
+        """
+        for length in self._prefix_lengths:
+            for candidate in self._by_prefix.get(key[:length], ()):
+                name_problem = getattr(candidate, 'name_problem', None)
+                problem = name_problem(key) if name_problem else None
+                if problem:
+                    return candidate, problem
+        return None, None
+
     def namespace_known(self, key):
         """Whether the namespace of ``key`` (text before ':') is ours."""
         if ':' not in key:
@@ -202,6 +217,20 @@ def validate(registry, specs, mode=STRICT):
     for key, value in specs.items():
         spec = registry.lookup(key)
         if spec is None:
+            misnamed, problem = registry.misnamed(key)
+            if misnamed is not None:
+                # Both problems in one message: the name, and the value
+                # the definition would refuse too.
+                verdict.unknown.append(key)
+                problems = [problem] if mode == STRICT else []
+                try:
+                    misnamed.check(value)
+                except ValueError as exc:
+                    problems.append('its value %s' % exc)
+                if problems:
+                    verdict.errors.append("Extra spec '%s': %s." % (
+                        key, '; and '.join(problems)))
+                continue
             verdict.unknown.append(key)
             if mode == STRICT:
                 verdict.errors.append(unknown_key_message(registry, key))

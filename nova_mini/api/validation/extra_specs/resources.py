@@ -64,6 +64,10 @@ DEFINITIONS = [
                 'rejected.'),
         ],
         exact={'resource_class': CLASS_NAME},
+        rules={'resource_class': (
+            'a standard resource class of os-resource-classes, such as '
+            'VCPU or MEMORY_MB, or CUSTOM_ followed by capital letters '
+            'A-Z, digits 0-9 and underscores')},
         value=base.Value(int, min=0),
         example='resources:VCPU=0',
     ),

@@ -26,6 +26,7 @@ import re
 import os_traits
 
 from nova_mini.api.validation.extra_specs import base
+from nova_mini.api.validation import messages
 
 # Same group suffix as Placement's granular request syntax: trait, trait1,
 # trait_gpu, ... (also used by resources.py).
@@ -65,24 +66,58 @@ class ClosedNameSpec(base.ExtraSpec):
     names. ``parameters`` carry a readable pattern (the shape of a name, for
     the documentation); ``exact`` maps parameter names to the regexes that
     really decide, which make up ``regex``, so lookups through the registry
-    index and ``matches`` only accept real names.
+    index and ``matches`` only accept real names. ``rules`` says, for a
+    closed parameter, what a real name is (a noun phrase), so that a key
+    of the right form with a wrong name is refused with that (see
+    ``name_problem``).
     """
 
-    __slots__ = ()
+    __slots__ = ('loose_regex', 'rules', 'closed')
 
-    def __init__(self, name, description, value, exact, **kwargs):
+    def __init__(self, name, description, value, exact, rules=None,
+                 **kwargs):
         super(ClosedNameSpec, self).__init__(name, description, value,
                                              **kwargs)
+        self.rules = dict(rules or {})
+        self.closed = {placeholder: re.compile(exact[placeholder])
+                       for placeholder in self.rules}
         parts = []
+        loose = []
         for literal, placeholder in re.findall(r'([^{]*)(?:\{(\w+)\})?',
                                                name):
             parts.append(re.escape(literal))
+            loose.append(re.escape(literal))
             if placeholder:
-                pattern = exact.get(placeholder) or next(
-                    p.pattern for p in self.parameters
-                    if p.name == placeholder)
+                readable = next(p.pattern for p in self.parameters
+                                if p.name == placeholder)
+                pattern = exact.get(placeholder) or readable
                 parts.append('(?P<%s>%s)' % (placeholder, pattern))
+                # Any text where a closed name goes, the readable pattern
+                # elsewhere: the key has this spec's form.
+                loose.append('(?P<%s>%s)' % (
+                    placeholder,
+                    '.*' if placeholder in self.rules else readable))
         self.regex = re.compile(''.join(parts))
+        self.loose_regex = re.compile(''.join(loose))
+
+    def name_problem(self, key):
+        """Return what is wrong with the name in ``key``, or None.
+
+        :param key: an extra spec key.
+        :returns: a sentence naming the wrong name and what a right one
+            is, when ``key`` has this spec's form but a name outside the
+            closed set; None otherwise.
+        """
+        match = self.loose_regex.fullmatch(key)
+        if match is None or self.regex.fullmatch(key):
+            return None
+        for placeholder in sorted(self.rules):
+            text = match.group(placeholder)
+            if not self.closed[placeholder].fullmatch(text):
+                what = placeholder.replace('_', ' ')
+                return "'%s' is not a %s; a %s is %s" % (
+                    text, what, what, self.rules[placeholder])
+        return None
 
 
 STANDARD_TRAITS = frozenset(os_traits.get_traits())
@@ -108,6 +143,7 @@ DEFINITIONS = [
                 'rejected.'),
         ],
         exact={'trait': TRAIT_NAME},
+        rules={'trait': messages.TRAIT_RULE},
         value=base.Value(str, enum=('required', 'forbidden')),
         example='trait:HW_CPU_X86_AVX2=required',
     ),

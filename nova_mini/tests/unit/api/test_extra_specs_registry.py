@@ -384,8 +384,31 @@ class NamespaceDefinitionsTest(RegistryTestCase):
             self.assertRejected(key, '', 'required, forbidden')
         for key in ('trait:HW_CPU_X86_NOPE', 'trait:CUSTOM_', 'trait:custom_x',
                     'trait:HW_CPU_X86_AVX2X', 'trait:' + 'STORAGE_DISK',
-                    'trait:', 'trait!:HW_CPU_X86_AVX2'):
-            self.assertRejected(key, 'required', 'not a known extra spec')
+                    'trait:'):
+            # The form is right, the name is not: say what a trait is.
+            self.assertRejected(key, 'required', "'%s' is not a trait; a "
+                                'trait is a standard trait of os-traits'
+                                % key.split(':', 1)[1])
+        self.assertRejected('trait!:HW_CPU_X86_AVX2', 'required',
+                            'not a known extra spec')
+
+    def test_misnamed_trait_names_both_problems(self):
+        verdict = registry.validate(self.registry, {'trait:FOO': 'maybe'})
+        self.assertEqual(
+            ["Extra spec 'trait:FOO': 'FOO' is not a trait; a trait is a "
+             'standard trait of os-traits, such as HW_CPU_X86_AVX2, or '
+             'CUSTOM_ followed by capital letters A-Z, digits 0-9 and '
+             'underscores, at most 255 characters in all; and its value '
+             "'maybe' is not one of: required, forbidden."], verdict.errors)
+        self.assertEqual(['trait:FOO'], verdict.unknown)
+        # Permissive mode lets unknown names be, not invalid values.
+        verdict = registry.validate(self.registry, {'trait:FOO': 'maybe'},
+                                    registry.PERMISSIVE)
+        self.assertEqual(["Extra spec 'trait:FOO': its value 'maybe' is not "
+                          'one of: required, forbidden.'], verdict.errors)
+        verdict = registry.validate(self.registry, {'trait:FOO': 'required'},
+                                    registry.PERMISSIVE)
+        self.assertEqual([], verdict.errors)
         # As in Placement's syntax (and Nova), 'traits' is group 's'.
         self.assertAccepted('traits:HW_CPU_X86_AVX2', 'required')
 
@@ -415,8 +438,11 @@ class NamespaceDefinitionsTest(RegistryTestCase):
             # Nova accepts negative amounts and then ignores them.
             self.assertRejected(key, '-1', 'less than the minimum of 0')
         for key in ('resources:VCPUS', 'resources:CUSTOM_lower',
-                    'resources:', 'resources' + 'a' * 65 + ':VCPU'):
-            self.assertRejected(key, '1', 'not a known extra spec')
+                    'resources:'):
+            self.assertRejected(key, '1', "'%s' is not a resource class; "
+                                % key.split(':', 1)[1])
+        self.assertRejected('resources' + 'a' * 65 + ':VCPU', '1',
+                            'not a known extra spec')
 
     def test_ironic_capabilities(self):
         # Nova 34 rejects all of these keys.
