@@ -51,14 +51,18 @@ def context_from_environ(environ):
 class NoAuth2(object):
     """Trust ``X-Auth-Token: user:project``; user ``admin`` is an admin.
 
-    A request without a token gets 204 and a token to use, as Nova's
-    noauth2 did. For development and tests only.
+    The roles are ``admin,member,reader`` for user ``admin`` and
+    ``member,reader`` for the others; ``X-Roles`` may narrow them, never
+    add one (a reader: ``X-Roles: reader``). A request without a token
+    gets 204 and a token to use, as Nova's noauth2 did. For development and
+    tests only.
     """
 
     def __init__(self, app):
         self.app = app
 
     def __call__(self, environ, start_response):
+        asked_roles = environ.get('HTTP_X_ROLES')
         for name in _IDENTITY_HEADERS:
             environ.pop(name, None)
         token = environ.get('HTTP_X_AUTH_TOKEN')
@@ -74,6 +78,10 @@ class NoAuth2(object):
         user, _sep, project = token.partition(':')
         project = project or user
         roles = 'admin,member,reader' if user == 'admin' else 'member,reader'
+        if asked_roles is not None:
+            asked = {role.strip() for role in asked_roles.split(',')}
+            roles = ','.join(role for role in roles.split(',')
+                             if role in asked)
         environ.update({
             'HTTP_X_USER_ID': user, 'HTTP_X_USER_NAME': user,
             'HTTP_X_PROJECT_ID': project, 'HTTP_X_PROJECT_NAME': project,

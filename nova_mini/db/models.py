@@ -110,6 +110,9 @@ class Node(Base):
         sa.UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
         sa.Index('nodes_provision_state_idx', 'provision_state'),
         sa.Index('nodes_resource_class_idx', 'resource_class'),
+        # A project's nodes: those it owns, and those it leases.
+        sa.Index('nodes_owner_idx', 'owner'),
+        sa.Index('nodes_lessee_idx', 'lessee'),
         # The scheduler's ranking by memory (RAMWeigher), ties by id.
         sa.Index('nodes_memory_mb_idx', 'memory_mb', 'id'),
         # The same ranking of the free nodes only (what the scheduler
@@ -144,6 +147,9 @@ class Node(Base):
     instance_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
     extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
     last_error = sa.Column(sa.Text, nullable=True)
+    # The projects owning and leasing the node (Ironic 1.50 and 1.65).
+    owner = sa.Column(sa.String(255), nullable=True)
+    lessee = sa.Column(sa.String(255), nullable=True)
     # The size in ``properties`` as whole numbers (objects.node.capacity_of),
     # for the scheduler's SQL: capacity checks and ranking.
     cpus = sa.Column(sa.Integer, nullable=False, server_default='0')

@@ -35,8 +35,8 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
            'properties', 'provision_state', 'target_provision_state',
            'provision_updated_at', 'power_state', 'target_power_state',
            'maintenance', 'maintenance_reason', 'instance_uuid',
-           'instance_info', 'extra', 'last_error', 'created_at',
-           'updated_at')
+           'instance_info', 'extra', 'last_error', 'owner', 'lessee',
+           'created_at', 'updated_at')
 _DICTS = ('driver_info', 'properties', 'instance_info', 'extra')
 # Columns a node list may be sorted by: not the JSON documents.
 SORT_KEYS = tuple(c for c in COLUMNS if c not in _DICTS)
@@ -124,7 +124,10 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     """A bare-metal node; ``traits`` (a NodeTraitList) loads on demand."""
 
     # Version 1.0: Initial version
-    VERSION = '1.0'
+    # Version 1.1: owner, lessee
+    VERSION = '1.1'
+
+    _FIELDS_1_1 = ('owner', 'lessee')
 
     fields = {
         'id': fields.IntegerField(),
@@ -145,8 +148,17 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'instance_info': fields.FlexibleDictField(nullable=True),
         'extra': fields.FlexibleDictField(nullable=True),
         'last_error': fields.StringField(nullable=True),
+        'owner': fields.StringField(nullable=True),
+        'lessee': fields.StringField(nullable=True),
         'traits': fields.ObjectField('NodeTraitList', nullable=True),
     }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        target = tuple(int(part) for part in target_version.split('.'))
+        if target < (1, 1):
+            for name in self._FIELDS_1_1:
+                primitive.pop(name, None)
 
     @classmethod
     def _from_db_object(cls, context, node, row, traits=None):

@@ -18,8 +18,10 @@ indexes: (trait, node_id) finds the nodes having a trait, the primary key
 
 ``filters`` keys:
 
-* ``provision_state``, ``resource_class``, ``driver``, ``instance_uuid``:
-  equal to the value.
+* ``provision_state``, ``resource_class``, ``driver``, ``instance_uuid``,
+  ``owner``, ``lessee``: equal to the value.
+* ``project``: owned or leased by the project (a project's own list:
+  the union of two index lookups, nodes_owner_idx and nodes_lessee_idx).
 * ``maintenance``, ``associated`` (has an instance): booleans.
 * ``traits``: has every trait listed.
 * ``not_traits``: has none of the traits listed.
@@ -34,7 +36,8 @@ from nova_mini.db import models
 _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
 
-_EQUAL = ('provision_state', 'resource_class', 'driver', 'instance_uuid')
+_EQUAL = ('provision_state', 'resource_class', 'driver', 'instance_uuid',
+          'owner', 'lessee')
 
 
 def _having(traits):
@@ -90,6 +93,9 @@ def conditions(filters, dialect=None, probe=False):
     for name in _EQUAL:
         if filters.get(name) is not None:
             found.append(_NODES.c[name] == filters[name])
+    if filters.get('project') is not None:
+        found.append(sa.or_(_NODES.c.owner == filters['project'],
+                            _NODES.c.lessee == filters['project']))
     if filters.get('maintenance') is not None:
         found.append(_NODES.c.maintenance.is_(bool(filters['maintenance'])))
     if filters.get('associated') is not None:

@@ -10,11 +10,14 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Policies of a bare-metal node's traits, with Ironic's names."""
+"""Policies of a bare-metal node's traits, with Ironic's names: who
+sees the node sees its traits; administrators change them.
+"""
 
 from oslo_policy import policy
 
 from nova_mini.policies import base
+from nova_mini.policies import nodes
 
 PREFIX = 'baremetal:node:traits:'
 LIST = PREFIX + 'list'
@@ -25,7 +28,7 @@ _PATH = '/nodes/{node_ident}/traits'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=LIST, check_str=base.PROJECT_READER_OR_ADMIN,
+        name=LIST, check_str=nodes.ADMIN_OR_NODE_READER,
         description='List the traits of a node.',
         operations=[{'method': 'GET', 'path': _PATH}]),
     policy.DocumentedRuleDefault(

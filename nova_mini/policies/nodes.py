@@ -10,8 +10,13 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Policies of bare-metal nodes, with Ironic's names: readers of the
-project may look, administrators may change.
+"""Policies of bare-metal nodes, with Ironic's names and its project
+scoping: administrators may do anything; a project sees the nodes it owns
+(``owner``) or leases (``lessee``), its members change some of them.
+
+The node rules are checked against a target holding ``node.owner`` and
+``node.lessee`` (absent when the node has none, so that no project
+matches them): see ``api/baremetal/utils.py``, ``node_target``.
 """
 
 from oslo_policy import policy
@@ -20,49 +25,135 @@ from nova_mini.policies import base
 
 PREFIX = 'baremetal:node:'
 LIST = PREFIX + 'list'
+LIST_ALL = PREFIX + 'list_all'
 GET = PREFIX + 'get'
+# Who sees a node's body unfiltered; the others are checked against
+# the rules of the fields filtered (GET_LAST_ERROR, GET_DRIVER_INFO).
+GET_FILTER_THRESHOLD = PREFIX + 'get:filter_threshold'
+GET_LAST_ERROR = PREFIX + 'get:last_error'
+GET_DRIVER_INFO = PREFIX + 'get:driver_info'
 CREATE = PREFIX + 'create'
 UPDATE = PREFIX + 'update'
+UPDATE_EXTRA = PREFIX + 'update_extra'
+UPDATE_INSTANCE_INFO = PREFIX + 'update_instance_info'
+UPDATE_DRIVER_INFO = PREFIX + 'update:driver_info'
+UPDATE_PROPERTIES = PREFIX + 'update:properties'
+UPDATE_INSTANCE_UUID = PREFIX + 'update:instance_uuid'
+UPDATE_NAME = PREFIX + 'update:name'
+UPDATE_DRIVER = PREFIX + 'update:driver_interfaces'
+UPDATE_OWNER = PREFIX + 'update:owner'
+UPDATE_LESSEE = PREFIX + 'update:lessee'
+UPDATE_OWNER_PROVISIONED = PREFIX + 'update_owner_provisioned'
 DELETE = PREFIX + 'delete'
 VALIDATE = PREFIX + 'validate'
 GET_STATES = PREFIX + 'get_states'
 SET_PROVISION_STATE = PREFIX + 'set_provision_state'
+# Not node rules: whether secrets in driver_info and instance_info are
+# shown (Ironic's names; nobody by default).
+SHOW_PASSWORD = 'show_password'
+SHOW_INSTANCE_SECRETS = 'show_instance_secrets'
+
+# Check strings on the node's projects.
+NODE_READER = ('role:reader and (project_id:%(node.owner)s or '
+               'project_id:%(node.lessee)s)')
+NODE_MEMBER = ('role:member and (project_id:%(node.owner)s or '
+               'project_id:%(node.lessee)s)')
+OWNER_READER = 'role:reader and project_id:%(node.owner)s'
+OWNER_MEMBER = 'role:member and project_id:%(node.owner)s'
+ADMIN_OR_NODE_READER = '%s or (%s)' % (base.ADMIN, NODE_READER)
+ADMIN_OR_NODE_MEMBER = '%s or (%s)' % (base.ADMIN, NODE_MEMBER)
+ADMIN_OR_OWNER_READER = '%s or (%s)' % (base.ADMIN, OWNER_READER)
+ADMIN_OR_OWNER_MEMBER = '%s or (%s)' % (base.ADMIN, OWNER_MEMBER)
 
 _NODE = '/nodes/{node_ident}'
+_LIST = [{'method': 'GET', 'path': '/nodes'},
+         {'method': 'GET', 'path': '/nodes/detail'}]
+_SHOW = [{'method': 'GET', 'path': _NODE}]
+_PATCH = [{'method': 'PATCH', 'path': _NODE}]
+
+
+def _patch_rule(name, check_str, what):
+    return policy.DocumentedRuleDefault(
+        name=name, check_str=check_str,
+        description='Change %s of a node with a patch.' % what,
+        operations=_PATCH)
+
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=LIST, check_str=base.PROJECT_READER_OR_ADMIN,
-        description='List nodes, briefly or in detail.',
-        operations=[{'method': 'GET', 'path': '/nodes'},
-                    {'method': 'GET', 'path': '/nodes/detail'}]),
+        name=SHOW_PASSWORD, check_str='!',
+        description='Show the secrets of node driver_info (passwords, '
+                    'keys) rather than "******". Use with the utmost care.',
+        operations=_SHOW + _LIST),
     policy.DocumentedRuleDefault(
-        name=GET, check_str=base.PROJECT_READER_OR_ADMIN,
-        description='Show one node.',
-        operations=[{'method': 'GET', 'path': _NODE}]),
+        name=SHOW_INSTANCE_SECRETS, check_str='!',
+        description='Show the secrets of node instance_info (passwords, '
+                    'config drive, image URL) rather than "******". Use '
+                    'with the utmost care.',
+        operations=_SHOW + _LIST),
+    policy.DocumentedRuleDefault(
+        name=LIST, check_str='role:reader or ' + base.ADMIN,
+        description='List nodes, briefly or in detail: those the caller\'s '
+                    'project owns or leases, unless list_all allows all.',
+        operations=_LIST),
+    policy.DocumentedRuleDefault(
+        name=LIST_ALL, check_str=base.ADMIN,
+        description='List every node, and filter lists by any project.',
+        operations=_LIST),
+    policy.DocumentedRuleDefault(
+        name=GET, check_str=ADMIN_OR_NODE_READER,
+        description='Show one node. A node the caller may not see is not '
+                    'found (404), whatever the route.',
+        operations=_SHOW),
+    policy.DocumentedRuleDefault(
+        name=GET_FILTER_THRESHOLD, check_str=base.ADMIN,
+        description='See node bodies unfiltered; the others get '
+                    'last_error and driver_info only if the rules below '
+                    'allow them.',
+        operations=_SHOW),
+    policy.DocumentedRuleDefault(
+        name=GET_LAST_ERROR, check_str=ADMIN_OR_OWNER_READER,
+        description='See the last_error of a node (else redacted).',
+        operations=_SHOW),
+    policy.DocumentedRuleDefault(
+        name=GET_DRIVER_INFO, check_str=ADMIN_OR_OWNER_READER,
+        description='See the driver_info of a node (else redacted).',
+        operations=_SHOW),
     policy.DocumentedRuleDefault(
         name=CREATE, check_str=base.ADMIN,
         description='Create a node.',
         operations=[{'method': 'POST', 'path': '/nodes'}]),
-    policy.DocumentedRuleDefault(
-        name=UPDATE, check_str=base.ADMIN,
-        description='Change a node (JSON patch).',
-        operations=[{'method': 'PATCH', 'path': _NODE}]),
+    _patch_rule(UPDATE, ADMIN_OR_NODE_MEMBER,
+                'the fields no other update rule names (maintenance, '
+                'resource_class)'),
+    _patch_rule(UPDATE_EXTRA, ADMIN_OR_NODE_MEMBER, 'extra'),
+    _patch_rule(UPDATE_INSTANCE_INFO, ADMIN_OR_OWNER_MEMBER,
+                'instance_info'),
+    _patch_rule(UPDATE_DRIVER_INFO, ADMIN_OR_OWNER_MEMBER, 'driver_info'),
+    _patch_rule(UPDATE_PROPERTIES, ADMIN_OR_OWNER_MEMBER, 'properties'),
+    _patch_rule(UPDATE_INSTANCE_UUID, ADMIN_OR_OWNER_MEMBER,
+                'instance_uuid'),
+    _patch_rule(UPDATE_NAME, ADMIN_OR_OWNER_MEMBER, 'the name'),
+    _patch_rule(UPDATE_DRIVER, base.ADMIN, 'the driver'),
+    _patch_rule(UPDATE_OWNER, base.ADMIN, 'the owner'),
+    _patch_rule(UPDATE_LESSEE, ADMIN_OR_OWNER_MEMBER, 'the lessee'),
+    _patch_rule(UPDATE_OWNER_PROVISIONED, base.ADMIN,
+                'the owner while it is active (else 409)'),
     policy.DocumentedRuleDefault(
         name=DELETE, check_str=base.ADMIN,
         description='Delete a node.',
         operations=[{'method': 'DELETE', 'path': _NODE}]),
     policy.DocumentedRuleDefault(
-        name=VALIDATE, check_str=base.ADMIN,
+        name=VALIDATE, check_str=ADMIN_OR_OWNER_MEMBER,
         description='Validate the interfaces of a node (and the traits its '
                     'instance asks for).',
         operations=[{'method': 'GET', 'path': _NODE + '/validate'}]),
     policy.DocumentedRuleDefault(
-        name=GET_STATES, check_str=base.PROJECT_READER_OR_ADMIN,
+        name=GET_STATES, check_str=ADMIN_OR_NODE_READER,
         description='Show the states of a node.',
         operations=[{'method': 'GET', 'path': _NODE + '/states'}]),
     policy.DocumentedRuleDefault(
-        name=SET_PROVISION_STATE, check_str=base.ADMIN,
+        name=SET_PROVISION_STATE, check_str=ADMIN_OR_OWNER_MEMBER,
         description='Change the provision state of a node (deploy, '
                     'undeploy, manage, provide).',
         operations=[{'method': 'PUT',

@@ -41,8 +41,7 @@ class NodeStatesController(rest.RestController):
     @wsgi.expose()
     def get_all(self):
         req = pecan.request
-        req.ctxt.can(policies.GET_STATES)
-        node = utils.get_node(self.node_ident)
+        node = utils.get_node(self.node_ident, policies.GET_STATES)
         view = node_view.NodeView(req)
         return {name: view.value(node, name) for name in (
             'power_state', 'target_power_state', 'provision_state',
@@ -57,8 +56,8 @@ class NodeStatesController(rest.RestController):
         if target in (states.MANAGE, states.PROVIDE) and \
                 not utils.allow_management_verbs():
             raise utils.not_acceptable()
-        req.ctxt.can(policies.SET_PROVISION_STATE)
-        node = utils.get_node(self.node_ident)
+        node = utils.get_node(self.node_ident,
+                              policies.SET_PROVISION_STATE)
         if node.maintenance and target == states.DEPLOY:
             raise exception.NodeInMaintenance(action=target, node=node.uuid)
         node.set_provision_state(target)

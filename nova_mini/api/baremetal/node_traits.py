@@ -44,9 +44,7 @@ class NodeTraitsController(rest.RestController):
     @microversion.versioned(min_version=versions.NODE_TRAITS,
                             refusal=exception.NotAcceptable)
     def get_all(self):
-        req = pecan.request
-        req.ctxt.can(policies.LIST)
-        node = utils.get_node(self.node_ident)
+        node = utils.get_node(self.node_ident, policies.LIST)
         return {'traits': node.traits.get_trait_names()}
 
     @wsgi.expose(status=204)
@@ -68,8 +66,7 @@ class NodeTraitsController(rest.RestController):
                                         'adding a trait.')
             _check_trait(trait)
         context = req.ctxt
-        context.can(policies.SET)
-        node = utils.get_node(self.node_ident)
+        node = utils.get_node(self.node_ident, policies.SET)
         if trait is None:
             objects.NodeTraitList.create(context, node.id, body['traits'],
                                          node_ident=node.uuid)
@@ -86,8 +83,7 @@ class NodeTraitsController(rest.RestController):
     def delete(self, trait=None):
         req = pecan.request
         context = req.ctxt
-        context.can(policies.DELETE)
-        node = utils.get_node(self.node_ident)
+        node = utils.get_node(self.node_ident, policies.DELETE)
         if trait is None:
             objects.NodeTraitList.destroy(context, node.id,
                                           node_ident=node.uuid)

@@ -10,10 +10,19 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""How a node looks in bare-metal API responses, by microversion."""
+"""How a node looks in bare-metal API responses, by microversion and by
+who asks: secrets are masked for everyone (unless the show_password and
+show_instance_secrets rules allow them); below the
+``baremetal:node:get:filter_threshold`` rule, ``last_error`` and
+``driver_info`` are redacted unless their own rules allow them (a lessee
+does not see the owner's).
+"""
+
+from oslo_utils import strutils
 
 from nova_mini.api.baremetal import versions
 from nova_mini import exception
+from nova_mini.policies import nodes as policies
 from nova_mini import states
 
 # Fields shown from a version on; asking for them earlier is refused (406).
@@ -21,18 +30,25 @@ FIELD_VERSIONS = {
     'name': versions.NODE_NAME,
     'resource_class': versions.RESOURCE_CLASS,
     'traits': versions.NODE_TRAITS,
+    'owner': versions.NODE_OWNER,
+    'lessee': versions.NODE_LESSEE,
 }
 # Every field of a node body, in Ironic's order of appearance.
 FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'extra', 'properties',
           'resource_class', 'provision_state', 'target_provision_state',
           'provision_updated_at', 'power_state', 'target_power_state',
           'maintenance', 'maintenance_reason', 'instance_uuid',
-          'instance_info', 'last_error', 'traits', 'created_at',
-          'updated_at')
+          'instance_info', 'last_error', 'traits', 'owner', 'lessee',
+          'created_at', 'updated_at')
 # The fields of a brief node list.
 BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
                 'provision_state', 'maintenance')
 _MASK = '******'
+# driver_info keys masked besides those oslo.utils knows as secrets.
+_DRIVER_SECRETS = ('snmp_auth_key', 'snmp_priv_key')
+# instance_info keys masked whatever their value.
+_INSTANCE_SECRETS = ('configdrive', 'image_url')
+_REDACTED = '** Redacted: needs the %s permission. **'
 
 
 def _timestamp(value):
@@ -43,9 +59,33 @@ def _timestamp(value):
     return value.isoformat()
 
 
-def _masked(document, secret_words):
-    return {key: _MASK if any(word in key for word in secret_words)
-            else value for key, value in (document or {}).items()}
+def masked_driver_info(driver_info):
+    """Return ``driver_info`` with its secrets replaced by ``******``.
+
+    :param driver_info: a node's driver_info (None: none).
+    :returns: a new dict (passwords, keys and tokens as oslo.utils'
+        ``mask_dict_password`` finds them, nested ones too, and the SNMP
+        keys).
+    """
+    masked = strutils.mask_dict_password(driver_info or {}, _MASK)
+    for key in _DRIVER_SECRETS:
+        if masked.get(key):
+            masked[key] = _MASK
+    return masked
+
+
+def masked_instance_info(instance_info):
+    """Return ``instance_info`` with its secrets replaced by ``******``.
+
+    :param instance_info: a node's instance_info (None: none).
+    :returns: a new dict (as masked_driver_info, and the config drive
+        and image URL whatever they hold).
+    """
+    masked = strutils.mask_dict_password(instance_info or {}, _MASK)
+    for key in _INSTANCE_SECRETS:
+        if masked.get(key):
+            masked[key] = _MASK
+    return masked
 
 
 class NodeView(object):
@@ -58,6 +98,25 @@ class NodeView(object):
         self.version = req.api_version
         # application_url is the API root (…/baremetal).
         self.root_url = req.application_url.rstrip('/')
+        self.context = req.ctxt
+        self._decisions = {}
+
+    def _can(self, rule, node=None):
+        """Whether the caller passes ``rule`` (on ``node``'s projects);
+        the node-free decisions are asked once per request.
+        """
+        if node is None:
+            if rule not in self._decisions:
+                self._decisions[rule] = self.context.can(
+                    rule, node_target(self.context, None), fatal=False)
+            return self._decisions[rule]
+        return self.context.can(rule, node_target(self.context, node),
+                                fatal=False)
+
+    def _filtered(self, node, rule):
+        """Whether a field that ``rule`` guards is redacted for ``node``."""
+        return (not self._can(policies.GET_FILTER_THRESHOLD) and
+                not self._can(rule, node))
 
     def allowed(self, name):
         """Return whether the field ``name`` is shown at this version.
@@ -127,9 +186,20 @@ class NodeView(object):
                 return states.NOSTATE
             return node.provision_state
         if name == 'driver_info':
-            return _masked(node.driver_info, ('password',))
+            if self._filtered(node, policies.GET_DRIVER_INFO):
+                return {'content': _REDACTED % policies.GET_DRIVER_INFO}
+            if self._can(policies.SHOW_PASSWORD):
+                return node.driver_info
+            return masked_driver_info(node.driver_info)
         if name == 'instance_info':
-            return _masked(node.instance_info, ('configdrive',))
+            if self._can(policies.SHOW_INSTANCE_SECRETS):
+                return node.instance_info
+            return masked_instance_info(node.instance_info)
+        if name == 'last_error':
+            if node.last_error and self._filtered(node,
+                                                  policies.GET_LAST_ERROR):
+                return _REDACTED % policies.GET_LAST_ERROR
+            return node.last_error
         if name in ('provision_updated_at', 'created_at', 'updated_at'):
             return _timestamp(getattr(node, name))
         return getattr(node, name)
@@ -181,3 +251,21 @@ class NodeView(object):
             body['next'] = '%s?%slimit=%d&marker=%s' % (
                 self.link(path), args, limit, nodes[-1].uuid)
         return body
+
+
+def node_target(context, node):
+    """Return the policy target of ``node`` for ``context``.
+
+    :param context: the caller's RequestContext.
+    :param node: the Node (None: the caller's own project only).
+    :returns: a dict: the caller's ``project_id`` and ``user_id``, and
+        ``node.owner`` and ``node.lessee`` where the node has them (absent,
+        no project matches them).
+    """
+    target = {'project_id': context.project_id, 'user_id': context.user_id}
+    if node is not None:
+        if node.owner:
+            target['node.owner'] = node.owner
+        if node.lessee:
+            target['node.lessee'] = node.lessee
+    return target

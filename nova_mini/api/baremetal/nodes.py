@@ -42,13 +42,28 @@ _SUB_RESOURCES = {
 # Fields a patch may change; the others are the service's own.
 _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',
               'resource_class', 'instance_info', 'instance_uuid',
-              'maintenance')
+              'maintenance', 'owner', 'lessee')
+# The rule a patch of each field needs (Ironic's); others need UPDATE.
+_PATCH_RULES = {
+    'instance_info': policies.UPDATE_INSTANCE_INFO,
+    'extra': policies.UPDATE_EXTRA,
+    'driver_info': policies.UPDATE_DRIVER_INFO,
+    'properties': policies.UPDATE_PROPERTIES,
+    'instance_uuid': policies.UPDATE_INSTANCE_UUID,
+    'lessee': policies.UPDATE_LESSEE,
+    'owner': policies.UPDATE_OWNER,
+    'driver': policies.UPDATE_DRIVER,
+    'name': policies.UPDATE_NAME,
+}
+# Fields whose every mention before their version is refused (406).
+_PROJECT_FIELDS = ('owner', 'lessee')
 # Interfaces of Ironic 1.37's validate answer that nova_mini's fake
 # hardware does not implement.
 _UNSUPPORTED_INTERFACES = ('console', 'inspect', 'raid')
 
 # Query parameters given to the node list as they are.
-_PLAIN_FILTERS = ('provision_state', 'driver', 'resource_class')
+_PLAIN_FILTERS = ('provision_state', 'driver', 'resource_class', 'owner',
+                  'lessee')
 
 _check_trait = validation.value_checker(schema.trait, 'trait')
 # What a patch must leave: from 1.10, and before (host names).
@@ -103,9 +118,10 @@ def _check_name(name):
 
 
 def _check_versioned_values(req, values):
-    if values.get('resource_class') is not None and \
-            not node_view.NodeView(req).allowed('resource_class'):
-        raise utils.not_acceptable()
+    view = node_view.NodeView(req)
+    for name in ('resource_class',) + _PROJECT_FIELDS:
+        if values.get(name) is not None and not view.allowed(name):
+            raise utils.not_acceptable()
     _check_name(values.get('name'))
 
 
@@ -118,7 +134,7 @@ class NodesController(rest.RestController):
 
     def _list(self, detail):
         req = pecan.request
-        req.ctxt.can(policies.LIST)
+        project = utils.list_project(req.GET.get('project'))
         view = node_view.NodeView(req)
         fields = utils.get_fields(view)
         if detail and fields:
@@ -133,8 +149,10 @@ class NodesController(rest.RestController):
         view.check_fields([sort_key] if sort_key in node_view.FIELDS
                           else [])
         limit = utils.get_limit()
+        filters = _filters(req)
+        filters['project'] = project
         nodes = objects.NodeList.get_all(
-            req.ctxt, filters=_filters(req), sort_key=sort_key,
+            req.ctxt, filters=filters, sort_key=sort_key,
             sort_dir=sort_dir, limit=limit, marker=req.GET.get('marker'),
             with_traits=view.wants_traits(fields, detail))
         # The next link repeats the filters, as Ironic's does.
@@ -158,10 +176,9 @@ class NodesController(rest.RestController):
     @validation.query(schema.show_query)
     def get_one(self, node_ident):
         req = pecan.request
-        req.ctxt.can(policies.GET)
+        node = utils.get_node(node_ident)
         view = node_view.NodeView(req)
-        fields = utils.get_fields(view)
-        return view.render(utils.get_node(node_ident), fields)
+        return view.render(node, utils.get_fields(view))
 
     @wsgi.expose(status=201)
     @validation.body([(None, schema.create_hostname),
@@ -185,8 +202,8 @@ class NodesController(rest.RestController):
     @validation.body(schema.patch)
     def patch(self, node_ident):
         req = pecan.request
-        req.ctxt.can(policies.UPDATE)
-        node = utils.get_node(node_ident)
+        view = node_view.NodeView(req)
+        rules = []
         for operation in req.json:
             field = operation['path'].split('/')[1]
             if field == 'traits':
@@ -196,6 +213,12 @@ class NodesController(rest.RestController):
             if field not in _PATCHABLE:
                 raise exception.Invalid("'/%s' is an internal attribute and "
                                         "can not be updated" % field)
+            if field in _PROJECT_FIELDS and not view.allowed(field):
+                raise utils.not_acceptable()
+            rule = _PATCH_RULES.get(field, policies.UPDATE)
+            if rule not in rules:
+                rules.append(rule)
+        node = utils.get_node(node_ident, *rules)
         document = {name: getattr(node, name) for name in _PATCHABLE}
         patched = json_patch.apply(document, req.json)
         for name in ('driver_info', 'extra', 'properties', 'instance_info'):
@@ -212,6 +235,14 @@ class NodesController(rest.RestController):
                 patched.get('instance_uuid'):
             raise exception.NodeAssociated(node=node.uuid,
                                            instance_uuid=node.instance_uuid)
+        if 'owner' in changed and \
+                node.provision_state == states.ACTIVE and \
+                not req.ctxt.can(policies.UPDATE_OWNER_PROVISIONED,
+                                 node_view.node_target(req.ctxt, node),
+                                 fatal=False):
+            raise exception.InvalidState(
+                reason='Cannot update owner of node %s while it is in '
+                       'state "%s".' % (node.uuid, node.provision_state))
         if changed.get('maintenance') is False:
             changed['maintenance_reason'] = None
         for name, value in changed.items():
@@ -221,9 +252,7 @@ class NodesController(rest.RestController):
 
     @wsgi.expose(status=204)
     def delete(self, node_ident):
-        req = pecan.request
-        req.ctxt.can(policies.DELETE)
-        node = utils.get_node(node_ident)
+        node = utils.get_node(node_ident, policies.DELETE)
         if node.instance_uuid:
             raise exception.NodeAssociated(node=node.uuid,
                                            instance_uuid=node.instance_uuid)
@@ -239,9 +268,7 @@ class NodesController(rest.RestController):
 
     @wsgi.expose()
     def validate(self, node_ident):
-        req = pecan.request
-        req.ctxt.can(policies.VALIDATE)
-        node = utils.get_node(node_ident)
+        node = utils.get_node(node_ident, policies.VALIDATE)
         result = {name: {'result': True, 'reason': None}
                   for name in ('boot', 'deploy', 'management', 'network',
                                'power', 'storage')}

@@ -10,8 +10,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""What the bare-metal handlers share: version predicates, and the node,
-page size and fields selector a request names.
+"""What the bare-metal handlers share: version predicates, and the node
+(with its policy checks), project scope, page size and fields selector a
+request names.
 
 The predicates read the version of the request being served
 (``pecan.request.api_version``) and are named after what the version
@@ -21,16 +22,20 @@ brought, as Ironic's ``allow_*`` helpers.
 from oslo_utils import uuidutils
 import pecan
 
+from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import versions
 from nova_mini.api import pagination
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.policies import nodes as policies
 
 # Node list filters that came after 1.1, and the version of each.
 _FILTER_VERSIONS = {
     'provision_state': versions.PROVISION_STATE_FILTER,
     'driver': versions.DRIVER_FILTER,
     'resource_class': versions.RESOURCE_CLASS,
+    'owner': versions.NODE_OWNER,
+    'lessee': versions.NODE_LESSEE,
 }
 
 
@@ -80,6 +85,16 @@ def allow_node_traits():
     return _since(versions.NODE_TRAITS)
 
 
+def allow_node_owner():
+    """Return whether nodes have an owner: the field and its filter."""
+    return _since(versions.NODE_OWNER)
+
+
+def allow_node_lessee():
+    """Return whether nodes have a lessee: the field and its filter."""
+    return _since(versions.NODE_LESSEE)
+
+
 def not_acceptable():
     """Return the 406 of a request asking what its version does not have.
 
@@ -88,20 +103,63 @@ def not_acceptable():
     return exception.NotAcceptable(version=str(pecan.request.api_version))
 
 
-def get_node(ident):
-    """Return the node named by ``ident``: a UUID, or a name from 1.5.
-
-    :param ident: the node's UUID or name, as in the URL.
-    :returns: a Node.
-    :raises NodeNotFound: no such node (a name before 1.5 finds nothing,
-        as in Ironic).
-    """
-    context = pecan.request.ctxt
+def _load_node(context, ident):
     if uuidutils.is_uuid_like(ident):
         return objects.Node.get_by_uuid(context, ident)
     if allow_node_names():
         return objects.Node.get_by_name(context, ident)
     raise exception.NodeNotFound(node=ident)
+
+
+def get_node(ident, *rules):
+    """Return the node named by ``ident`` (a UUID, or a name from 1.5)
+    if the caller may see it and passes ``rules`` on it.
+
+    Seeing a node is ``baremetal:node:get`` on its owner and lessee: a
+    node a project may not see is not found, as if it did not exist
+    (Ironic's answer to project-scoped callers); a rule refused on a node
+    it sees is 403.
+
+    :param ident: the node's UUID or name, as in the URL.
+    :param rules: the rules of the action, checked in order on the node.
+    :returns: a Node.
+    :raises NodeNotFound: no such node (a name before 1.5 finds nothing,
+        as in Ironic), or the caller may not see it.
+    :raises PolicyNotAuthorized: a rule refused.
+    """
+    context = pecan.request.ctxt
+    node = _load_node(context, ident)
+    target = node_view.node_target(context, node)
+    if not context.can(policies.GET, target, fatal=False):
+        if context.project_id:
+            raise exception.NodeNotFound(node=ident)
+        raise exception.PolicyNotAuthorized(action=policies.GET)
+    for rule in rules:
+        context.can(rule, target)
+    return node
+
+
+def list_project(requested=None):
+    """Return the project a node list is limited to, Ironic's way.
+
+    Callers passing ``baremetal:node:list_all`` list every node, or those
+    of ``requested``; the others (``baremetal:node:list``) only those their
+    project owns or leases.
+
+    :param requested: the ``project`` the request asked for, if any.
+    :returns: a project ID, or None for every node.
+    :raises PolicyNotAuthorized: neither rule passes, or ``requested`` is
+        another project and list_all does not pass.
+    """
+    context = pecan.request.ctxt
+    target = node_view.node_target(context, None)
+    if context.can(policies.LIST_ALL, target, fatal=False):
+        return requested
+    if not context.project_id or (requested and
+                                  requested != context.project_id):
+        raise exception.PolicyNotAuthorized(action=policies.LIST_ALL)
+    context.can(policies.LIST, target)
+    return context.project_id
 
 
 def get_limit():

@@ -12,9 +12,11 @@
 
 """The bare-metal API's microversion history: one entry per version.
 
-The versions are Ironic's, 1.1 to 1.37; everything nova_mini serves
+The versions are Ironic's, 1.1 to 1.65; everything nova_mini serves
 behaves at each of them as Ironic does (see doc/source/reference/
-baremetal-api.rst). Add a version by appending one line here and naming it
+baremetal-api.rst). Of what 1.38 to 1.65 brought, nova_mini serves the
+node's ``owner`` (1.50) and ``lessee`` (1.65); the rest concerns
+resources and node fields it does not have. Add a version by appending one line here and naming it
 below if code checks it; tests check the order, names and newest version.
 """
 
@@ -59,6 +61,34 @@ HISTORY = [
     ('1.35', 'Config drive on rebuild.'),
     ('1.36', 'Agent version in heartbeats.'),
     ('1.37', 'Node traits.'),
+    ('1.38', 'rescue and unrescue provision targets.'),
+    ('1.39', 'inspect wait provision state.'),
+    ('1.40', 'BIOS settings of nodes.'),
+    ('1.41', 'abort of inspection.'),
+    ('1.42', 'fault of nodes.'),
+    ('1.43', 'detail= query parameter of lists.'),
+    ('1.44', 'deploy_step of nodes.'),
+    ('1.45', 'reset_interfaces parameter of node patches.'),
+    ('1.46', 'conductor_group of nodes.'),
+    ('1.47', 'automated_clean of nodes.'),
+    ('1.48', 'protected of nodes.'),
+    ('1.49', 'conductor of nodes; conductors resource.'),
+    ('1.50', 'owner of nodes, and its filter.'),
+    ('1.51', 'description of nodes.'),
+    ('1.52', 'Allocations.'),
+    ('1.53', 'Smart NIC ports.'),
+    ('1.54', 'Events.'),
+    ('1.55', 'Deploy templates.'),
+    ('1.56', 'Config drives built from JSON.'),
+    ('1.57', 'Allocation updates.'),
+    ('1.58', 'Allocation backfilling.'),
+    ('1.59', 'Vendor data in config drives.'),
+    ('1.60', 'owner of allocations.'),
+    ('1.61', 'retired and retired_reason of nodes.'),
+    ('1.62', 'Agent tokens.'),
+    ('1.63', 'Indicators.'),
+    ('1.64', 'network_type of port local link connections.'),
+    ('1.65', 'lessee of nodes, and its filter.'),
 ]
 
 # Versions that code checks, by what they changed. A range that ends
@@ -75,6 +105,8 @@ STATES_LINKS = microversion.APIVersion('1.14')
 DRIVER_FILTER = microversion.APIVersion('1.16')
 RESOURCE_CLASS = microversion.APIVersion('1.21')
 NODE_TRAITS = microversion.APIVersion('1.37')
+NODE_OWNER = microversion.APIVersion('1.50')
+NODE_LESSEE = microversion.APIVersion('1.65')
 
 BAREMETAL_API = microversion.VersionedAPI(
     service_type='baremetal',

@@ -41,15 +41,15 @@ ADMIN_ONLY = [
     flavor_policies.CREATE, flavor_policies.UPDATE, flavor_policies.DELETE,
     specs_policies.CREATE, specs_policies.UPDATE, specs_policies.DELETE,
     access_policies.LIST, access_policies.ADD, access_policies.REMOVE,
-    node_policies.CREATE, node_policies.UPDATE, node_policies.DELETE,
-    node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
+    node_policies.CREATE, node_policies.DELETE, node_policies.LIST_ALL,
+    node_policies.GET_FILTER_THRESHOLD, node_policies.UPDATE_DRIVER,
+    node_policies.UPDATE_OWNER, node_policies.UPDATE_OWNER_PROVISIONED,
     trait_policies.SET, trait_policies.DELETE,
     server_policies.EXTENDED_ATTRIBUTES, server_policies.CREATE_FORCED_HOST,
     server_policies.INDEX_ALL_TENANTS, server_policies.DETAIL_ALL_TENANTS,
     server_policies.ALLOW_ALL_FILTERS, group_policies.INDEX_ALL_PROJECTS,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
-           node_policies.GET, node_policies.GET_STATES, trait_policies.LIST,
            server_policies.INDEX, server_policies.SHOW,
            metadata_policies.INDEX, metadata_policies.SHOW,
            group_policies.INDEX, group_policies.SHOW]
@@ -59,6 +59,19 @@ MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            metadata_policies.DELETE, group_policies.CREATE,
            group_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
+# Node rules, on the node's owner and lessee (Ironic's defaults).
+NODE_READERS = [node_policies.GET, node_policies.GET_STATES,
+                trait_policies.LIST]
+NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA]
+OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO]
+OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
+                 node_policies.UPDATE_DRIVER_INFO,
+                 node_policies.UPDATE_PROPERTIES,
+                 node_policies.UPDATE_INSTANCE_UUID,
+                 node_policies.UPDATE_NAME, node_policies.UPDATE_LESSEE,
+                 node_policies.VALIDATE, node_policies.SET_PROVISION_STATE]
+NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]
+NODE_RULES = NODE_READERS + NODE_MEMBERS + OWNER_READERS + OWNER_MEMBERS
 
 
 def _ids(names):
@@ -114,7 +127,8 @@ def test_admin_only_defaults(name):
 
 
 def test_every_rule_has_an_expected_default():
-    assert set(ADMIN_ONLY + READERS + MEMBERS + ANYONE) == (
+    assert set(ADMIN_ONLY + READERS + MEMBERS + ANYONE + NODE_RULES +
+               NOBODY) == (
         set(_rules()) - {rule.name for rule in base.list_rules()})
 
 
@@ -170,6 +184,36 @@ def test_members_may_boot_and_delete(contexts, name):
 def test_anyone_may_list_and_show(contexts, name):
     for context in contexts.values():
         assert context.can(name)
+
+
+def _node(context, owner=None, lessee=None):
+    target = {'project_id': context.project_id, 'user_id': context.user_id}
+    if owner:
+        target['node.owner'] = owner
+    if lessee:
+        target['node.lessee'] = lessee
+    return target
+
+
+@pytest.mark.parametrize('name', NODE_RULES, ids=_ids(NODE_RULES))
+def test_node_rules_follow_owner_and_lessee(contexts, name):
+    member, reader = contexts['member'], contexts['reader']
+    reads = name in NODE_READERS + OWNER_READERS
+    by_lessee = name in NODE_READERS + NODE_MEMBERS
+    assert contexts['admin'].can(name, _node(contexts['admin']))
+    assert member.can(name, _node(member, owner='demo'))
+    assert member.can(name, _node(member, lessee='demo'),
+                      fatal=False) is by_lessee
+    assert reader.can(name, _node(reader, owner='ro'), fatal=False) is reads
+    # Nobody's node, or another project's.
+    for target in (_node(member), _node(member, 'p2', 'p3')):
+        assert member.can(name, target, fatal=False) is False
+
+
+@pytest.mark.parametrize('name', NOBODY, ids=_ids(NOBODY))
+def test_secrets_are_shown_to_nobody(contexts, name):
+    for context in contexts.values():
+        assert context.can(name, fatal=False) is False
 
 
 def test_unregistered_rule_is_an_error(contexts):

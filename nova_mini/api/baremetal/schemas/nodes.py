@@ -41,6 +41,7 @@ properties = {
     },
 }
 
+_project = {'type': ['string', 'null'], 'maxLength': 255}
 _name = {'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255,
          'pattern': NAME_PATTERN}
 _instance_info = {
@@ -61,6 +62,8 @@ create = {
         'properties': properties,
         'resource_class': {'type': ['string', 'null'], 'maxLength': 80},
         'instance_info': _instance_info,
+        'owner': _project,
+        'lessee': _project,
     },
     'required': ['driver'],
     'additionalProperties': False,
@@ -120,6 +123,9 @@ list_query = {
         'resource_class': validation.single_param({'type': 'string'}),
         'driver': validation.single_param({'type': 'string'}),
         'instance_uuid': validation.single_param(_uuid),
+        'owner': validation.single_param({'type': 'string'}),
+        'lessee': validation.single_param({'type': 'string'}),
+        'project': validation.single_param({'type': 'string'}),
         'traits': validation.single_param(_trait_list),
         'not-traits': validation.single_param(_trait_list),
         'traits-any': validation.single_param(_trait_list),

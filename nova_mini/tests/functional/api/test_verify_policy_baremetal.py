@@ -10,12 +10,18 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Every route of the bare-metal API enforces a policy (the twin of
-test_verify_policy.py for /baremetal).
+"""Every route of the bare-metal API enforces its policy (the twin of
+test_verify_policy.py for /baremetal), with Ironic's project scoping.
 
-With every rule denied, every route but the version documents answers 403
-naming its rule, in Ironic's error format. The routes are those of
-tests/fixtures/policy_routes.py, which the unit
+With every rule denied, the lists and the create answer 403 naming their
+rule and every route on a node 404 (a node the caller may not see is not
+found, as in Ironic for project-scoped callers); with only
+``baremetal:node:get`` allowed, each route on a node answers 403 naming
+its own rule. Then every route is walked with the default policy by an
+admin, a member of the project owning the node, a member of the project
+leasing it, a reader of the owning project and a member of another
+project, each answer checked against Ironic's defaults. The routes are
+those of tests/fixtures/policy_routes.py, which the unit
 test_verify_policy_baremetal.py matches with the documented policies.
 """
 
@@ -34,35 +40,90 @@ from nova_mini.tests.fixtures import policy_routes
 
 V1 = '/baremetal/v1'
 NODE = policy_routes.NODE
+OWNER = policy_routes.NODE_OWNER
+LESSEE = policy_routes.NODE_LESSEE
+OTHER = 'p-other'
 ROUTES = policy_routes.BAREMETAL_ROUTES
 
 VERSION_DOCUMENTS = ['/baremetal', '/baremetal/', V1, V1 + '/']
-WRITES = {node_policies.CREATE, node_policies.UPDATE, node_policies.DELETE,
-          node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
-          trait_policies.SET, trait_policies.DELETE}
+# The routes that do not name a node.
+NODELESS = {node_policies.LIST, node_policies.CREATE}
+
+# Persona: (token, roles or None for the noauth2 defaults).
+PERSONAS = {
+    'admin': ('admin:admin', None),
+    'owner member': ('alice:' + OWNER, None),
+    'lessee member': ('bob:' + LESSEE, None),
+    'owner reader': ('carol:' + OWNER, 'reader'),
+    'other member': ('dave:' + OTHER, None),
+}
+
+# What each persona may do on NODE under the default policy (Ironic's
+# defaults): the other rules answer 403 on a node it sees.
+_READS = {node_policies.LIST, node_policies.GET, node_policies.GET_STATES,
+          trait_policies.LIST}
+ALLOWED = {
+    'owner member': _READS | {
+        node_policies.UPDATE, node_policies.UPDATE_EXTRA,
+        node_policies.UPDATE_INSTANCE_INFO, node_policies.UPDATE_DRIVER_INFO,
+        node_policies.UPDATE_PROPERTIES, node_policies.UPDATE_INSTANCE_UUID,
+        node_policies.UPDATE_NAME, node_policies.UPDATE_LESSEE,
+        node_policies.VALIDATE, node_policies.SET_PROVISION_STATE},
+    'lessee member': _READS | {node_policies.UPDATE,
+                               node_policies.UPDATE_EXTRA},
+    'owner reader': _READS,
+    'other member': {node_policies.LIST},
+}
+# Success statuses of the routes by method.
+_SUCCESS = {'GET': 200, 'PATCH': 200, 'POST': 201, 'PUT': 204,
+            'DELETE': 204}
 
 
-def _make_node():
-    builders.create_node(nm_context.get_admin_context(), NODE, ['CUSTOM_A'])
+def _make_nodes():
+    admin = nm_context.get_admin_context()
+    node = builders.create_node(admin, NODE, ['CUSTOM_A'], owner=OWNER,
+                                lessee=LESSEE)
+    other = builders.create_node(admin, 'node-other', owner=OTHER)
+    return node, other
+
+
+def _api(rules=None):
+    fixture = api_fixture.APIFixture(policy_rules=rules)
+    fixture.setUp()
+    return fixture
 
 
 @pytest.fixture
 def denied_api():
-    fixture = api_fixture.APIFixture(
-        policy_rules=policy_fixture.deny_everything())
-    fixture.setUp()
+    fixture = _api(policy_fixture.deny_everything())
     # A node with a trait, so that a route that skipped its policy would
     # find something and succeed.
-    _make_node()
+    _make_nodes()
     try:
         yield webtest.TestApp(fixture.app)
     finally:
         fixture.cleanUp()
 
 
-def _request(app, method, path, body, token='admin:admin'):
+@pytest.fixture
+def visible_api():
+    rules = policy_fixture.deny_everything()
+    rules[node_policies.GET] = '@'
+    fixture = _api(rules)
+    _make_nodes()
+    try:
+        yield webtest.TestApp(fixture.app)
+    finally:
+        fixture.cleanUp()
+
+
+def _request(app, method, path, body, persona='admin'):
+    token, roles = PERSONAS[persona]
     headers = {'X-Auth-Token': token,
-               'X-OpenStack-Ironic-API-Version': '1.37'}
+               'X-OpenStack-Ironic-API-Version':
+                   policy_routes.BAREMETAL_VERSION}
+    if roles is not None:
+        headers['X-Roles'] = roles
     kwargs = {'headers': headers, 'expect_errors': True, 'method': method}
     if body is not None:
         kwargs['json'] = body
@@ -75,9 +136,28 @@ def _fault(response):
 
 def test_every_route_denies(denied_api):
     for method, _doc, rule, path, body in ROUTES:
-        for token in ('admin:admin', 'demo:demo'):
-            response = _request(denied_api, method, path, body, token)
-            assert response.status_int == 403, (method, path, token,
+        for persona in ('admin', 'owner member'):
+            response = _request(denied_api, method, path, body, persona)
+            if rule in NODELESS:
+                assert response.status_int == 403, (method, path, persona,
+                                                    response.body)
+                assert _fault(response) == (
+                    "Policy doesn't allow %s to be performed." % rule)
+            else:
+                # Not even seen: not found, whoever asks.
+                assert response.status_int == 404, (method, path, persona,
+                                                    response.body)
+                assert _fault(response) == 'Node %s could not be found.' % (
+                    NODE)
+
+
+def test_every_node_route_checks_its_rule(visible_api):
+    for method, _doc, rule, path, body in ROUTES:
+        if rule in NODELESS or rule == node_policies.GET:
+            continue
+        for persona in ('admin', 'owner member', 'other member'):
+            response = _request(visible_api, method, path, body, persona)
+            assert response.status_int == 403, (method, path, persona,
                                                 response.body)
             assert _fault(response) == (
                 "Policy doesn't allow %s to be performed." % rule)
@@ -89,17 +169,53 @@ def test_version_documents_need_no_policy(denied_api):
         assert response.status_int == 200, path
 
 
-def test_default_policy(api_fixture_factory):
-    """Admins pass every rule; members only the read ones."""
+def _expected(persona, rule):
+    if rule in ALLOWED[persona]:
+        return None
+    if rule in NODELESS:
+        return 403
+    # A node route: 404 for a node the persona does not see.
+    return 403 if node_policies.GET in ALLOWED[persona] else 404
+
+
+def test_default_policy_by_persona(api_fixture_factory):
+    """Each persona gets Ironic's answer on each route: success where
+    allowed, 403 where refused on a node it sees, 404 on a node it does
+    not see; the admin (walked last, it deletes the node) is never refused.
+    """
     app = webtest.TestApp(api_fixture_factory().app)
-    _make_node()
-    for method, _doc, rule, path, body in ROUTES:
-        member = _request(app, method, path, body, 'demo:demo')
-        if rule in WRITES:
-            assert member.status_int == 403, (method, path)
-            assert rule in _fault(member)
-        else:
-            assert member.status_int == 200, (method, path, member.body)
+    _make_nodes()
+    for persona in ('other member', 'owner reader', 'lessee member',
+                    'owner member'):
+        for method, _doc, rule, path, body in ROUTES:
+            response = _request(app, method, path, body, persona)
+            expected = _expected(persona, rule)
+            if expected is None:
+                assert response.status_int in (_SUCCESS[method], 202), (
+                    persona, method, path, response.body)
+            else:
+                assert response.status_int == expected, (
+                    persona, method, path, response.body)
+                if expected == 403:
+                    assert rule in _fault(response), (persona, path)
     for method, _doc, rule, path, body in ROUTES:
         response = _request(app, method, path, body)
-        assert response.status_int != 403, (method, path, response.body)
+        assert response.status_int not in (403, 404), (method, path,
+                                                       response.body)
+
+
+def _names(app, persona, path='/nodes'):
+    response = _request(app, 'GET', path, None, persona)
+    assert response.status_int == 200, response.body
+    return sorted(node['name'] for node in response.json['nodes'])
+
+
+def test_lists_hold_the_nodes_a_project_owns_or_leases(api_fixture_factory):
+    app = webtest.TestApp(api_fixture_factory().app)
+    _make_nodes()
+    builders.create_node(nm_context.get_admin_context(), 'node-free')
+    assert _names(app, 'admin') == ['node-1', 'node-free', 'node-other']
+    for persona in ('owner member', 'lessee member', 'owner reader'):
+        assert _names(app, persona) == ['node-1']
+        assert _names(app, persona, '/nodes/detail') == ['node-1']
+    assert _names(app, 'other member') == ['node-other']

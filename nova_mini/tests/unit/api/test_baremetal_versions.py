@@ -25,9 +25,9 @@ APIVersion = microversion.APIVersion
 API = versions.BAREMETAL_API
 
 
-def test_history_is_1_1_to_1_37_without_gaps():
+def test_history_is_1_1_to_1_65_without_gaps():
     parsed = [APIVersion(text) for text, _what in versions.HISTORY]
-    assert parsed[0] == (1, 1) and parsed[-1] == (1, 37)
+    assert parsed[0] == (1, 1) and parsed[-1] == (1, 65)
     for previous, current in zip(parsed, parsed[1:]):
         assert current == (previous[0], previous[1] + 1)
     for text, what in versions.HISTORY:
@@ -39,6 +39,8 @@ def test_named_versions():
     named = {name: value for name, value in vars(versions).items()
              if isinstance(value, APIVersion)}
     assert named['NODE_TRAITS'] == (1, 37)
+    assert named['NODE_OWNER'] == (1, 50)
+    assert named['NODE_LESSEE'] == (1, 65)
     assert named['NODE_NAME'] == (1, 5)
     for name, value in named.items():
         assert name.isupper(), name
@@ -55,8 +57,8 @@ def _negotiate(headers):
     ({'OpenStack-API-Version': 'baremetal 1.30'}, '1.30'),
     ({'OpenStack-API-Version': 'baremetal 1.37',
       'X-OpenStack-Ironic-API-Version': '1.20'}, '1.37'),
-    ({'OpenStack-API-Version': 'baremetal LATEST'}, '1.37'),
-    ({'X-OpenStack-Ironic-API-Version': 'Latest'}, '1.37'),
+    ({'OpenStack-API-Version': 'baremetal LATEST'}, '1.65'),
+    ({'X-OpenStack-Ironic-API-Version': 'Latest'}, '1.65'),
 ])
 def test_negotiate(headers, expected):
     assert _negotiate(headers) == APIVersion(expected)
@@ -69,7 +71,7 @@ def test_malformed_is_refused_not_invalid(text):
     assert isinstance(caught.value, exception.APIVersionNotSupported)
 
 
-@pytest.mark.parametrize('text', ['1.0', '1.38', '2.0'])
+@pytest.mark.parametrize('text', ['1.0', '1.66', '2.0'])
 def test_out_of_range(text):
     with pytest.raises(exception.BaremetalAPIVersionNotSupported):
         _negotiate({'X-OpenStack-Ironic-API-Version': text})
@@ -79,7 +81,7 @@ def test_headers():
     assert dict(API.response_headers(APIVersion('1.37'))) == {
         'X-OpenStack-Ironic-API-Version': '1.37',
         'X-OpenStack-Ironic-API-Minimum-Version': '1.1',
-        'X-OpenStack-Ironic-API-Maximum-Version': '1.37'}
+        'X-OpenStack-Ironic-API-Maximum-Version': '1.65'}
     assert dict(API.refusal_headers('1.99')) == {
         'X-OpenStack-Ironic-API-Minimum-Version': '1.1',
-        'X-OpenStack-Ironic-API-Maximum-Version': '1.37'}
+        'X-OpenStack-Ironic-API-Maximum-Version': '1.65'}

@@ -43,5 +43,7 @@ def test_each_route_checks_the_rule_documenting_it():
 
 
 def test_every_rule_is_used_by_a_route():
-    assert {rule for _m, _d, rule, *_rest in ROUTES} == {
+    used = {rule for _m, _d, rule, *_rest in ROUTES}
+    assert used | policy_routes.BAREMETAL_CONDITIONAL_RULES == {
         rule.name for rule in _baremetal_rules()}
+    assert not used & policy_routes.BAREMETAL_CONDITIONAL_RULES

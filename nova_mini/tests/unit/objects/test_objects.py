@@ -39,7 +39,7 @@ OBJECT_VERSIONS = {
     'ImageMetaProps': '1.1-f9c83078c6a43ebbd68a0eaeefcc14a1',
     'Instance': '1.1-8a64d34d45462beaa87fe1d67f7cced5',
     'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'Node': '1.0-d2e43b24e16f94640bc023accb973d6d',
+    'Node': '1.1-a5a17fcc0bf35ed554adaaeef61633a5',
     'NodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'NodeTrait': '1.0-1d5be7db66a34b700ecab498599f9273',
     'NodeTraitList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
