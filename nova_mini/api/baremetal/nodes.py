@@ -221,6 +221,9 @@ class NodesController(rest.RestController):
         node = utils.get_node(node_ident, *rules)
         document = {name: getattr(node, name) for name in _PATCHABLE}
         patched = json_patch.apply(document, req.json)
+        # A removed field is unset (its default), not left as it was.
+        for name in _PATCHABLE:
+            patched.setdefault(name, None)
         for name in ('driver_info', 'extra', 'properties', 'instance_info'):
             if patched.get(name) is None:
                 patched[name] = {}
