@@ -86,10 +86,15 @@ class APIRoot(object):
                               req.method, req.path)
                 response = self.error_response(500, faults.UNEXPECTED_ERROR)
             else:
-                response = self.error_response(status, exc.format_message())
-        except Exception:
-            LOG.exception('Unexpected error in %s %s', req.method, req.path)
-            response = self.error_response(500, faults.UNEXPECTED_ERROR)
+                response = (faults.unavailable(exc, self.error_response)
+                            or self.error_response(status,
+                                                   exc.format_message()))
+        except Exception as exc:
+            response = faults.unavailable(exc, self.error_response)
+            if response is None:
+                LOG.exception('Unexpected error in %s %s',
+                              req.method, req.path)
+                response = self.error_response(500, faults.UNEXPECTED_ERROR)
         if version is not None:
             for name, value in self.versioned_api.response_headers(version):
                 response.headers[name] = value

@@ -19,7 +19,10 @@ one place that maps them to a status and renders the anchor API's format.
 from oslo_serialization import jsonutils
 import webob
 
+from oslo_db import exception as db_exc
+
 from nova_mini.api import wsgi
+from nova_mini.db import retry
 from nova_mini import exception
 
 # Most specific first: the first class an exception is an instance of wins.
@@ -33,7 +36,15 @@ _STATUS = (
     (exception.Forbidden, 403),
     (exception.NotFound, 404),
     (exception.Conflict, 409),
+    (retry.DatabaseBusy, 503),
 )
+
+# The seconds a client is told to wait (Retry-After) after a 503 for a
+# database that could not be reached at all.
+DATABASE_DOWN_RETRY_AFTER = 5
+DATABASE_DOWN = ('The database cannot be reached: nothing was changed. '
+                 'Retry the request in %d seconds.'
+                 % DATABASE_DOWN_RETRY_AFTER)
 
 # Nova's names for the fault in the body, by status.
 _NOVA_FAULT_NAMES = {
@@ -65,6 +76,30 @@ def status_of(exc):
         if isinstance(exc, cls):
             return status
     return 500
+
+
+def unavailable(exc, error_response):
+    """Return the 503 answer for a busy or unreachable database, or None
+    when ``exc`` is neither.
+
+    A write that waited longer than ``[database] write_wait_timeout``
+    raises ``DatabaseBusy``; a read that found the database gone raises
+    oslo.db's ``DBConnectionError``. Both are answered ``503`` with a
+    ``Retry-After`` header and a message saying to retry, never ``500``.
+
+    :param exc: the exception a handler raised.
+    :param error_response: the API root's ``(status, message)`` renderer.
+    :returns: a webob Response, or None.
+    """
+    if isinstance(exc, retry.DatabaseBusy):
+        response = error_response(503, exc.format_message())
+        response.headers['Retry-After'] = str(exc.retry_after)
+        return response
+    if isinstance(exc, db_exc.DBConnectionError):
+        response = error_response(503, DATABASE_DOWN)
+        response.headers['Retry-After'] = str(DATABASE_DOWN_RETRY_AFTER)
+        return response
+    return None
 
 
 def default_message(status):

@@ -15,20 +15,72 @@
 Readers and writers use ``context_manager.reader`` / ``.writer`` (oslo.db
 enginefacade); the facade reads [database] on first use, so importing this
 module opens no connection (important before gunicorn forks).
+
+A function decorated with ``context_manager.writer`` that opens the
+transaction (no transaction of the context is under way) is run again as
+a whole when the database is busy: locked, deadlocked, out of pooled
+connections, disconnected (``db/retry.py``, the same for every backend).
+A writer called inside another transaction is not retried by itself: the
+outermost writer retries the whole transaction.
 """
 
+import functools
+import inspect
+import math
 import re
 import threading
 
 from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
+from nova_mini.db import retry
 from nova_mini.db import sqlite_pool
 
-context_manager = enginefacade.transaction_context()
 _configured = threading.Lock()
 _is_configured = False
 _pool_options = {}      # [database], as configure() last saw it
+_retry_policy = None    # a retry.Policy, made by configure()
+
+
+def _in_transaction(context):
+    # NOTE: where enginefacade keeps the context's transaction of this
+    # thread (tests/functional/db/test_writer_retry.py checks it).
+    scopes = getattr(context, '_enginefacade_context', None)
+    return getattr(scopes, 'current', None) is not None
+
+
+class _RetryingTransactionContextManager(
+        enginefacade._TransactionContextManager):
+    """oslo.db's transaction context manager whose writer decorator runs
+    the whole transaction again while the database is busy.
+
+    NOTE: a subclass rather than a decorator at each of the writers, so
+    that no writer can be left without it; enginefacade's modifiers
+    (``.writer``, ``.reader``, ``.independent``) clone ``self.__class__``.
+    """
+
+    def __call__(self, fn):
+        transaction = super().__call__(fn)
+        if self._mode is not enginefacade._WRITER:
+            return transaction
+        # The same rule as the parent's: the context is the first
+        # argument, or the second after self/cls.
+        arg_names = inspect.getfullargspec(fn).args
+        index = 1 if arg_names[0] in ('self', 'cls') else 0
+        context_name = arg_names[index]
+
+        @functools.wraps(fn)
+        def writer(*args, **kwargs):
+            context = kwargs.get(context_name) or args[index]
+            if _retry_policy is None or (
+                    not self._independent and _in_transaction(context)):
+                return transaction(*args, **kwargs)
+            return retry.call(_retry_policy, transaction, *args, **kwargs)
+
+        return writer
+
+
+context_manager = _RetryingTransactionContextManager()
 
 
 def _sqlite_pragmas(dbapi_conn, _record):
@@ -36,7 +88,8 @@ def _sqlite_pragmas(dbapi_conn, _record):
     # timeout turns lock contention into a wait instead of an error.
     cursor = dbapi_conn.cursor()
     cursor.execute('PRAGMA journal_mode=WAL')
-    cursor.execute('PRAGMA busy_timeout=30000')
+    cursor.execute('PRAGMA busy_timeout=%d' % int(_write_wait_seconds()
+                                                  * 1000))
     cursor.close()
 
 
@@ -50,11 +103,42 @@ def _sqlite_regexp(dbapi_conn, _record):
     dbapi_conn.create_function('regexp', 2, regexp, deterministic=True)
 
 
+def _write_wait_seconds():
+    # Read when a connection opens: [database] write_wait_timeout.
+    if _retry_policy is not None:
+        return _retry_policy.timeout
+    return _pool_options.get('write_wait_timeout') or 30.0
+
+
+def _postgresql_lock_timeout(dbapi_conn, _record):
+    # A statement waiting for a row lock gives up after the bound (a
+    # "lock timeout" error, which db/retry.py retries until its own
+    # bound) instead of waiting for ever behind a stuck transaction.
+    cursor = dbapi_conn.cursor()
+    cursor.execute('SET lock_timeout = %d' % int(_write_wait_seconds()
+                                                 * 1000))
+    cursor.close()
+    dbapi_conn.commit()
+
+
+def _mysql_lock_wait_timeout(dbapi_conn, _record):
+    # InnoDB's error 1205 (which oslo.db makes DBDeadlock) after the
+    # bound, in whole seconds, instead of its default of 50.
+    cursor = dbapi_conn.cursor()
+    cursor.execute('SET SESSION innodb_lock_wait_timeout = %d'
+                   % max(1, math.ceil(_write_wait_seconds())))
+    cursor.close()
+
+
 def _on_engine_create(engine):
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
         sa.event.listen(engine, 'connect', _sqlite_regexp)
         sqlite_pool.pool_file_connections(engine, _pool_options)
+    elif engine.dialect.name == 'postgresql':
+        sa.event.listen(engine, 'connect', _postgresql_lock_timeout)
+    elif engine.dialect.name == 'mysql':
+        sa.event.listen(engine, 'connect', _mysql_lock_wait_timeout)
 
 
 def configure(conf):
@@ -66,11 +150,12 @@ def configure(conf):
 
     :param conf: the configuration (``nova_mini.conf.CONF``).
     """
-    global _is_configured
+    global _is_configured, _retry_policy
     with _configured:
         if _is_configured:
             return
         _pool_options.update(conf.database.items())
+        _retry_policy = retry.Policy(conf)
         # thread_checkin (a sleep(0) after each transaction) only helps
         # eventlet; with real threads it is a needless GIL hand-off.
         context_manager.configure(sqlite_fk=True, thread_checkin=False)

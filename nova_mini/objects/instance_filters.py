@@ -183,9 +183,14 @@ def sort_column(key):
     return _INSTANCES.c[key]
 
 
+# The dialects that order NULL below every value by themselves.
+_NULLS_LOW = ('sqlite', 'mysql')
+
+
 def order_by(sort, dialect=None):
     """Return the ORDER BY clauses of ``sort``: NULL before any value
-    (after, descending), as SQLite orders them.
+    (after, descending), as SQLite and MySQL order them (and have no
+    NULLS FIRST / LAST).
 
     :param sort: ``[(key, 'asc' or 'desc')]``.
     :param dialect: the name of the database's dialect.
@@ -196,11 +201,11 @@ def order_by(sort, dialect=None):
         column = sort_column(key)
         if direction == 'desc':
             clause = column.desc()
-            if dialect != 'sqlite' and _nullable(key):
+            if dialect not in _NULLS_LOW and _nullable(key):
                 clause = clause.nulls_last()
         else:
             clause = column.asc()
-            if dialect != 'sqlite' and _nullable(key):
+            if dialect not in _NULLS_LOW and _nullable(key):
                 clause = clause.nulls_first()
         clauses.append(clause)
     return clauses

@@ -234,9 +234,13 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
         # Ranked among the free nodes only: on a full fleet the
         # best-ranked nodes of all are mostly deployed.
         start, count = among
-        where.append(_NODES.c.id.in_(_ranked_free(
-            order_by, dialect, _requested_class(spec_obj)).limit(
-                count).offset(start).scalar_subquery()))
+        ranked = _ranked_free(order_by, dialect, _requested_class(
+            spec_obj)).limit(count).offset(start)
+        if dialect == 'mysql':
+            # MariaDB refuses LIMIT in an IN subquery, not in a derived
+            # table read by one.
+            ranked = sa.select(ranked.subquery('ranked_free').c.id)
+        where.append(_NODES.c.id.in_(ranked.scalar_subquery()))
     columns = [_NODES.c[name] for name in _COLUMNS]
     if with_traits:
         columns.append(_traits_column().label('traits'))

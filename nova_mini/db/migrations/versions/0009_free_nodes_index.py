@@ -43,6 +43,10 @@ _CLASS_KEY = ("upper(replace(replace(replace(resource_class, '-', '_'), "
 
 
 def upgrade():
+    # MySQL and MariaDB have no partial index (MariaDB no index on an
+    # expression either): the scheduler reads nodes_memory_mb_idx there.
+    if op.get_bind().dialect.name not in _FREE:
+        return
     op.create_index('nodes_free_memory_mb_idx', 'nodes', ['memory_mb', 'id'],
                     sqlite_where=sa.text(_FREE['sqlite']),
                     postgresql_where=sa.text(_FREE['postgresql']))

@@ -10,8 +10,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Concurrent writers on PostgreSQL (the production database, where API
-workers really write in parallel): extra spec merges lose nothing and
+"""Concurrent writers on PostgreSQL and MariaDB (the production databases,
+where API workers really write in parallel): extra spec merges lose nothing and
 raise nothing."""
 
 
@@ -27,9 +27,12 @@ ROUNDS = 15
 
 
 @pytest.fixture(scope='module', params=[
-    pytest.param('postgresql', marks=pytest.mark.postgresql)])
+    pytest.param('postgresql', marks=pytest.mark.postgresql),
+    pytest.param('mariadb', marks=pytest.mark.mariadb)])
 def backend(request):
-    """This module's backend: PostgreSQL only (overrides conftest's)."""
+    """This module's backends: PostgreSQL and MariaDB (overrides
+    conftest's).
+    """
     return request.param
 
 

@@ -151,8 +151,10 @@ def test_ranked_free_nodes_come_from_the_partial_index(admin, conf,
         dialect = admin.session.get_bind().dialect.name
         query = node_candidates._ranked_free(
             _order(conf), dialect, resource_class).limit(2)
-        plan = _plan(admin, query)
-        assert index in plan, plan
+        # MariaDB has no partial index (db/models.py): the ranking only.
+        if dialect != 'mysql':
+            plan = _plan(admin, query)
+            assert index in plan, plan
         ids = admin.session.execute(query).scalars().all()
     names = {n.id: n.name for n in objects.NodeList.get_all(admin)}
     assert [names[i] for i in ids] == (

@@ -1,0 +1,157 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Write transactions that wait for a busy database instead of failing.
+
+Every database answers a writer that cannot have its locks in its own
+words: SQLite ``database is locked`` (a plain ``OperationalError``, which
+oslo.db passes through untranslated), PostgreSQL ``deadlock detected``
+(oslo.db's ``DBDeadlock``) or ``could not serialize access``, MySQL and
+MariaDB errors 1213 and 1205 (``DBDeadlock``), a pool with no free
+connection in time, a connection lost (``DBConnectionError``). Each is
+transient: the whole transaction is run again, after a pause that grows
+(``[database] write_retry_interval`` .. ``write_max_retry_interval``,
+doubling if ``db_inc_retry_interval``, with jitter), at most
+``db_max_retries`` times and for at most ``write_wait_timeout`` seconds.
+Past either bound the caller gets ``DatabaseBusy``, which the API
+answers with 503 and ``Retry-After``.
+"""
+
+import random
+import re
+import time
+
+from oslo_db import exception as db_exc
+from oslo_log import log as logging
+import sqlalchemy.exc as sa_exc
+
+from nova_mini import exception
+
+LOG = logging.getLogger(__name__)
+
+# Lock and snapshot errors that oslo.db leaves as OperationalError (or
+# wraps in DBError): SQLite's busy and locked codes, PostgreSQL's
+# serialization failure and lock timeout.
+_BUSY_MESSAGES = re.compile(
+    r'database is locked|database table is locked|database is busy|'
+    r'could not serialize access|lock timeout|deadlock', re.IGNORECASE)
+
+
+class DatabaseBusy(exception.NovaMiniException):
+    """The database stayed busy longer than the configured bound."""
+
+    msg_fmt = ('The database is busy: the change was not made after '
+               'waiting %(waited).0f seconds. Retry the request in '
+               '%(retry_after)d seconds.')
+
+    @property
+    def retry_after(self):
+        """The seconds after which a retry is advised."""
+        return self.kwargs['retry_after']
+
+
+def is_busy(exc):
+    """Tell whether ``exc`` is a transient lock, deadlock, pool or
+    connection error of any backend, after which the whole transaction
+    may run again.
+
+    :param exc: an exception raised by a transaction.
+    :returns: True if a retry may succeed.
+    """
+    if isinstance(exc, (db_exc.DBDeadlock, db_exc.DBConnectionError)):
+        return True
+    if isinstance(exc, sa_exc.TimeoutError):
+        # QueuePool: no connection free within pool_timeout.
+        return True
+    if isinstance(exc, db_exc.DBError) and not isinstance(
+            exc, (db_exc.DBDuplicateEntry, db_exc.DBReferenceError,
+                  db_exc.DBConstraintError, db_exc.DBDataError)):
+        exc = exc.inner_exception or exc
+    if isinstance(exc, sa_exc.OperationalError):
+        return bool(_BUSY_MESSAGES.search(str(exc.orig or exc)))
+    return False
+
+
+class Policy(object):
+    """How long and how often a writer waits: ``[database]``, read at each
+    use (so that a changed option applies at once).
+
+    :param conf: the configuration (``nova_mini.conf.CONF``).
+    """
+
+    def __init__(self, conf):
+        self._group = conf.database
+
+    @property
+    def interval(self):
+        return self._group.write_retry_interval
+
+    @property
+    def increase(self):
+        return self._group.db_inc_retry_interval
+
+    @property
+    def max_interval(self):
+        return self._group.write_max_retry_interval
+
+    @property
+    def max_retries(self):
+        return self._group.db_max_retries
+
+    @property
+    def timeout(self):
+        return self._group.write_wait_timeout
+
+    def retry_after(self):
+        """Seconds a client should wait before sending the write again."""
+        return max(1, int(round(min(self.timeout, 10))))
+
+
+def call(policy, function, *args, **kwargs):
+    """Call ``function`` (one whole transaction) until it does not fail
+    with a transient database error, within ``policy``'s bounds.
+
+    :param policy: a Policy.
+    :param function: the transaction; called again from the start.
+    :returns: what ``function`` returns.
+    :raises DatabaseBusy: when the bounds are reached.
+    :raises: any other exception of ``function`` as it is.
+    """
+    start = time.monotonic()
+    interval = policy.interval
+    timeout = policy.timeout
+    max_retries = policy.max_retries
+    attempt = 0
+    while True:
+        try:
+            return function(*args, **kwargs)
+        except Exception as exc:
+            if not is_busy(exc):
+                raise
+            attempt += 1
+            waited = time.monotonic() - start
+            pause = random.uniform(interval / 2, interval)
+            exhausted = (0 <= max_retries < attempt
+                         or waited + pause > timeout)
+            if exhausted:
+                LOG.warning('%s: the database stayed busy for %.1f s '
+                            '(%d attempts); answering busy: %s',
+                            getattr(function, '__qualname__', function),
+                            waited, attempt, exc)
+                raise DatabaseBusy(waited=waited,
+                                   retry_after=policy.retry_after()) from exc
+            LOG.debug('%s: database busy (%s), attempt %d, again in '
+                      '%.3f s', getattr(function, '__qualname__', function),
+                      exc, attempt, pause)
+            time.sleep(pause)
+            if policy.increase:
+                interval = min(interval * 2, policy.max_interval)

@@ -1,0 +1,197 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Writers wait for a busy database (db/api.py, db/retry.py), on every
+backend: a transaction that meets a lock or a deadlock runs again as a
+whole, a nested writer leaves that to the outermost one, and past
+``[database] write_wait_timeout`` the writer gives up with DatabaseBusy
+(which the API answers 503 with Retry-After).
+"""
+
+import threading
+import time
+
+from oslo_db import exception as db_exc
+import pytest
+import sqlalchemy as sa
+
+from nova_mini import context as nm_context
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini.db import retry
+from nova_mini.tests.fixtures import database as db_fixture
+
+_FLAVORS = models.Flavor.__table__
+
+
+@pytest.fixture
+def short_wait(conf):
+    conf.config(write_wait_timeout=1.0, write_retry_interval=0.01,
+                write_max_retry_interval=0.1, group='database')
+    return conf
+
+
+@pytest.fixture
+def fresh_db(backend, short_wait):
+    # A database of its own, whose connections open with the short wait
+    # (SQLite busy_timeout, PostgreSQL lock_timeout, InnoDB's).
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    try:
+        yield fixture
+    finally:
+        fixture.cleanUp()
+
+
+def _insert(context, name):
+    context.session.execute(_FLAVORS.insert().values(
+        flavorid=name, name=name, memory_mb=1, vcpus=1, root_gb=0,
+        ephemeral_gb=0, swap=0, rxtx_factor=1.0, is_public=True,
+        disabled=False))
+
+
+def _names(engine):
+    with engine.connect() as connection:
+        return sorted(connection.execute(
+            sa.select(_FLAVORS.c.name)).scalars())
+
+
+def _ram(engine):
+    with engine.connect() as connection:
+        return connection.execute(sa.select(_FLAVORS.c.memory_mb)).scalar()
+
+
+@db_api.context_manager.writer
+def _set_ram(context, name, ram):
+    context.session.execute(_FLAVORS.update().where(
+        _FLAVORS.c.name == name).values(memory_mb=ram))
+
+
+class _Holder(object):
+    """Holds the write lock of ``name``'s row from another connection
+    (SQLite: the database's write lock) until released.
+    """
+
+    def __init__(self, engine, name):
+        self.connection = engine.connect()
+        self.connection.execute(_FLAVORS.update().where(
+            _FLAVORS.c.name == name).values(memory_mb=2))
+
+    def release(self):
+        self.connection.rollback()
+        self.connection.close()
+
+
+def test_deadlock_runs_the_whole_transaction_again(fresh_db):
+    calls = []
+
+    @db_api.context_manager.writer
+    def write(context):
+        calls.append(1)
+        _insert(context, 'f%d' % len(calls))
+        if len(calls) < 3:
+            raise db_exc.DBDeadlock()
+
+    write(nm_context.get_admin_context())
+    assert len(calls) == 3
+    # The failed attempts' rows were rolled back with them.
+    assert _names(fresh_db.engine) == ['f3']
+
+
+def test_nested_writer_leaves_the_retry_to_the_outer_one(fresh_db):
+    inner_calls, outer_calls = [], []
+
+    @db_api.context_manager.writer
+    def inner(context):
+        inner_calls.append(1)
+        _insert(context, 'inner%d' % len(inner_calls))
+        if len(inner_calls) == 1:
+            raise db_exc.DBDeadlock()
+
+    @db_api.context_manager.writer
+    def outer(context):
+        outer_calls.append(1)
+        _insert(context, 'outer%d' % len(outer_calls))
+        inner(context)
+
+    outer(nm_context.get_admin_context())
+    # The inner writer did not run again inside the failed transaction:
+    # the outer one ran the whole transaction again.
+    assert (len(outer_calls), len(inner_calls)) == (2, 2)
+    assert _names(fresh_db.engine) == ['inner2', 'outer2']
+
+
+def test_other_errors_are_not_retried(fresh_db):
+    calls = []
+
+    @db_api.context_manager.writer
+    def write(context):
+        calls.append(1)
+        _insert(context, 'dup')
+        _insert(context, 'dup')
+
+    with pytest.raises(db_exc.DBDuplicateEntry):
+        write(nm_context.get_admin_context())
+    assert len(calls) == 1
+    assert _names(fresh_db.engine) == []
+
+
+def test_writer_waits_for_a_lock_released_in_time(fresh_db):
+    context = nm_context.get_admin_context()
+    db_api.context_manager.writer(_insert)(context, 'f')
+    holder = _Holder(fresh_db.engine, 'f')
+    timer = threading.Timer(0.4, holder.release)
+    timer.start()
+    try:
+        start = time.monotonic()
+        _set_ram(context, 'f', 64)
+        assert time.monotonic() - start >= 0.3
+    finally:
+        timer.join()
+    assert _ram(fresh_db.engine) == 64
+
+
+def test_writer_gives_up_after_the_bound(fresh_db):
+    context = nm_context.get_admin_context()
+    db_api.context_manager.writer(_insert)(context, 'f')
+    holder = _Holder(fresh_db.engine, 'f')
+    try:
+        start = time.monotonic()
+        with pytest.raises(retry.DatabaseBusy) as caught:
+            _set_ram(context, 'f', 64)
+        waited = time.monotonic() - start
+    finally:
+        holder.release()
+    # write_wait_timeout is 1 s: one lock wait of that, then no retry.
+    assert 0.9 <= waited < 4, waited
+    message = caught.value.format_message()
+    assert 'Retry the request in 1 seconds' in message, message
+    assert caught.value.retry_after == 1
+    assert _ram(fresh_db.engine) == 1
+
+
+def test_busy_errors_of_each_backend_are_recognised():
+    def operational(message):
+        return sa.exc.OperationalError('UPDATE', {}, Exception(message))
+
+    assert retry.is_busy(operational('database is locked'))
+    assert retry.is_busy(db_exc.DBError(operational('database is locked')))
+    assert retry.is_busy(operational(
+        'could not serialize access due to concurrent update'))
+    assert retry.is_busy(operational(
+        'canceling statement due to lock timeout'))
+    assert retry.is_busy(db_exc.DBDeadlock())
+    assert retry.is_busy(db_exc.DBConnectionError())
+    assert retry.is_busy(sa.exc.TimeoutError('QueuePool limit'))
+    assert not retry.is_busy(operational('no such table: flavors'))
+    assert not retry.is_busy(db_exc.DBDuplicateEntry())
+    assert not retry.is_busy(ValueError('database is locked'))
