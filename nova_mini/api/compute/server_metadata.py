@@ -42,6 +42,10 @@ class ServerMetadataController(rest.RestController):
         project).
         """
         instance = objects.Instance.get_by_uuid(context, self.server_id)
+        if not context.is_admin and \
+                instance.project_id != context.project_id:
+            # Another project's server: not found, as in Nova.
+            raise exception.InstanceNotFound(instance_id=self.server_id)
         context.can(rule, {'project_id': instance.project_id,
                            'user_id': instance.user_id})
         return instance

@@ -229,6 +229,10 @@ def _get(context, server_id, action):
     failed on the way.
     """
     instance = objects.Instance.get_by_uuid(context, server_id)
+    # Another project's server is not found, as Nova's project-scoped
+    # lookups do not find it for a caller who is not an administrator.
+    if not context.is_admin and instance.project_id != context.project_id:
+        raise exception.InstanceNotFound(instance_id=server_id)
     # The rules compare the caller's project with the server's.
     context.can(action, {'project_id': instance.project_id,
                          'user_id': instance.user_id})

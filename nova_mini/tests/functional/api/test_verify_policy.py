@@ -26,6 +26,8 @@ from nova_mini import objects
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
+from nova_mini.policies import server_groups as group_policies
+from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
@@ -82,8 +84,10 @@ def _request(app, method, path, body, version, token='admin:admin'):
 
 
 def test_every_route_denies(denied_api):
+    # Both in the server's project: another project's caller, which is no
+    # administrator here, would not find it (test_default_policy_by_persona).
     for method, _doc, rule, path, body, version in ROUTES:
-        for token in ('admin:admin', 'demo:demo'):
+        for token in ('admin:demo', 'demo:demo'):
             response = _request(denied_api, method, path, body, version,
                                 token)
             assert response.status_int == 403, (method, path, token,
@@ -164,6 +168,89 @@ def test_default_policy(api_fixture_factory):
                 method, path, member.body)
     # The admin is allowed everywhere; the answers may still be errors
     # of the resource (a public flavor has no access list, say).
+    for method, _doc, rule, path, body, version in ROUTES:
+        response = _request(app, method, path, body, version)
+        assert response.status_int != 403, (method, path, response.body)
+
+
+# The compute routes by persona: Nova's answers under its default policy.
+# A member (demo:demo) of the project owning the server and the group,
+# which may use the private flavor; a reader of that project; a member of
+# another project. What each may do succeeds; otherwise the status here
+# (403 where the rule refuses, 404 where Nova does not find another
+# project's server or a flavor the project may not use, 400 for a boot
+# on such a flavor), 403 by default.
+PERSONA_TOKENS = {'member': ('demo:demo', None),
+                  'reader': ('rita:demo', 'reader'),
+                  'other': ('eve:other', None)}
+_READS = {flavor_policies.LIST, flavor_policies.SHOW, specs_policies.INDEX,
+          specs_policies.SHOW, server_policies.INDEX, server_policies.SHOW,
+          metadata_policies.INDEX, metadata_policies.SHOW,
+          group_policies.INDEX, group_policies.SHOW}
+_MEMBER_WRITES = {server_policies.CREATE, server_policies.UPDATE,
+                  server_policies.DELETE, metadata_policies.CREATE,
+                  metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
+                  metadata_policies.DELETE, group_policies.CREATE,
+                  group_policies.DELETE}
+PERSONA_ALLOWED = {
+    'member': _READS | _MEMBER_WRITES,
+    'reader': _READS,
+    'other': {flavor_policies.LIST, server_policies.INDEX,
+              group_policies.INDEX, group_policies.CREATE},
+}
+PERSONA_REFUSALS = {
+    'other': {
+        # GET /flavors/detail lists; the private flavor is not found.
+        flavor_policies.SHOW: 404,
+        specs_policies.INDEX: 404, specs_policies.SHOW: 404,
+        server_policies.SHOW: 404, server_policies.UPDATE: 404,
+        server_policies.DELETE: 404, server_policies.CREATE: 400,
+        metadata_policies.INDEX: 404, metadata_policies.SHOW: 404,
+        metadata_policies.CREATE: 404, metadata_policies.UPDATE_ALL: 404,
+        metadata_policies.UPDATE: 404, metadata_policies.DELETE: 404,
+        # Nova finds any group, then checks the rule on its project.
+        group_policies.SHOW: 403, group_policies.DELETE: 403,
+    },
+}
+
+
+def _persona_request(app, persona, method, path, body, version):
+    token, roles = PERSONA_TOKENS[persona]
+    headers = {'X-Auth-Token': token}
+    if roles:
+        headers['X-Roles'] = roles
+    if version:
+        headers['OpenStack-API-Version'] = 'compute %s' % version
+    kwargs = {'headers': headers, 'expect_errors': True, 'method': method}
+    if body is not None:
+        kwargs['json'] = body
+    return app.request(V21 + path, **kwargs)
+
+
+def test_default_policy_by_persona(api_fixture_factory):
+    """Walk every route as another project's member, a reader and a member
+    of the owning project (last but one: it deletes), then an admin.
+    """
+    app = webtest.TestApp(api_fixture_factory().app)
+    admin = nm_context.get_admin_context()
+    flavor = builders.create_flavor(admin, FLAVOR, memory_mb=1, vcpus=1,
+                                    root_gb=0, is_public=False,
+                                    extra_specs={'k': 'v'},
+                                    projects=['demo'])
+    _server(admin, flavor)
+    for persona in ('other', 'reader', 'member'):
+        for method, _doc, rule, path, body, version in ROUTES:
+            response = _persona_request(app, persona, method, path, body,
+                                        version)
+            if rule in PERSONA_ALLOWED[persona]:
+                assert response.status_int in (200, 202, 204), (
+                    persona, method, path, response.body)
+                continue
+            expected = PERSONA_REFUSALS.get(persona, {}).get(rule, 403)
+            assert response.status_int == expected, (
+                persona, method, path, response.body)
+            if expected == 403:
+                assert rule in response.json['forbidden']['message']
     for method, _doc, rule, path, body, version in ROUTES:
         response = _request(app, method, path, body, version)
         assert response.status_int != 403, (method, path, response.body)
