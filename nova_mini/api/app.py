@@ -30,6 +30,7 @@ from nova_mini.api import api_root
 from nova_mini.api import auth
 from nova_mini.api.baremetal import root as baremetal_root
 from nova_mini.api.baremetal import versions as baremetal_versions
+from nova_mini.api.compute import legacy_v2 as compute_legacy_v2
 from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
@@ -40,7 +41,8 @@ from nova_mini import rpc
 CONF = conf.CONF
 
 # Paths answered without a token: the version documents of each root.
-PUBLIC_PATHS = ('/compute', '/compute/', '/compute/v2.1', '/compute/v2.1/',
+PUBLIC_PATHS = ('/compute', '/compute/', '/compute/v2', '/compute/v2/',
+                '/compute/v2.1', '/compute/v2.1/',
                 '/baremetal', '/baremetal/', '/baremetal/v1',
                 '/baremetal/v1/')
 
@@ -74,9 +76,10 @@ def build_app(conf=CONF):
     # transport_url and rpc_response_timeout: the servers API casts builds.
     rpc.register_opts(conf)
     roots = PathDispatcher({
-        '/compute': api_root.APIRoot(compute_root.ComputeRootController(),
-                                     compute_versions.COMPUTE_API,
-                                     faults.nova_fault),
+        # /compute/v2 is Nova's v2 compatibility root (legacy_v2.py).
+        '/compute': compute_legacy_v2.LegacyV2(api_root.APIRoot(
+            compute_root.ComputeRootController(),
+            compute_versions.COMPUTE_API, faults.nova_fault)),
         # Every path of /baremetal negotiates, the version documents too.
         '/baremetal': api_root.APIRoot(
             baremetal_root.BaremetalRootController(),

@@ -25,6 +25,11 @@ from nova_mini import exception
 
 _VERSION_RE = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
 
+# WSGI environ key: true for a request to the compute API's v2
+# compatibility root (nova_mini.api.compute.legacy_v2), served at the
+# first version with the old v2 validation.
+LEGACY_V2_KEY = 'nova_mini.legacy_v2'
+
 
 class APIVersion(tuple):
     """A microversion ``(major, minor)`` that compares as numbers.

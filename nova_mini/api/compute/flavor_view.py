@@ -15,6 +15,7 @@
 import collections
 from urllib import parse
 
+from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
 from nova_mini.policies import flavor_extra_specs as specs_policies
 
@@ -27,8 +28,10 @@ class FlavorView(object):
 
     def __init__(self, req):
         self.version = req.api_version
-        # application_url is the API root (…/compute); links add v2.1.
+        # application_url is the API root (…/compute); links add v2.1
+        # (v2 below the compatibility root).
         self.root_url = req.application_url.rstrip('/')
+        self.version_url = legacy_v2.version_url(req)
         self._req = req
         self._show_specs = None
         # Decided once per request, not per flavor of a list.
@@ -40,7 +43,7 @@ class FlavorView(object):
     def _links(self, flavor):
         return [
             {'rel': 'self',
-             'href': '%s/v2.1/flavors/%s' % (self.root_url, flavor.flavorid)},
+             'href': '%s/flavors/%s' % (self.version_url, flavor.flavorid)},
             {'rel': 'bookmark',
              'href': '%s/flavors/%s' % (self.root_url, flavor.flavorid)},
         ]
@@ -113,8 +116,7 @@ class FlavorView(object):
             params['marker'] = flavors[-1].flavorid
             body['flavors_links'] = [{
                 'rel': 'next',
-                'href': '%s/v2.1/%s?%s' % (self.root_url, path,
-                                           parse.urlencode(list(
-                                               params.items()))),
+                'href': '%s/%s?%s' % (self.version_url, path,
+                                      parse.urlencode(list(params.items()))),
             }]
         return body

@@ -26,6 +26,7 @@ from urllib import parse
 
 from oslo_utils import timeutils
 
+from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
 from nova_mini import conf
 from nova_mini.objects import instance as instance_obj
@@ -81,6 +82,7 @@ class ServerView(object):
     def __init__(self, req):
         self.version = req.api_version
         self.root_url = req.application_url.rstrip('/')
+        self.version_url = legacy_v2.version_url(req)
         self._req = req
         self._may = {}
 
@@ -92,7 +94,7 @@ class ServerView(object):
     def _links(self, kind, ident):
         return [
             {'rel': 'self',
-             'href': '%s/v2.1/%s/%s' % (self.root_url, kind, ident)},
+             'href': '%s/%s/%s' % (self.version_url, kind, ident)},
             {'rel': 'bookmark',
              'href': '%s/%s/%s' % (self.root_url, kind, ident)},
         ]
@@ -248,8 +250,8 @@ class ServerView(object):
             path = 'servers/detail' if detail else 'servers'
             body['servers_links'] = [{
                 'rel': 'next',
-                'href': '%s/v2.1/%s?%s' % (
-                    self.root_url, path, parse.urlencode(self._next_query(
+                'href': '%s/%s?%s' % (
+                    self.version_url, path, parse.urlencode(self._next_query(
                         instances[-1].uuid, link_params))),
             }]
         return body

@@ -188,17 +188,41 @@ def _additional_properties(validator, allowed, instance, schema):
                 % (listed, 'were' if several else 'was'))
 
 
+def _dropped_additional_properties(validator, allowed, instance, schema):
+    """``additionalProperties: false`` as Nova's v2 compatibility root
+    applies it: unknown properties are removed from the body, not refused
+    (still refused where the schema has patternProperties, or when no
+    property is known: the body is for another branch of a oneOf).
+    """
+    if allowed is not False or not validator.is_type(instance, 'object') \
+            or schema.get('patternProperties'):
+        yield from _additional_properties(validator, allowed, instance,
+                                          schema)
+        return
+    known = schema.get('properties', {})
+    extras = [key for key in instance if key not in known]
+    if extras and len(extras) < len(instance):
+        for key in extras:
+            del instance[key]
+
+
 _Validator = jsonschema.validators.extend(
     jsonschema.Draft4Validator, {
         'minimum': _minimum, 'maximum': _maximum, 'pattern': _pattern,
         'patternProperties': _pattern_properties,
         'additionalProperties': _additional_properties,
     })
+_LegacyV2Validator = jsonschema.validators.extend(
+    _Validator, {'additionalProperties': _dropped_additional_properties})
+
+# WSGI environ key: the body of a v2 compatibility request as validated,
+# unknown properties removed (request_json returns it).
+_LEGACY_BODY_KEY = 'nova_mini.legacy_v2_body'
 
 
-def _validator(schema):
-    _Validator.check_schema(schema)
-    return _Validator(schema, format_checker=_FORMAT_CHECKER)
+def _validator(schema, cls=_Validator):
+    cls.check_schema(schema)
+    return cls(schema, format_checker=_FORMAT_CHECKER)
 
 
 def _first_error(validator, instance):
@@ -245,6 +269,8 @@ def request_json(req):
     :raises nova_mini.exception.UnsupportedMediaType: a media type other
         than JSON (415).
     """
+    if _LEGACY_BODY_KEY in req.environ:
+        return req.environ[_LEGACY_BODY_KEY]
     if req.content_type not in _JSON_TYPES:
         raise exception.UnsupportedMediaType()
     return req.json
@@ -287,16 +313,29 @@ def _versioned(kind, schemas, instance_of, message):
                     return validator
             return None     # before the first schema: nothing to check
 
+    # Nova's v2 compatibility root checks only the schemas of the first
+    # version, bodies dropping unknown properties (see legacy_v2.py).
+    first_start, first = (None, schemas) if isinstance(schemas, dict) \
+        else schemas[0]
+    legacy = None
+    if first_start is None:
+        legacy = _validator(first, _LegacyV2Validator if kind == 'body'
+                            else _Validator)
+
     def decorator(func):
         # updated=(): the attributes below are this layer's own.
         @functools.wraps(func, updated=())
         def wrapper(self, *args):
             req = pecan.request
-            validator = pick(req.api_version)
+            is_legacy = req.environ.get(microversion.LEGACY_V2_KEY, False)
+            validator = legacy if is_legacy else pick(req.api_version)
             if validator is not None:
-                error = _first_error(validator, instance_of(req))
+                instance = instance_of(req)
+                error = _first_error(validator, instance)
                 if error is not None:
                     raise exception.ValidationError(detail=message(error))
+                if is_legacy and kind == 'body':
+                    req.environ[_LEGACY_BODY_KEY] = instance
             return func(self, *args)
         # For the tests of handler version ranges.
         wrapper.validates = kind
