@@ -124,6 +124,12 @@ class InvalidAPIVersion(Invalid):
                'be of format MajorNum.MinorNum.')
 
 
+class MalformedComputeAPIVersion(InvalidAPIVersion):
+    # A malformed version header: Nova's words, then what to send.
+    msg_fmt = (InvalidAPIVersion.msg_fmt + ' Supported versions are '
+               '%(min_version)s to %(max_version)s, or latest.')
+
+
 class APIVersionNotSupported(NovaMiniException):
     msg_fmt = ('Version %(version)s is not supported by the API. Minimum is '
                '%(min_version)s and maximum is %(max_version)s.')
@@ -163,7 +169,9 @@ class NotAcceptable(NovaMiniException):
 
 
 class MalformedAPIVersion(APIVersionNotSupported):
-    msg_fmt = 'Invalid value %(version)r for the %(header)s header.'
+    msg_fmt = ('Invalid value %(version)r for the %(header)s header; the '
+               'supported range is [%(min_version)s, %(max_version)s], or '
+               'latest.')
 
 
 class BaremetalAPIVersionNotSupported(APIVersionNotSupported):

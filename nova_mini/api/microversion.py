@@ -99,14 +99,14 @@ class VersionedAPI(object):
     :param headers: the response-header policy (``NovaHeaders`` or
         ``IronicHeaders``).
     :param malformed: exception class for a malformed version string
-        (Nova: InvalidAPIVersion, a 400; Ironic refuses with a 406).
+        (Nova: an InvalidAPIVersion, a 400; Ironic refuses with a 406).
     :param unsupported: exception class for a version out of range.
     :param latest_any_case: whether ``LATEST`` means ``latest`` too.
     """
 
     def __init__(self, service_type, legacy_header, history,
                  modern_first=True, headers=None,
-                 malformed=exception.InvalidAPIVersion,
+                 malformed=exception.MalformedComputeAPIVersion,
                  unsupported=exception.APIVersionNotSupported,
                  latest_any_case=False):
         self.service_type = service_type

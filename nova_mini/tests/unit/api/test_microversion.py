@@ -114,6 +114,10 @@ def test_negotiate_malformed(headers, text):
     with pytest.raises(exception.InvalidAPIVersion) as caught:
         _negotiate(headers)
     assert caught.value.kwargs['version'] == text
+    # What to send instead: the supported range.
+    assert caught.value.format_message().endswith(
+        'Must be of format MajorNum.MinorNum. Supported versions are 2.1 '
+        'to 2.86, or latest.')
 
 
 @pytest.mark.parametrize('text', ['2.0', '2.87', '2.104', '2.200', '3.0',
