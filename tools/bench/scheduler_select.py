@@ -811,7 +811,51 @@ def report(results, args):
                 r['backend'], r['size'], r['fill'], ip['profile']))
 
 
+def markdown(results):
+    """The results as the Markdown tables of tools/bench/README.md."""
+    lines = ['| backend | fill | nodes | ping ms | select+claim ms | x ping '
+             '| NoValidHost | rows read (median / max) | in-process '
+             'candidates / claim ms | load |',
+             '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |']
+    for r in results:
+        ip = r.get('in_process') or {}
+        lines.append('| %s | %d %% | %dk | %.2f | %.2f | %.2f | %d | %s | %s '
+                     '| %.1f |' % (
+                         r['backend'], round(r['fill'] * 100),
+                         r['size'] // 1000, r['ping_ms'], r['select_ms'],
+                         r['select_ms'] / r['ping_ms'],
+                         sum(r['no_valid_host'].values()),
+                         '%g / %g' % (ip['rows_read'], ip['rows_read_max'])
+                         if ip else '-',
+                         '%.2f / %.2f' % (ip['candidates'], ip['claim'])
+                         if ip else '-', r['loadavg'][0]))
+    lines += ['', '| backend | fill | 10k / ping (<= 3) | 100k / 10k (<= 2) |',
+              '| --- | --- | --- | --- |']
+    for backend in sorted({r['backend'] for r in results}):
+        for fraction in sorted({r['fill'] for r in results}):
+            mine = {r['size']: r for r in results
+                    if r['backend'] == backend and r['fill'] == fraction}
+            cells = []
+            if 10000 in mine:
+                ratio = mine[10000]['select_ms'] / mine[10000]['ping_ms']
+                cells.append('%.2f %s' % (ratio, verdict(ratio <= 3)))
+            else:
+                cells.append('-')
+            if 10000 in mine and 100000 in mine:
+                ratio = mine[100000]['select_ms'] / mine[10000]['select_ms']
+                cells.append('%.2f %s' % (ratio, verdict(ratio <= 2)))
+            else:
+                cells.append('-')
+            lines.append('| %s | %d %% | %s |' % (
+                backend, round(fraction * 100), ' | '.join(cells)))
+    return '\n'.join(lines)
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--markdown-from':
+        with open(sys.argv[2]) as f:
+            print(markdown(json.load(f)))
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == '--breakdown-only':
         conf, runs, profile, groups = sys.argv[2:6]
         print(json.dumps(breakdown(conf, int(runs), profile == '1',
