@@ -54,6 +54,13 @@ def parse_args(argv, default_config_files=None):
     objects.register_all()
 
 
+def log_options():
+    """Log every option's value at DEBUG, as a daemon starts (as Nova's
+    services do); options declared ``secret`` show as ``****``.
+    """
+    CONF.log_opt_values(LOG, logging.DEBUG)
+
+
 def _logging_registered(conf):
     return 'debug' in conf
 

@@ -25,6 +25,7 @@ CONF = conf.CONF
 
 def main(argv=None):
     config.parse_args(argv or sys.argv)
+    config.log_options()
     common.require_database(CONF)
     service.WSGIServer(
         'nova-mini-api', app.build_app,

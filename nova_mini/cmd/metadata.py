@@ -46,6 +46,7 @@ def require_metadata_config(conf):
 
 def main(argv=None):
     config.parse_args(argv or sys.argv)
+    config.log_options()
     common.require_database(CONF)
     require_metadata_config(CONF)
     service.WSGIServer(

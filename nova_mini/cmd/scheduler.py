@@ -34,6 +34,7 @@ LOG = logging.getLogger(__name__)
 
 def main(argv=None):
     config.parse_args(argv or sys.argv)
+    config.log_options()
     common.require_database(CONF)
     common.require_broker(CONF)
     db_api.configure(CONF)
