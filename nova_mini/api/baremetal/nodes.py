@@ -134,6 +134,14 @@ class NodesController(rest.RestController):
 
     def _list(self, detail):
         req = pecan.request
+        asked = _query_bool(req, 'detail')
+        if asked is not None:
+            if not utils.allow_detail_query():
+                raise utils.not_acceptable()
+            if detail:
+                raise exception.Invalid('The detail parameter cannot be '
+                                        'used with /nodes/detail.')
+            detail = asked
         project = utils.list_project(req.GET.get('project'))
         view = node_view.NodeView(req)
         fields = utils.get_fields(view)
@@ -159,7 +167,8 @@ class NodesController(rest.RestController):
         query = [(name, req.GET[name]) for name in req.GET
                  if name not in ('limit', 'marker', 'fields')]
         return view.collection(nodes.objects, limit,
-                               'nodes/detail' if detail else 'nodes',
+                               'nodes/detail' if detail and asked is None
+                               else 'nodes',
                                fields=fields, detail=detail, query=query)
 
     @wsgi.expose()

@@ -85,6 +85,13 @@ def allow_node_traits():
     return _since(versions.NODE_TRAITS)
 
 
+def allow_detail_query():
+    """Return whether ``GET /nodes`` takes ``detail=`` (the detailed list
+    without the ``/detail`` path).
+    """
+    return _since(versions.DETAIL_QUERY)
+
+
 def allow_node_owner():
     """Return whether nodes have an owner: the field and its filter."""
     return _since(versions.NODE_OWNER)

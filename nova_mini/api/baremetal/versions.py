@@ -14,9 +14,10 @@
 
 The versions are Ironic's, 1.1 to 1.65; everything nova_mini serves
 behaves at each of them as Ironic does (see doc/source/reference/
-baremetal-api.rst). Of what 1.38 to 1.65 brought, nova_mini serves the
-node's ``owner`` (1.50) and ``lessee`` (1.65); the rest concerns
-resources and node fields it does not have. Add a version by appending one line here and naming it
+baremetal-api.rst). Of what 1.38 to 1.65 brought, nova_mini serves
+``detail=`` on node lists (1.43) and the node's ``owner`` (1.50) and
+``lessee`` (1.65); the rest concerns resources and node fields it does
+not have. Add a version by appending one line here and naming it
 below if code checks it; tests check the order, names and newest version.
 """
 
@@ -105,6 +106,7 @@ STATES_LINKS = microversion.APIVersion('1.14')
 DRIVER_FILTER = microversion.APIVersion('1.16')
 RESOURCE_CLASS = microversion.APIVersion('1.21')
 NODE_TRAITS = microversion.APIVersion('1.37')
+DETAIL_QUERY = microversion.APIVersion('1.43')
 NODE_OWNER = microversion.APIVersion('1.50')
 NODE_LESSEE = microversion.APIVersion('1.65')
 

@@ -126,6 +126,7 @@ list_query = {
         'owner': validation.single_param({'type': 'string'}),
         'lessee': validation.single_param({'type': 'string'}),
         'project': validation.single_param({'type': 'string'}),
+        'detail': validation.single_param(_bool),
         'traits': validation.single_param(_trait_list),
         'not-traits': validation.single_param(_trait_list),
         'traits-any': validation.single_param(_trait_list),
