@@ -153,6 +153,11 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'traits': fields.ObjectField('NodeTraitList', nullable=True),
     }
 
+    # The NodeTraitList version each Node version carries.
+    obj_relationships = {
+        'traits': [('1.0', '1.0')],
+    }
+
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
