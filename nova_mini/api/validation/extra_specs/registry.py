@@ -238,12 +238,31 @@ def validate(registry, specs, mode=STRICT):
         try:
             spec.check(value)
         except ValueError as exc:
-            verdict.errors.append("Extra spec '%s' (%s): %s." % (
-                key, spec.value.describe(), exc))
+            verdict.errors.append(_value_message(key, value, spec, exc))
             continue
         if spec.support.status == 'deprecated':
             verdict.deprecated.append((key, spec))
     return verdict
+
+
+def _value_message(key, value, spec, exc):
+    """The message of a value ``spec`` refuses: its rule, in words.
+
+    A pattern is no help to a person: a value with one is described by its
+    description and the spec's example instead.
+    """
+    if spec.value.pattern is None or not spec.value.description:
+        return "Extra spec '%s' (%s): %s." % (key, spec.value.describe(),
+                                              exc)
+    expected = spec.value.description.replace('``', '').rstrip('.')
+    expected = expected[:1].lower() + expected[1:]
+    message = "Extra spec '%s': '%s' is not valid; expected %s" % (
+        key, value, expected)
+    if spec.example:
+        example = spec.example if '=' in spec.example else '%s=%s' % (
+            key, spec.example)
+        message += ' (for example %s)' % example
+    return message + '.'
 
 
 def unknown_key_message(registry, key):

@@ -257,7 +257,12 @@ class MessageTest(RegistryTestCase):
                             'less than the minimum')
         self.assertRejected('hw:cpu_policy', 'x',
                             '(one of: dedicated, shared, mixed)')
-        self.assertRejected('hw:numa_cpus.0', '0--1', 'a string matching')
+        # A pattern is put in words, with an example.
+        self.assertRejected(
+            'hw:numa_cpus.0', '0--1',
+            "Extra spec 'hw:numa_cpus.0': '0--1' is not valid; expected a "
+            'set of guest CPU numbers, e.g. 0-2,5 (for example '
+            'hw:numa_cpus.0=0-3).')
         self.assertRejected('hw:boot_menu', 'maybe', 'a boolean')
 
 
@@ -336,7 +341,9 @@ class ValueRulesTest(RegistryTestCase):
             self.assertAccepted('hw:cpu_dedicated_mask', value)
         for value in ('', '-1', '0-', ',1', '0,,1', 'a', '0 - 3', '^'):
             self.assertRejected('hw:cpu_realtime_mask', value,
-                                'a string matching')
+                                'is not valid; expected a set of guest CPU '
+                                'numbers (for example '
+                                'hw:cpu_realtime_mask=^0-1)')
 
     def test_other_patterns(self):
         for value in ('large', 'small', 'any', '2048', '2MB', '1GiB'):
