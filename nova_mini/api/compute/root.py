@@ -29,8 +29,9 @@ from nova_mini.api import wsgi
 
 _DOCS = 'http://docs.openstack.org/'
 
-# Nova 34's status and date of the v2.0 compatibility API (it was
-# SUPPORTED, updated 2011-01-21T11:33:21Z, before Nova 32).
+# Nova 34's status and date of the v2.0 compatibility API (earlier Nova
+# releases list it SUPPORTED, updated 2011-01-21T11:33:21Z; Tempest checks
+# neither).
 V20_STATUS = 'DEPRECATED'
 V20_UPDATED = '2025-07-04T12:00:00Z'
 V21_UPDATED = '2013-07-23T11:33:21Z'
