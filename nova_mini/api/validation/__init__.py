@@ -75,6 +75,8 @@ NAME_FORMAT = 'name'
 NAME_MESSAGE = ("An invalid 'name' value was provided. The name must be: "
                 "printable characters. Can not start or end with "
                 "whitespace.")
+messages.FORMAT_MEANINGS[NAME_FORMAT] = (
+    'printable characters, not starting or ending with white space')
 _NAME_REGEX = re.compile(r'^(?![%s])[%s]*(?<![%s])\Z'
                          % (_SPACES, _PRINTABLE, _SPACES))
 
