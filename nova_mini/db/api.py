@@ -72,12 +72,28 @@ class _RetryingTransactionContextManager(
         @functools.wraps(fn)
         def writer(*args, **kwargs):
             context = kwargs.get(context_name) or args[index]
-            if _retry_policy is None or (
-                    not self._independent and _in_transaction(context)):
+            if not self._independent and _in_transaction(context):
                 return transaction(*args, **kwargs)
-            return retry.call(_retry_policy, transaction, *args, **kwargs)
+            return _outermost_writer(transaction, args, kwargs)
 
         return writer
+
+
+class _Writing(threading.local):
+    active = False      # whether this thread runs an outermost writer
+
+
+_writing = _Writing()
+
+
+def _outermost_writer(transaction, args, kwargs):
+    previous, _writing.active = _writing.active, True
+    try:
+        if _retry_policy is None:
+            return transaction(*args, **kwargs)
+        return retry.call(_retry_policy, transaction, *args, **kwargs)
+    finally:
+        _writing.active = previous
 
 
 context_manager = _RetryingTransactionContextManager()
@@ -91,6 +107,23 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cursor.execute('PRAGMA busy_timeout=%d' % int(_write_wait_seconds()
                                                   * 1000))
     cursor.close()
+
+
+def _sqlite_begin_immediate(connection):
+    # oslo.db begins every SQLite transaction itself with a deferred
+    # BEGIN (its own "begin" listener, which runs before this one): a
+    # writer would then read first and, when another writer committed
+    # meanwhile, fail at once on its first write ("database is locked",
+    # without waiting: its snapshot is stale). A writer's transaction,
+    # still empty here, is begun again with BEGIN IMMEDIATE, which takes
+    # the write lock first, waiting for it (busy timeout), then reads the
+    # newest data. Readers keep the deferred BEGIN.
+    if not _writing.active:
+        return
+    if connection.connection.dbapi_connection.in_transaction:
+        connection.exec_driver_sql('ROLLBACK')
+    connection.exec_driver_sql('BEGIN IMMEDIATE')
+    connection.info['in_transaction'] = True
 
 
 def _sqlite_regexp(dbapi_conn, _record):
@@ -134,6 +167,7 @@ def _on_engine_create(engine):
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
         sa.event.listen(engine, 'connect', _sqlite_regexp)
+        sa.event.listen(engine, 'begin', _sqlite_begin_immediate)
         sqlite_pool.pool_file_connections(engine, _pool_options)
     elif engine.dialect.name == 'postgresql':
         sa.event.listen(engine, 'connect', _postgresql_lock_timeout)
