@@ -15,7 +15,7 @@
 A stack of its own runs every daemon with debug logging on PostgreSQL,
 through a database URL holding a password of this run (a role made for
 it), with the RabbitMQ transport URL and its password, Keystone service
-credentials and a metadata shared secret. The test gives a node
+credentials, Keystone tokens and a metadata shared secret. The test gives a node
 driver_info secrets (by create and by patch, and in a patch that is
 refused), moves the node to available, boots a server on it through the
 scheduler, reads its metadata with a good and a bad signature and deletes
@@ -99,8 +99,12 @@ class Client(object):
 
     def __init__(self):
         self.answers = []
+        self.tokens = set()
 
     def call(self, method, url, expected, **kwargs):
+        token = kwargs.get('headers', {}).get('X-Auth-Token')
+        if token:
+            self.tokens.add(token)
         response = requests.request(method, url, timeout=60, **kwargs)
         self.answers.append('%s %s -> %d %r\n%s' % (
             method, url, response.status_code, dict(response.headers),
@@ -195,6 +199,9 @@ def test_no_secret_in_answers_or_logs(secret_stack):
         'transport_url password': ':%s@' % st.rabbit.password,
         'keystone_authtoken password': st.passwords['nova'],
     }
+    # The callers' Keystone tokens are bearer secrets too.
+    for number, token in enumerate(sorted(client.tokens)):
+        hidden['token %d' % number] = token
     for answer in client.answers:
         for what, value in hidden.items():
             assert value not in answer, (what, answer)
