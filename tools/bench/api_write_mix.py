@@ -11,12 +11,12 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Concurrent writes through nova-mini-api on SQLite and PostgreSQL.
+"""Concurrent writes through nova-mini-api on SQLite, PostgreSQL, MariaDB.
 
 For each backend asked for, the tool makes a fresh database (a SQLite
-file in a temporary state directory, a new PostgreSQL database), starts a
-nova-mini-api (``--workers`` workers, noauth2) and a nova-mini-scheduler
-on a RabbitMQ virtual host of their own, and has ``--clients`` client
+file in a temporary state directory, a new PostgreSQL or MariaDB
+database), starts a nova-mini-api (``--workers`` workers, noauth2) and a
+nova-mini-scheduler on a RabbitMQ virtual host of their own, and has ``--clients`` client
 threads write for ``--duration`` seconds (nova_mini/tests/live/
 write_mix.py): flavor creates, extra-spec writes, node trait adds and
 removes racing past the 50-trait limit, server boots and deletes
@@ -38,6 +38,7 @@ import shutil
 import sys
 import tempfile
 
+from nova_mini.tests.fixtures import database as db_fixture
 from nova_mini.tests.harness import postgresql
 from nova_mini.tests.live import write_mix
 
@@ -45,7 +46,9 @@ from nova_mini.tests.live import write_mix
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--backends', default='sqlite,postgresql',
-                        help='comma-separated: sqlite, postgresql')
+                        help='comma-separated: sqlite, postgresql, '
+                             'mariadb (at $NOVA_MINI_TEST_MYSQL_URL, as the '
+                             'database tests)')
     parser.add_argument('--clients', type=int, default=64)
     parser.add_argument('--duration', type=float, default=60.0,
                         help='seconds of writes per backend')
@@ -67,6 +70,9 @@ def run_backend(backend, args):
         connection = 'sqlite:///%s/nova_mini.sqlite' % state_dir
     elif backend == 'postgresql':
         pg = postgresql.TemporaryDatabase(prefix='nova_mini_mix')
+        connection = pg.url
+    elif backend == 'mariadb':
+        pg = db_fixture.MariaDBDatabase()
         connection = pg.url
     else:
         raise SystemExit('unknown backend %r' % backend)
@@ -90,7 +96,8 @@ def run_backend(backend, args):
                 engine.dispose()
         summary = dict(result.summary(), backend=backend,
                        clients=args.clients, workers=args.workers,
-                       servers=dict(getattr(mix, 'statuses', {})),
+                       servers=dict(mix.statuses),
+                       faults=dict(mix.faults),
                        problems=problems)
         return summary
     finally:

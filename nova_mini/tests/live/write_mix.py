@@ -193,6 +193,7 @@ class WriteMix(object):
         self.result = Result()
         self.operations = OPERATIONS
         self.statuses = collections.Counter()
+        self.faults = collections.Counter()     # ERROR servers' faults
 
     # -- HTTP
 
@@ -431,7 +432,7 @@ class WriteMix(object):
     def _check_servers(self, settle_seconds):
         problems = []
         alive = self.result.booted - self.result.deleted
-        statuses = {}
+        statuses, faults = {}, {}
         pending = set(alive)
         end = time.monotonic() + settle_seconds
         while pending and time.monotonic() < end:
@@ -445,6 +446,9 @@ class WriteMix(object):
                     continue
                 server = resp.json()['server']
                 statuses[server_id] = server['status']
+                if server['status'] == 'ERROR':
+                    faults[server_id] = server.get('fault', {}).get(
+                        'message', '')
                 if server['status'] != 'BUILD':
                     pending.discard(server_id)
             if pending:
@@ -484,6 +488,7 @@ class WriteMix(object):
                 problems.append('ACTIVE server %s holds no node'
                                 % server_id)
         self.statuses = collections.Counter(statuses.values())
+        self.faults = collections.Counter(faults.values())
         return problems
 
 
