@@ -180,7 +180,9 @@ def problem(error):
     if kind == 'type':
         # The schema's own words (a pattern's, say) say more than its
         # types: 'a whole number' for ['integer', 'string'] and '^[0-9]+$'.
-        return _must(meaning(schema) or type_words(rule))
+        # A format says less than the type of a value of the wrong type.
+        words = meaning(schema) if 'format' not in schema else None
+        return _must(words or type_words(rule))
     if kind == 'maxLength':
         return 'Must be at most %d characters long.' % rule
     if kind == 'minLength':
