@@ -59,6 +59,20 @@ start_service rabbitmq harness ensure-rabbitmq
 log "RabbitMQ answers on 127.0.0.1:5672"
 start_service postgresql start_postgresql
 start_service mariadb start_mariadb
+# The database tests create their MariaDB databases as root over TCP
+# (tests/fixtures/database.py). Debian's root logs in only through the
+# socket: then they get a user of their own.
+if command -v mariadb >/dev/null && [ -z "${NOVA_MINI_TEST_MYSQL_URL:-}" ] &&
+        ! mariadb -h 127.0.0.1 -u root -e 'SELECT 1' >/dev/null 2>&1; then
+    log "MariaDB: creating user nova_mini_test for the database tests"
+    sql=""
+    for host in 127.0.0.1 localhost; do
+        sql+="CREATE USER IF NOT EXISTS 'nova_mini_test'@'$host' IDENTIFIED BY 'nova_mini_test'; "
+        sql+="GRANT ALL PRIVILEGES ON *.* TO 'nova_mini_test'@'$host'; "
+    done
+    as_root mariadb -e "$sql" || die "could not create the MariaDB test user"
+    export NOVA_MINI_TEST_MYSQL_URL=mysql+pymysql://nova_mini_test:nova_mini_test@127.0.0.1:3306/
+fi
 start_service memcached start_memcached
 venv_path=$(harness ensure-keystone-venv) || die "could not build the Keystone venv"
 log "Keystone venv: $venv_path"
