@@ -31,6 +31,7 @@ import re
 import threading
 
 from oslo_db.sqlalchemy import enginefacade
+from oslo_versionedobjects import base as ovo_base
 import sqlalchemy as sa
 
 from nova_mini.db import retry
@@ -86,12 +87,40 @@ class _Writing(threading.local):
 _writing = _Writing()
 
 
+def _objects_in(values):
+    for value in values:
+        if isinstance(value, ovo_base.VersionedObject):
+            yield value
+            if isinstance(value, ovo_base.ObjectListBase):
+                yield from _objects_in(value.objects)
+        elif isinstance(value, (list, tuple)):
+            yield from _objects_in(value)
+
+
+def _object_states(args, kwargs):
+    """What a retry puts back: the state of each object argument (as a
+    writer such as ``Instance.create`` inside ``InstanceList.create_all``
+    sets fields and clears changes of the objects it was given).
+    """
+    return [(obj, dict(obj.__dict__), set(obj._changed_fields))
+            for obj in _objects_in(list(args) + list(kwargs.values()))]
+
+
+def _restore(states):
+    for obj, attributes, changed in states:
+        obj.__dict__.clear()
+        obj.__dict__.update(attributes)
+        obj._changed_fields = set(changed)
+
+
 def _outermost_writer(transaction, args, kwargs):
     previous, _writing.active = _writing.active, True
     try:
         if _retry_policy is None:
             return transaction(*args, **kwargs)
-        return retry.call(_retry_policy, transaction, *args, **kwargs)
+        states = _object_states(args, kwargs)
+        return retry.call(_retry_policy, transaction, args, kwargs,
+                          before_retry=lambda: _restore(states))
     finally:
         _writing.active = previous
 

@@ -116,12 +116,16 @@ class Policy(object):
         return max(1, int(round(min(self.timeout, 10))))
 
 
-def call(policy, function, *args, **kwargs):
+def call(policy, function, args=(), kwargs=None, before_retry=None):
     """Call ``function`` (one whole transaction) until it does not fail
     with a transient database error, within ``policy``'s bounds.
 
     :param policy: a Policy.
     :param function: the transaction; called again from the start.
+    :param args: its positional arguments.
+    :param kwargs: its keyword arguments.
+    :param before_retry: called (without arguments) before each retry,
+        e.g. to put back what the failed attempt changed in memory.
     :returns: what ``function`` returns.
     :raises DatabaseBusy: when the bounds are reached.
     :raises: any other exception of ``function`` as it is.
@@ -131,6 +135,7 @@ def call(policy, function, *args, **kwargs):
     timeout = policy.timeout
     max_retries = policy.max_retries
     attempt = 0
+    kwargs = kwargs or {}
     while True:
         try:
             return function(*args, **kwargs)
@@ -153,5 +158,7 @@ def call(policy, function, *args, **kwargs):
                       '%.3f s', getattr(function, '__qualname__', function),
                       exc, attempt, pause)
             time.sleep(pause)
+            if before_retry is not None:
+                before_retry()
             if policy.increase:
                 interval = min(interval * 2, policy.max_interval)

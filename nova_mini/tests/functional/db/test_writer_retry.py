@@ -28,6 +28,8 @@ from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.db import retry
+from nova_mini import objects
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import database as db_fixture
 
 _FLAVORS = models.Flavor.__table__
@@ -231,3 +233,31 @@ def test_read_then_write_transactions_lose_no_update(fresh_db):
     assert _ram(fresh_db.engine) == THREADS * ROUNDS
     if fresh_db.backend == 'sqlite':
         assert len(calls) == THREADS * ROUNDS
+
+
+def test_a_retry_starts_from_the_objects_as_given(fresh_db):
+    """A writer that creates objects it was given (as InstanceList's
+    create_all does) and then meets a deadlock runs again with those
+    objects as they were: not created, their changes still to write.
+    """
+    objects.register_all()
+    context = nm_context.get_admin_context()
+    flavors = [builders.make_flavor(context, 'f%d' % i, memory_mb=64 + i,
+                                    vcpus=1, root_gb=0) for i in range(2)]
+    calls = []
+
+    @db_api.context_manager.writer
+    def create_all(context, flavors):
+        calls.append(1)
+        for flavor in flavors:
+            flavor._context = context
+            flavor.create()
+        if len(calls) == 1:
+            raise db_exc.DBDeadlock()
+
+    create_all(context, flavors)
+    assert len(calls) == 2
+    assert _names(fresh_db.engine) == ['f0', 'f1']
+    assert [f.memory_mb for f in objects.FlavorList.get_all(context)] == [
+        64, 65]
+    assert [f.obj_what_changed() for f in flavors] == [set(), set()]
