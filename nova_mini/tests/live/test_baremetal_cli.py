@@ -272,3 +272,38 @@ def test_node_list_filters_by_traits(stack, node):
                      **{'not-traits': 'CUSTOM_BLUE'}) == {node['uuid']}
     finally:
         baremetal(stack, 'node', 'delete', other['uuid'], check=False)
+
+
+def test_owner_and_lessee(stack):
+    """The client's --owner (1.50) and --lessee (1.65): the demo project's
+    member lists only the node its project owns, may lease it out (and
+    still sees it, as its owner) but may not give it away.
+    """
+    demo = stack.openstack('project', 'show', 'demo', '-f', 'value', '-c',
+                           'id').stdout.strip()
+    name = 'bm-owned-%s' % uuid.uuid4().hex[:8]
+    created = baremetal_json(stack, 'node', 'create', '--driver',
+                             'fake-hardware', '--name', name, '--owner',
+                             demo, version='1.65')
+    try:
+        assert (created['owner'], created['lessee']) == (demo, None)
+        listed = baremetal_json(stack, 'node', 'list', user='demo',
+                                version='1.65')
+        # The demo project's only node (the others are nobody's).
+        assert len(listed) == 1 and name in json.dumps(listed), listed
+        baremetal(stack, 'node', 'set', name, '--lessee', 'tenant-x',
+                  user='demo', version='1.65')
+        shown = baremetal_json(stack, 'node', 'show', name, user='demo',
+                               version='1.65')
+        assert (shown['owner'], shown['lessee']) == (demo, 'tenant-x')
+        proc = baremetal(stack, 'node', 'set', name, '--owner', 'tenant-x',
+                         user='demo', version='1.65', check=False)
+        assert proc.returncode == 1
+        assert '(HTTP 403)' in client_error(proc)
+        assert 'baremetal:node:update:owner' in client_error(proc)
+        # Before 1.50 the client itself refuses --owner.
+        proc = baremetal(stack, 'node', 'set', name, '--owner', 'x',
+                         version='1.49', check=False)
+        assert proc.returncode != 0
+    finally:
+        baremetal(stack, 'node', 'delete', created['uuid'], check=False)
