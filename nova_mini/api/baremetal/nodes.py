@@ -231,6 +231,7 @@ class NodesController(rest.RestController):
         document = {name: getattr(node, name) for name in _PATCHABLE}
         patched = json_patch.apply(document, req.json)
         # A removed field is unset (its default), not left as it was.
+        patched.setdefault('maintenance', False)
         for name in _PATCHABLE:
             patched.setdefault(name, None)
         for name in ('driver_info', 'extra', 'properties', 'instance_info'):
