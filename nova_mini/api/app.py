@@ -31,6 +31,7 @@ from nova_mini.api import auth
 from nova_mini.api.baremetal import root as baremetal_root
 from nova_mini.api.baremetal import versions as baremetal_versions
 from nova_mini.api.compute import legacy_v2 as compute_legacy_v2
+from nova_mini.api.compute import project_path as compute_project_path
 from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
@@ -76,10 +77,12 @@ def build_app(conf=CONF):
     # transport_url and rpc_response_timeout: the servers API casts builds.
     rpc.register_opts(conf)
     roots = PathDispatcher({
-        # /compute/v2 is Nova's v2 compatibility root (legacy_v2.py).
-        '/compute': compute_legacy_v2.LegacyV2(api_root.APIRoot(
-            compute_root.ComputeRootController(),
-            compute_versions.COMPUTE_API, faults.nova_fault)),
+        # /compute/v2 is Nova's v2 compatibility root (legacy_v2.py); a
+        # project id after the version is dropped (project_path.py).
+        '/compute': compute_project_path.ProjectIdInPath(
+            compute_legacy_v2.LegacyV2(api_root.APIRoot(
+                compute_root.ComputeRootController(),
+                compute_versions.COMPUTE_API, faults.nova_fault))),
         # Every path of /baremetal negotiates, the version documents too.
         '/baremetal': api_root.APIRoot(
             baremetal_root.BaremetalRootController(),
