@@ -14,6 +14,12 @@
 statement so that the database settles concurrent requests, and the
 traits a deploy needs. nova_mini.objects.node exposes them as
 Node.set_provision_state, Node.claim, Node.unclaim and Node.release.
+
+A deploy makes the project of the node's instance its lessee when it has
+none, as Ironic's conductor does by default (``[conductor]
+automatic_lessee_source = instance``), recording the project in
+``instance_info['project_id']`` (where Nova puts it); the undeploy takes
+that lessee away again, and leaves any other.
 """
 
 from oslo_db import exception as db_exc
@@ -27,6 +33,7 @@ from nova_mini.objects import node_trait
 from nova_mini import states
 
 _NODES = models.Node.__table__
+_INSTANCES = models.Instance.__table__
 
 
 def required_traits(instance_info):
@@ -73,20 +80,20 @@ def set_provision_state(context, node, action):
     values = {'provision_state': target, 'target_provision_state': None,
               'power_state': power, 'provision_updated_at': now,
               'updated_at': now, 'last_error': None}
-    if action == states.UNDEPLOY:
-        values.update(instance_info={}, instance_uuid=None)
     # The update comes first: it locks the row (see node_trait).
     count = context.session.execute(_NODES.update().where(
         _NODES.c.id == node.id,
         _NODES.c.provision_state.in_(sources)).values(**values)).rowcount
     row = context.session.execute(sa.select(
         _NODES.c.provision_state, _NODES.c.maintenance,
-        _NODES.c.instance_info).where(_NODES.c.id == node.id)).first()
+        _NODES.c.instance_info, _NODES.c.instance_uuid,
+        _NODES.c.lessee).where(_NODES.c.id == node.id)).first()
     if row is None:
         raise exception.NodeNotFound(node=node.uuid)
     if not count:
         raise exception.InvalidStateRequested(
             action=action, node=node.uuid, state=row.provision_state)
+    more = {}
     if action == states.DEPLOY:
         if row.maintenance:
             raise exception.NodeInMaintenance(action=action, node=node.uuid)
@@ -95,7 +102,33 @@ def set_provision_state(context, node, action):
         if missing:
             raise exception.MissingNodeTraits(node=node.uuid,
                                               missing=', '.join(missing))
+        more = _automatic_lessee(context, row)
+    elif action == states.UNDEPLOY:
+        more = {'instance_info': {}, 'instance_uuid': None}
+        given = (row.instance_info or {}).get('project_id')
+        if given and row.lessee == given:
+            more['lessee'] = None
+    if more:
+        context.session.execute(_NODES.update().where(
+            _NODES.c.id == node.id).values(**more))
+        values.update(more)
     return values
+
+
+def _automatic_lessee(context, row):
+    """The values making the project of the node's instance its lessee,
+    if it has none (else none).
+    """
+    if row.lessee is not None or row.instance_uuid is None:
+        return {}
+    project_id = context.session.execute(sa.select(
+        _INSTANCES.c.project_id).where(
+            _INSTANCES.c.uuid == row.instance_uuid)).scalar()
+    if not project_id:
+        return {}
+    return {'lessee': project_id,
+            'instance_info': dict(row.instance_info or {},
+                                  project_id=project_id)}
 
 
 @db_api.context_manager.writer

@@ -122,7 +122,10 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
     row = _node_row(engine, good)
     assert row.provision_state == 'active'
     assert row.instance_uuid == server_id
-    assert row.instance_info == {'traits': [TRAIT]}
+    # The deploy leased the node to the server's project, as Ironic does.
+    assert row.instance_info == {'traits': [TRAIT],
+                                 'project_id': server['tenant_id']}
+    assert row.lessee == server['tenant_id']
 
     # Only a node missing the trait is left: ERROR, No valid host.
     bad = helpers.insert_node(engine, RESOURCE_CLASS, ['CUSTOM_EXTRA'], 'boot')

@@ -156,3 +156,49 @@ def test_owner_of_an_active_node(api_fixture_factory):
     # Gone from alice's sight now.
     assert _request(app, 'GET', '/nodes/busy', 'alice:p-own'
                     ).status_int == 404
+
+
+def _deployed(admin, name, instance_uuid, **values):
+    node = builders.create_node(admin, name, instance_uuid=instance_uuid,
+                                instance_info={'traits': []},
+                                provision_state=states.AVAILABLE, **values)
+    node.set_provision_state(states.DEPLOY)
+    return objects.Node.get_by_name(admin, name)
+
+
+SERVER = '2b1f5a0e-8c3d-4e6f-9a7b-1c2d3e4f5a60'
+
+
+def test_deploy_leases_the_node_to_the_instance_project(admin):
+    builders.boot_server(admin, SERVER, project_id='p-srv')
+    node = _deployed(admin, 'n', SERVER, owner='p-own')
+    assert (node.owner, node.lessee) == ('p-own', 'p-srv')
+    assert node.instance_info == {'traits': [], 'project_id': 'p-srv'}
+    assert _names(admin, project='p-srv') == ['n']
+    node.set_provision_state(states.UNDEPLOY)
+    node = objects.Node.get_by_name(admin, 'n')
+    assert (node.owner, node.lessee, node.instance_uuid) == (
+        'p-own', None, None)
+    assert node.instance_info == {}
+
+
+def test_deploy_keeps_a_lessee_given_before_or_after(admin):
+    builders.boot_server(admin, SERVER, project_id='p-srv')
+    node = _deployed(admin, 'n', SERVER, lessee='p-lease')
+    assert node.lessee == 'p-lease'
+    assert 'project_id' not in node.instance_info
+    node.set_provision_state(states.UNDEPLOY)
+    assert objects.Node.get_by_name(admin, 'n').lessee == 'p-lease'
+    # A lessee the owner gives while the node is deployed stays too.
+    node = _deployed(admin, 'm', SERVER)
+    assert node.lessee == 'p-srv'
+    node.lessee = 'p-later'
+    node.save()
+    node.set_provision_state(states.UNDEPLOY)
+    assert objects.Node.get_by_name(admin, 'm').lessee == 'p-later'
+
+
+def test_deploy_without_an_instance_row_leases_to_nobody(admin):
+    node = _deployed(admin, 'n', SERVER)
+    assert node.lessee is None
+    assert node.instance_info == {'traits': []}
