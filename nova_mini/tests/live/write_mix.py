@@ -429,6 +429,41 @@ class WriteMix(object):
                                         present))
         return problems
 
+    def _check_nodes(self, statuses):
+        """(problems, nodes holding a server that no longer exists)."""
+        problems, orphans = [], []
+        nodes, instances = models.Node.__table__, models.Instance.__table__
+        with self.engine.connect() as connection:
+            held = connection.execute(
+                sa.select(nodes.c.uuid, nodes.c.instance_uuid).where(
+                    nodes.c.uuid.in_(sorted(self.node_uuids)),
+                    nodes.c.instance_uuid.isnot(None))).all()
+            placed = connection.execute(
+                sa.select(instances.c.node_uuid, sa.func.count()).where(
+                    instances.c.node_uuid.isnot(None)).group_by(
+                        instances.c.node_uuid)).all()
+            where = dict(connection.execute(
+                sa.select(instances.c.uuid, instances.c.node_uuid).where(
+                    instances.c.node_uuid.isnot(None))).all())
+            existing = set(connection.execute(
+                sa.select(instances.c.uuid)).scalars())
+        doubled = [(node, n) for node, n in placed if n > 1]
+        if doubled:
+            problems.append('nodes with two servers: %s' % doubled[:5])
+        for node, instance in held:
+            if instance not in existing:
+                orphans.append('node %s holds %s, which no longer exists'
+                               % (node, instance))
+            elif where.get(instance) != node:
+                problems.append('node %s holds %s, which is on %s' % (
+                    node, instance, where.get(instance)))
+        holders = {instance for _node, instance in held}
+        for server_id, status in statuses.items():
+            if status == 'ACTIVE' and server_id not in holders:
+                problems.append('ACTIVE server %s holds no node'
+                                % server_id)
+        return problems, orphans
+
     def _check_servers(self, settle_seconds):
         problems = []
         alive = self.result.booted - self.result.deleted
@@ -462,31 +497,16 @@ class WriteMix(object):
             if resp.status_code != 404:
                 problems.append('deleted server %s: GET %d' % (
                     server_id, resp.status_code))
-        nodes, instances = models.Node.__table__, models.Instance.__table__
-        with self.engine.connect() as connection:
-            held = connection.execute(
-                sa.select(nodes.c.uuid, nodes.c.instance_uuid).where(
-                    nodes.c.uuid.in_(sorted(self.node_uuids)),
-                    nodes.c.instance_uuid.isnot(None))).all()
-            placed = connection.execute(
-                sa.select(instances.c.node_uuid, sa.func.count()).where(
-                    instances.c.node_uuid.isnot(None)).group_by(
-                        instances.c.node_uuid)).all()
-            where = dict(connection.execute(
-                sa.select(instances.c.uuid, instances.c.node_uuid).where(
-                    instances.c.node_uuid.isnot(None))).all())
-        doubled = [(node, n) for node, n in placed if n > 1]
-        if doubled:
-            problems.append('nodes with two servers: %s' % doubled[:5])
-        for node, instance in held:
-            if where.get(instance) != node:
-                problems.append('node %s holds %s, which is on %s' % (
-                    node, instance, where.get(instance)))
-        for server_id, status in statuses.items():
-            if status == 'ACTIVE' and server_id not in {
-                    i for _n, i in held}:
-                problems.append('ACTIVE server %s holds no node'
-                                % server_id)
+        # A build that a scheduler finishes after its server was deleted
+        # holds its node until that scheduler frees it (servers.py): the
+        # database checks are retried for a while for those.
+        end = time.monotonic() + 30
+        while True:
+            found, orphans = self._check_nodes(statuses)
+            if not orphans or time.monotonic() > end:
+                break
+            time.sleep(1)
+        problems += found + orphans
         self.statuses = collections.Counter(statuses.values())
         self.faults = collections.Counter(faults.values())
         return problems
