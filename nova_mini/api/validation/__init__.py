@@ -185,9 +185,12 @@ def _additional_properties(validator, allowed, instance, schema):
                     listed, 'are' if several else 'is',
                     's' if several else '', ' or '.join(words)))
         else:
-            yield jsonschema.ValidationError(
-                'Additional properties are not allowed (%s %s unexpected)'
-                % (listed, 'were' if several else 'was'))
+            # Nova's words, then the names that are allowed.
+            message = ('Additional properties are not allowed (%s %s '
+                       'unexpected)' % (listed, 'were' if several else 'was'))
+            if known:
+                message += '; allowed: %s.' % ', '.join(sorted(known))
+            yield jsonschema.ValidationError(message)
 
 
 def _dropped_additional_properties(validator, allowed, instance, schema):
