@@ -174,10 +174,10 @@ def _is_duplicate(exc):
 # NOTE: concurrent merges into one flavor race: two may insert the same new
 # key (the loser hits the unique constraint) or update the same rows (a
 # deadlock, if ever in different orders). Keys are written in sorted
-# order, and the transaction is retried, seeing the winner's rows.
+# order, and the transaction is retried, seeing the winner's rows: here
+# after a duplicate key, by the writer itself (db/api.py) after a deadlock.
 @oslo_db_api.wrap_db_retry(max_retries=10, retry_interval=0.05,
                            max_retry_interval=1, jitter=True,
-                           retry_on_deadlock=True,
                            exception_checker=_is_duplicate)
 @db_api.context_manager.writer
 def _merge_extra_specs(context, flavor_db_id, specs):

@@ -20,7 +20,6 @@ concurrent writers of one instance take turns, so the quota of
 each write sets the instance's ``updated_at``.
 """
 
-from oslo_db import api as oslo_db_api
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
@@ -154,12 +153,6 @@ def _read_metadata(context, uuid):
             _METADATA.c.instance_uuid == uuid)).all())
 
 
-_retry = oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
-                                   max_retry_interval=0.5, jitter=True,
-                                   retry_on_deadlock=True)
-
-
-@_retry
 @db_api.context_manager.writer
 def replace_metadata(context, uuid, metadata, states, action):
     """Make ``metadata`` the instance's metadata; ``(updated_at, metadata)``.
@@ -173,7 +166,6 @@ def replace_metadata(context, uuid, metadata, states, action):
     return now, dict(sorted(metadata.items()))
 
 
-@_retry
 @db_api.context_manager.writer
 def update_metadata(context, uuid, updates, states, action):
     """Merge ``updates`` in; ``(updated_at, metadata)``. The quota is
@@ -200,7 +192,6 @@ def update_metadata(context, uuid, updates, states, action):
     return now, dict(sorted(merged.items()))
 
 
-@_retry
 @db_api.context_manager.writer
 def delete_metadata_item(context, uuid, key, states, action):
     """Remove item ``key``; ``(updated_at, metadata)``. A racing writer

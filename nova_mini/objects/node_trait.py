@@ -19,7 +19,6 @@ anything is read, so the count and the change happen in a transaction no
 other trait write can interleave with.
 """
 
-from oslo_db import api as oslo_db_api
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
@@ -63,12 +62,6 @@ def _check_limit(node_ident, count):
                                       limit=MAX_TRAITS_PER_NODE)
 
 
-_retry = oslo_db_api.wrap_db_retry(max_retries=5, retry_interval=0.05,
-                                   max_retry_interval=0.5, jitter=True,
-                                   retry_on_deadlock=True)
-
-
-@_retry
 @db_api.context_manager.writer
 def _add(context, node_id, node_ident, trait):
     _lock_node(context, node_id, node_ident)
@@ -82,7 +75,6 @@ def _add(context, node_id, node_ident, trait):
     return sorted(names + [trait])
 
 
-@_retry
 @db_api.context_manager.writer
 def _replace(context, node_id, node_ident, traits):
     _lock_node(context, node_id, node_ident)
@@ -95,7 +87,6 @@ def _replace(context, node_id, node_ident, traits):
             for trait in traits])
 
 
-@_retry
 @db_api.context_manager.writer
 def _remove(context, node_id, node_ident, trait):
     _lock_node(context, node_id, node_ident)
