@@ -183,12 +183,17 @@ def _postgresql_lock_timeout(dbapi_conn, _record):
     dbapi_conn.commit()
 
 
-def _mysql_lock_wait_timeout(dbapi_conn, _record):
+def _mysql_session(dbapi_conn, _record):
     # InnoDB's error 1205 (which oslo.db makes DBDeadlock) after the
     # bound, in whole seconds, instead of its default of 50.
     cursor = dbapi_conn.cursor()
     cursor.execute('SET SESSION innodb_lock_wait_timeout = %d'
                    % max(1, math.ceil(_write_wait_seconds())))
+    # Each statement sees what was committed before it, as on PostgreSQL
+    # (and as the code expects: a scheduler that lost a claim reads the
+    # nodes again in the same transaction), not InnoDB's default
+    # REPEATABLE READ snapshot taken at the transaction's first read.
+    cursor.execute('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
     cursor.close()
 
 
@@ -198,10 +203,14 @@ def _on_engine_create(engine):
         sa.event.listen(engine, 'connect', _sqlite_regexp)
         sa.event.listen(engine, 'begin', _sqlite_begin_immediate)
         sqlite_pool.pool_file_connections(engine, _pool_options)
-    elif engine.dialect.name == 'postgresql':
-        sa.event.listen(engine, 'connect', _postgresql_lock_timeout)
-    elif engine.dialect.name == 'mysql':
-        sa.event.listen(engine, 'connect', _mysql_lock_wait_timeout)
+    elif engine.dialect.name in ('postgresql', 'mysql'):
+        sa.event.listen(engine, 'connect',
+                        _postgresql_lock_timeout
+                        if engine.dialect.name == 'postgresql'
+                        else _mysql_session)
+        # oslo.db tried a connection before this hook, which the pool
+        # keeps: without it, every connection passes the listener.
+        engine.pool.dispose()
 
 
 def configure(conf):
