@@ -261,3 +261,23 @@ def test_a_retry_starts_from_the_objects_as_given(fresh_db):
     assert [f.memory_mb for f in objects.FlavorList.get_all(context)] == [
         64, 65]
     assert [f.obj_what_changed() for f in flavors] == [set(), set()]
+
+
+def test_connections_wait_for_locks_as_long_as_the_bound(fresh_db):
+    # write_wait_timeout is 1 s (short_wait); every connection of the
+    # pool has it, the first one (which oslo.db opens early) included.
+    queries = {
+        'sqlite': ('PRAGMA busy_timeout', [(1000,)]),
+        'postgresql': ('SHOW lock_timeout', [('1s',)]),
+        'mysql': ('SELECT @@session.innodb_lock_wait_timeout, '
+                  '@@session.tx_isolation', [(1, 'READ-COMMITTED')]),
+    }
+    query, expected = queries[fresh_db.engine.dialect.name]
+    connections = [fresh_db.engine.connect() for _ in range(3)]
+    try:
+        for connection in connections:
+            assert [tuple(row) for row in connection.exec_driver_sql(
+                query)] == expected
+    finally:
+        for connection in connections:
+            connection.close()
