@@ -43,6 +43,11 @@ FIRST_SLICE = 32
 SCAN_BUDGET = 1024
 PAGE_FACTOR = 2
 MIN_PAGE = 8
+# Claims lost to other requests: the next round draws its pick from
+# CLAIM_SPREAD times as many of the best nodes, for at least CLAIM_ROUNDS
+# rounds (the last one from host_subset_size x 4096 nodes).
+CLAIM_SPREAD = 4
+CLAIM_ROUNDS = 7
 # At debug level, the filters explain a failure on at most this many of
 # the nodes that could serve the request at all.
 EXPLAIN_LIMIT = 1000
@@ -201,7 +206,7 @@ class FilterScheduler(object):
                   or 'no filter ran')
 
     def select_destinations(self, context, spec_obj, instance_uuids=None,
-                            return_alternates=False):
+                            return_alternates=False, spread=1):
         """Choose a node for each instance, and its alternates.
 
         Each instance gets a different node; nothing is claimed.
@@ -211,6 +216,10 @@ class FilterScheduler(object):
         :param instance_uuids: the instances (default: ``num_instances`` of
             the spec).
         :param return_alternates: add up to ``max_attempts - 1`` alternates.
+        :param spread: how many times ``host_subset_size`` best nodes the
+            picks, and then the alternates, are drawn from at random
+            (claim_destinations widens it after claims lost to other
+            requests, which ranked the nodes the same way).
         :returns: one list of Selections per instance, the chosen node
             first.
         :raises nova_mini.exception.NoValidHost: not enough nodes for all of
@@ -221,7 +230,8 @@ class FilterScheduler(object):
         alternates = options.max_attempts - 1 if return_alternates else 0
         # The i-th pick comes from the best host_subset_size of what the
         # earlier picks left; the alternates follow the last pick.
-        needed = count - 1 + max(options.host_subset_size, alternates + 1)
+        subset = options.host_subset_size * spread
+        needed = count - 1 + max(subset, alternates + 1)
         counts = {}
         nodes = self._passing(context, spec_obj, needed, counts)
         weighed = weighers.weigh(self.weighers, nodes, spec_obj, self.conf)
@@ -238,19 +248,29 @@ class FilterScheduler(object):
                 self.filters_for, self._needs_traits)
         chosen = []
         for _ in range(count):
-            index = self._random.randrange(
-                min(options.host_subset_size, len(weighed)))
+            index = self._random.randrange(min(subset, len(weighed)))
             chosen.append(weighed.pop(index))
-        return [[selection_obj.Selection.from_node_state(node, weight)
-                 for weight, node in [pick] + weighed[:alternates]]
-                for pick in chosen]
+        result = []
+        for pick in chosen:
+            if spread > 1:
+                window = weighed[:max(subset - count, alternates)]
+                others = self._random.sample(
+                    window, min(alternates, len(window)))
+            else:
+                others = weighed[:alternates]
+            result.append([selection_obj.Selection.from_node_state(
+                node, weight) for weight, node in [pick] + others])
+        return result
 
     def claim_destinations(self, context, spec_obj, instance_uuids):
         """Select and claim one node per instance.
 
         A claim lost to another scheduler moves to the next alternate;
-        when an instance loses all of them it is scheduled again, up to
-        ``max_attempts`` rounds.
+        when an instance loses all of them it is scheduled again, its pick
+        drawn from CLAIM_SPREAD times as many of the best nodes each round
+        (requests at the same moment rank the nodes alike: drawing from
+        more of them is what stops them meeting again), for
+        ``max_attempts`` rounds and at least CLAIM_ROUNDS.
 
         :param context: the request context.
         :param spec_obj: the RequestSpec.
@@ -263,10 +283,12 @@ class FilterScheduler(object):
         info = {'traits': list(spec_obj.required_traits)}
         claimed = {}
         pending = list(instance_uuids)
+        rounds = max(self.conf.filter_scheduler.max_attempts, CLAIM_ROUNDS)
         try:
-            for _round in range(self.conf.filter_scheduler.max_attempts):
+            for round_index in range(rounds):
                 selections = self.select_destinations(
-                    context, spec_obj, pending, return_alternates=True)
+                    context, spec_obj, pending, return_alternates=True,
+                    spread=CLAIM_SPREAD ** round_index)
                 lost = []
                 for instance_uuid, options in zip(pending, selections):
                     for selection in options:
@@ -281,8 +303,7 @@ class FilterScheduler(object):
                 pending = lost
                 if not pending:
                     return [claimed[u] for u in instance_uuids]
-            raise no_valid_host.claims_lost(
-                self.conf.filter_scheduler.max_attempts, len(pending))
+            raise no_valid_host.claims_lost(rounds, len(pending))
         except Exception:
             for instance_uuid, selection in claimed.items():
                 node_obj.Node.unclaim(context, selection.node_uuid,

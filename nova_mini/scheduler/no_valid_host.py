@@ -415,7 +415,8 @@ def claims_lost(rounds, instances):
               'nodes, so booting again may succeed.'
               % (rounds, '' if rounds == 1 else 's'))
     details = ('Claim rounds: %d, instances left without a node: %d '
-               '([filter_scheduler] max_attempts bounds the rounds).'
+               '(the larger of [filter_scheduler] max_attempts and the '
+               "scheduler's own minimum bounds the rounds)."
                % (rounds, instances))
     return exception.NoValidHost(reason=reason, details=details)
 

@@ -259,3 +259,35 @@ def test_concurrent_claims_never_double_book(admin, conf, subset):
     assert sum(1 for v in by_node.values() if v) == len(claimed)
     # Nodes for THREADS / 2 requests at most, and at least one succeeded.
     assert len(results) <= len(nodes) // 2 and results
+
+
+def test_contention_never_ends_in_no_valid_host(admin, conf):
+    """THREADS schedulers ranking the same nodes the same way (subset 1,
+    the default) claim one node each at the same moment, with free nodes
+    for all: every request gets a node, none fails for lost claims.
+    """
+    conf.config(host_subset_size=1, group='filter_scheduler')
+    for index in range(2 * THREADS):
+        _node(admin, 'n%02d' % index, memory_mb=1024 * (index + 1))
+    results, errors = [], []
+    start = threading.Barrier(THREADS)
+
+    def boot(index):
+        driver = filter_scheduler.FilterScheduler(conf.conf)
+        ctxt = nm_context.get_admin_context()
+        start.wait()
+        try:
+            results.append(driver.claim_destinations(
+                ctxt, _spec(), [_u('c%d' % index)]))
+        except exception.NoValidHost as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=boot, args=(i,))
+               for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert [str(exc) for exc in errors] == []
+    claimed = {s.node_uuid for sels in results for s in sels}
+    assert len(claimed) == THREADS
