@@ -76,6 +76,16 @@ fi
 start_service memcached start_memcached
 venv_path=$(harness ensure-keystone-venv) || die "could not build the Keystone venv"
 log "Keystone venv: $venv_path"
+# Tempest (the live test of its compute version tests) in a scratch venv
+# of its own, built once: never in the test venv.
+export NOVA_MINI_TEMPEST_VENV=${NOVA_MINI_TEMPEST_VENV:-$HOME/.cache/nova_mini/tempest-venv}
+if [ ! -x "$NOVA_MINI_TEMPEST_VENV/bin/tempest" ]; then
+    log "building the Tempest venv in $NOVA_MINI_TEMPEST_VENV"
+    rm -rf "$NOVA_MINI_TEMPEST_VENV"
+    python3 -m venv "$NOVA_MINI_TEMPEST_VENV" || die "could not create the Tempest venv"
+    "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q tempest==47.0.0 \
+        || die "could not install Tempest"
+fi
 
 # 4. The tests.
 log "pytest (temporary files and live stack logs under $TEST_TMP)"
