@@ -19,21 +19,20 @@ module opens no connection (important before gunicorn forks).
 A function decorated with ``context_manager.writer`` that opens the
 transaction (no transaction of the context is under way) is run again as
 a whole when the database is busy: locked, deadlocked, out of pooled
-connections, disconnected (``db/retry.py``, the same for every backend).
+connections, disconnected (``db/retry.py``, the same for every backend;
+the hook into oslo.db is ``db/enginefacade_retry.py``).
 A writer called inside another transaction is not retried by itself: the
 outermost writer retries the whole transaction.
 """
 
-import functools
-import inspect
 import math
 import re
 import threading
 
-from oslo_db.sqlalchemy import enginefacade
 from oslo_versionedobjects import base as ovo_base
 import sqlalchemy as sa
 
+from nova_mini.db import enginefacade_retry
 from nova_mini.db import retry
 from nova_mini.db import sqlite_pool
 
@@ -41,43 +40,6 @@ _configured = threading.Lock()
 _is_configured = False
 _pool_options = {}      # [database], as configure() last saw it
 _retry_policy = None    # a retry.Policy, made by configure()
-
-
-def _in_transaction(context):
-    # NOTE: where enginefacade keeps the context's transaction of this
-    # thread (tests/functional/db/test_writer_retry.py checks it).
-    scopes = getattr(context, '_enginefacade_context', None)
-    return getattr(scopes, 'current', None) is not None
-
-
-class _RetryingTransactionContextManager(
-        enginefacade._TransactionContextManager):
-    """oslo.db's transaction context manager whose writer decorator runs
-    the whole transaction again while the database is busy.
-
-    NOTE: a subclass rather than a decorator at each of the writers, so
-    that no writer can be left without it; enginefacade's modifiers
-    (``.writer``, ``.reader``, ``.independent``) clone ``self.__class__``.
-    """
-
-    def __call__(self, fn):
-        transaction = super().__call__(fn)
-        if self._mode is not enginefacade._WRITER:
-            return transaction
-        # The same rule as the parent's: the context is the first
-        # argument, or the second after self/cls.
-        arg_names = inspect.getfullargspec(fn).args
-        index = 1 if arg_names[0] in ('self', 'cls') else 0
-        context_name = arg_names[index]
-
-        @functools.wraps(fn)
-        def writer(*args, **kwargs):
-            context = kwargs.get(context_name) or args[index]
-            if not self._independent and _in_transaction(context):
-                return transaction(*args, **kwargs)
-            return _outermost_writer(transaction, args, kwargs)
-
-        return writer
 
 
 class _Writing(threading.local):
@@ -125,7 +87,8 @@ def _outermost_writer(transaction, args, kwargs):
         _writing.active = previous
 
 
-context_manager = _RetryingTransactionContextManager()
+context_manager = enginefacade_retry.retrying_context_manager(
+    _outermost_writer)
 
 
 def _sqlite_pragmas(dbapi_conn, _record):
