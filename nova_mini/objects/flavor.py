@@ -100,18 +100,26 @@ def _extra_specs(context, flavor_db_ids):
     return specs
 
 
-@db_api.context_manager.reader
-def _get_by_flavor_id(context, flavor_id):
-    """The flavor's row and its extra specs."""
-    # A Core select (the row is only read): the ORM query cost more than
-    # the rest of the request's database work.
-    query = sa.select(_FLAVORS).where(_FLAVORS.c.flavorid == flavor_id)
+def _visible_row(context, flavor_id, *columns):
+    """The ``columns`` of flavor ``flavor_id`` if the caller may see it
+    (administrators see every flavor), in the caller's transaction.
+    """
+    query = sa.select(*columns).where(_FLAVORS.c.flavorid == flavor_id)
     if not context.is_admin:
         query = query.where(_PUBLIC_OR_SHARED)
     row = context.session.execute(
         query, {'project_id': context.project_id}).first()
     if row is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
+    return row
+
+
+@db_api.context_manager.reader
+def _get_by_flavor_id(context, flavor_id):
+    """The flavor's row and its extra specs."""
+    # A Core select (the row is only read): the ORM query cost more than
+    # the rest of the request's database work.
+    row = _visible_row(context, flavor_id, _FLAVORS)
     return row, _extra_specs(context, [row.id])[row.id]
 
 
@@ -207,14 +215,7 @@ def _merge_extra_specs(context, flavor_db_id, specs):
 
 @db_api.context_manager.reader
 def _get_db_id(context, flavor_id):
-    query = sa.select(_FLAVORS.c.id).where(_FLAVORS.c.flavorid == flavor_id)
-    if not context.is_admin:
-        query = query.where(_PUBLIC_OR_SHARED)
-    row = context.session.execute(
-        query, {'project_id': context.project_id}).first()
-    if row is None:
-        raise exception.FlavorNotFound(flavor_id=flavor_id)
-    return row.id
+    return _visible_row(context, flavor_id, _FLAVORS.c.id).id
 
 
 def merge_extra_specs(context, flavor_id, specs):

@@ -59,6 +59,15 @@ def _timestamp(value):
     return value.isoformat()
 
 
+def _masked(info, secret_keys):
+    # oslo.utils' password masking, then the keys it does not know.
+    masked = strutils.mask_dict_password(info or {}, _MASK)
+    for key in secret_keys:
+        if masked.get(key):
+            masked[key] = _MASK
+    return masked
+
+
 def masked_driver_info(driver_info):
     """Return ``driver_info`` with its secrets replaced by ``******``.
 
@@ -67,11 +76,7 @@ def masked_driver_info(driver_info):
         ``mask_dict_password`` finds them, nested ones too, and the SNMP
         keys).
     """
-    masked = strutils.mask_dict_password(driver_info or {}, _MASK)
-    for key in _DRIVER_SECRETS:
-        if masked.get(key):
-            masked[key] = _MASK
-    return masked
+    return _masked(driver_info, _DRIVER_SECRETS)
 
 
 def masked_instance_info(instance_info):
@@ -81,11 +86,7 @@ def masked_instance_info(instance_info):
     :returns: a new dict (as masked_driver_info, and the config drive
         and image URL whatever they hold).
     """
-    masked = strutils.mask_dict_password(instance_info or {}, _MASK)
-    for key in _INSTANCE_SECRETS:
-        if masked.get(key):
-            masked[key] = _MASK
-    return masked
+    return _masked(instance_info, _INSTANCE_SECRETS)
 
 
 class NodeView(object):
