@@ -26,6 +26,7 @@ from pecan import rest
 from nova_mini.api.compute.schemas import parameter_types
 from nova_mini.api.compute.schemas import server_groups as schema
 from nova_mini.api.compute import versions
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -76,8 +77,7 @@ class ServerGroupsController(rest.RestController):
                         {'project_id': context.project_id})
             project_id = None
         # As Nova: no limit, or 0, is [api] max_limit.
-        limit = min(_last_int(req, 'limit', 0) or CONF.api.max_limit,
-                    CONF.api.max_limit)
+        limit = pagination.limit(req) or CONF.api.max_limit
         # An offset past any list gives an empty page, as in Nova; the
         # database takes a bounded one.
         offset = min(_last_int(req, 'offset', 0), parameter_types.MAX_INT)
