@@ -92,24 +92,36 @@ def add_node(stack):
         engine.dispose()
 
 
-def make_flavor(stack):
-    """FLAVOR (made if missing): one node of RESOURCE_CLASS."""
+def make_flavor(stack, flavor_id=FLAVOR, resource_class=RESOURCE_CLASS,
+                traits=()):
+    """A bare-metal flavor (made if missing): one node of
+    ``resource_class`` with every trait of ``traits``, no VCPU, memory or
+    disk of its own.
+
+    :param stack: the live stack.
+    :param flavor_id: the flavor's id and name (default FLAVOR).
+    :param resource_class: the nodes' Ironic resource class (default
+        RESOURCE_CLASS).
+    :param traits: traits the flavor requires.
+    :returns: the flavor's id.
+    """
     url = stack.nova.compute_url
     headers = {'X-Auth-Token': stack.token('admin')}
     response = requests.post(url + '/flavors', json={'flavor': {
-        'name': FLAVOR, 'id': FLAVOR, 'ram': 4096, 'vcpus': 4,
+        'name': flavor_id, 'id': flavor_id, 'ram': 4096, 'vcpus': 4,
         'disk': 50}}, headers=headers, timeout=30)
     assert response.status_code in (200, 409), response.text
+    extra_specs = {
+        'resources:CUSTOM_%s' % resource_class.upper().replace('-', '_'):
+            '1',
+        'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
+        'resources:DISK_GB': '0'}
+    extra_specs.update(('trait:%s' % trait, 'required') for trait in traits)
     response = requests.post(
-        url + '/flavors/%s/os-extra_specs' % FLAVOR,
-        json={'extra_specs': {
-            'resources:CUSTOM_%s' % RESOURCE_CLASS.upper().replace('-', '_'):
-                '1',
-            'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
-            'resources:DISK_GB': '0'}},
-        headers=headers, timeout=30)
+        url + '/flavors/%s/os-extra_specs' % flavor_id,
+        json={'extra_specs': extra_specs}, headers=headers, timeout=30)
     assert response.status_code == 200, response.text
-    return FLAVOR
+    return flavor_id
 
 
 def create_server(url, headers, flavor_id, name, **fields):

@@ -40,22 +40,9 @@ def _headers(token):
 
 
 @pytest.fixture
-def flavor(stack, admin_token):
+def flavor(stack):
     """A flavor asking for a node of this run's class with its trait."""
-    url = stack.nova.compute_url
-    response = requests.post(url + '/flavors', json={'flavor': {
-        'name': FLAVOR, 'id': FLAVOR, 'ram': 4096, 'vcpus': 4,
-        'disk': 50}}, headers=_headers(admin_token), timeout=30)
-    assert response.status_code in (200, 409), response.text
-    response = requests.post(
-        url + '/flavors/%s/os-extra_specs' % FLAVOR,
-        json={'extra_specs': {
-            'resources:%s' % PLACEMENT_CLASS: '1',
-            'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
-            'resources:DISK_GB': '0', 'trait:%s' % TRAIT: 'required'}},
-        headers=_headers(admin_token), timeout=30)
-    assert response.status_code == 200, response.text
-    return FLAVOR
+    return helpers.make_flavor(stack, FLAVOR, RESOURCE_CLASS, [TRAIT])
 
 
 @pytest.fixture

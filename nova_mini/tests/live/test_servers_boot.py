@@ -84,25 +84,8 @@ def _headers(token, version='2.47'):
 
 
 @pytest.fixture
-def flavor(stack, admin_token):
-    url = stack.nova.compute_url
-    headers = _headers(admin_token)
-    response = requests.post(url + '/flavors', json={'flavor': {
-        'name': FLAVOR, 'id': FLAVOR, 'ram': 4096, 'vcpus': 4,
-        'disk': 50}}, headers=headers, timeout=30)
-    if response.status_code != 409:
-        assert response.status_code == 200, response.text
-    response = requests.post(
-        url + '/flavors/%s/os-extra_specs' % FLAVOR,
-        json={'extra_specs': {
-            'resources:CUSTOM_%s' % RESOURCE_CLASS.upper().replace('-', '_'):
-                '1',
-            'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
-            'resources:DISK_GB': '0',
-            'trait:%s' % TRAIT: 'required'}},
-        headers=headers, timeout=30)
-    assert response.status_code == 200, response.text
-    return FLAVOR
+def flavor(stack):
+    return helpers.make_flavor(stack, FLAVOR, RESOURCE_CLASS, [TRAIT])
 
 
 def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
