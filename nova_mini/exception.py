@@ -115,6 +115,40 @@ class MessagingUnreachable(NovaMiniException):
     msg_fmt = 'Cannot reach the message broker at %(url)s: %(reason)s'
 
 
+class ServiceUnavailable(NovaMiniException):
+    """A service the request needs does not answer now; the same request
+    may succeed later (503 with Retry-After).
+    """
+
+    msg_fmt = ('A service this request needs is unavailable. Retry the '
+               'request in %(retry_after)d seconds.')
+
+    @property
+    def retry_after(self):
+        """The seconds after which a retry is advised."""
+        return self.kwargs['retry_after']
+
+
+class BrokerUnavailable(ServiceUnavailable):
+    msg_fmt = ('The message broker does not answer, so the server could '
+               'not be handed to a scheduler. Nothing was created: retry '
+               'the request in %(retry_after)d seconds.')
+
+
+class SchedulerUpgrading(ServiceUnavailable):
+    msg_fmt = ('The schedulers cannot build servers before they are '
+               'upgraded: [upgrade_levels] scheduler caps their RPC API at '
+               '%(cap)s and a build needs %(version)s. Nothing was '
+               'created: retry the request in %(retry_after)d seconds.')
+
+
+class SchedulerNotListening(ServiceUnavailable):
+    msg_fmt = ('No scheduler listens on the message broker (none has '
+               'started yet, or the broker has just restarted), so the '
+               'server could not be handed to one. Nothing was created: '
+               'retry the request in %(retry_after)d seconds.')
+
+
 class FlavorAccessPublic(Conflict):
     msg_fmt = 'Can not add access to a public flavor.'
 
@@ -214,6 +248,11 @@ class InvalidStateRequested(Invalid):
                'node %(node)s while it is in state "%(state)s".')
 
 
+class NodeClaimLost(Invalid):
+    msg_fmt = ('Node %(node)s is no longer claimed by instance '
+               '%(instance)s: it cannot be deployed for it.')
+
+
 class NodeInMaintenance(Invalid):
     msg_fmt = ('The requested action "%(action)s" cannot be performed on '
                'node %(node)s while it is in maintenance mode.')
@@ -297,3 +336,104 @@ class MetadataRequestInvalid(Invalid):
 
 class MetadataSignatureInvalid(Forbidden):
     msg_fmt = 'Invalid proxy request signature.'
+
+
+class ChassisNotFound(NotFound):
+    msg_fmt = 'Chassis %(chassis)s could not be found.'
+
+
+class ChassisExists(Conflict):
+    msg_fmt = 'A chassis with UUID %(uuid)s already exists.'
+
+
+class ChassisNotEmpty(Invalid):
+    msg_fmt = ('Cannot complete the requested action because chassis '
+               '%(chassis)s contains nodes: delete them or move them to '
+               'another chassis first.')
+
+
+class PortNotFound(NotFound):
+    msg_fmt = 'Port %(port)s could not be found.'
+
+
+class PortExists(Conflict):
+    msg_fmt = 'A port with UUID %(uuid)s already exists.'
+
+
+class MACAlreadyExists(Conflict):
+    msg_fmt = 'A port with MAC address %(mac)s already exists.'
+
+
+class DriverNotFound(Invalid):
+    msg_fmt = ('No valid host was found. Reason: No conductor service '
+               'registered which supports driver %(driver)s. Use one of: '
+               '%(drivers)s.')
+
+
+class IncompatibleInterface(Invalid):
+    msg_fmt = ("%(interface_type)s interface implementation "
+               "'%(interface_impl)s' is not supported by hardware type "
+               "%(hardware_type)s. Use one of: %(valid)s.")
+
+
+class InvalidBootDevice(Invalid):
+    msg_fmt = ('Invalid boot device %(device)s specified. The node '
+               'supports: %(supported)s.')
+
+
+class NodeProtected(Forbidden):
+    msg_fmt = ('Node %(node)s is protected and cannot be undeployed, '
+               'rebuilt or deleted: unset its "protected" field first.')
+
+
+class UnsupportedDriverExtension(Invalid):
+    msg_fmt = ('Driver %(driver)s does not support %(extension)s (disabled '
+               'or not implemented): set the node\'s %(extension)s_interface '
+               'to one that implements it.')
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = 'Keypair data is invalid: %(reason)s'
+
+
+class KeypairLimitExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many key pairs.'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = ('Action for request_id %(request_id)s on instance '
+               '%(instance_uuid)s not found')
+
+
+class InstanceIsLocked(Conflict):
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
+
+
+class PortgroupNotFound(NotFound):
+    msg_fmt = 'Portgroup %(portgroup)s could not be found.'
+
+
+class PortgroupExists(Conflict):
+    msg_fmt = 'A portgroup with UUID %(uuid)s already exists.'
+
+
+class PortgroupMACAlreadyExists(Conflict):
+    msg_fmt = 'A portgroup with MAC address %(mac)s already exists.'
+
+
+class PortgroupDuplicateName(Conflict):
+    msg_fmt = 'A portgroup with name %(name)s already exists.'
+
+
+class PortgroupNotEmpty(Invalid):
+    msg_fmt = ('Cannot complete the requested action because portgroup '
+               '%(portgroup)s contains ports: delete them or move them out '
+               'of the group first.')

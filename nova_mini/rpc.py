@@ -17,6 +17,7 @@ daemon speaks the same wire format.
 """
 
 import kombu
+import kombu.exceptions
 import oslo_messaging as messaging
 from oslo_messaging.rpc import dispatcher
 
@@ -29,6 +30,28 @@ _TRANSPORT = None
 # oslo.messaging's own default, for a process whose configuration lacks
 # its options (register_opts not called, as in a test of one module).
 DEFAULT_RESPONSE_TIMEOUT = 60
+
+# The longest pause between two attempts to reconnect to a lost broker
+# (oslo.messaging's own default is 30 s): a daemon is back on a returned
+# broker within about this many seconds.
+RECONNECT_INTERVAL_MAX = 10
+
+# The seconds a client is told to wait (Retry-After) when a request could
+# not be handed to a scheduler: about a broker restart plus a daemon's
+# reconnection.
+BROKER_RETRY_AFTER = 10
+
+# What a send raises when no broker took the message within its retries:
+# oslo.messaging's delivery failure (a pooled connection that gave up),
+# kombu's or a socket's error (a new connection that could not be made).
+SEND_FAILURES = (messaging.MessageDeliveryFailure,
+                 kombu.exceptions.KombuError, OSError)
+
+# Sent with a cast that must reach a queue: the broker returns it when no
+# queue is bound to its topic (no consumer ever declared one, or the broker
+# restarted and lost it), and the send raises MessageUndeliverable instead
+# of the message being dropped.
+AT_LEAST_ONCE = messaging.TransportOptions(at_least_once=True)
 
 
 def register_opts(conf):
@@ -45,6 +68,8 @@ def register_opts(conf):
         if group in (None, 'DEFAULT', 'oslo_messaging_rabbit'):
             conf.register_opts(opts, group=None if group == 'DEFAULT'
                                else group)
+    conf.set_default('rabbit_interval_max', RECONNECT_INTERVAL_MAX,
+                     group='oslo_messaging_rabbit')
 
 
 def response_timeout(conf):

@@ -20,6 +20,7 @@ import sys
 
 from gunicorn.app import base as gunicorn_base
 from gunicorn import arbiter as gunicorn_arbiter
+from gunicorn.workers import gthread
 from oslo_log import log as logging
 
 LOG = logging.getLogger(__name__)
@@ -95,6 +96,38 @@ def _unblock_stop_signals(worker):
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
 
 
+class ThreadWorker(gthread.ThreadWorker):
+    """gunicorn's threaded worker, refusing new connections as soon as it
+    stops.
+
+    NOTE: a stopping gthread worker stops accepting but keeps its copy of
+    the listening socket open until its requests in flight are done, so
+    the kernel still completes the handshake of new clients, who send
+    their request, wait up to graceful_timeout and then get a reset: they
+    cannot tell whether it was served. Here the worker accepts what is
+    already queued (those clients get their answer) and closes its
+    listening sockets at once; once the master's and every worker's copy
+    is closed, new clients are refused and may retry elsewhere.
+    """
+
+    def set_accept_enabled(self, enabled):
+        super().set_accept_enabled(enabled)
+        if not enabled and not self.alive:
+            self._close_listeners()
+
+    def _close_listeners(self):
+        for listener in self.sockets:
+            if listener.sock is None:
+                continue
+            # accept() takes one queued client, if any (the listener is
+            # non-blocking): until a call takes none.
+            taken = -1
+            while taken != self.nr_conns:
+                taken = self.nr_conns
+                self.accept(listener)
+            listener.close()
+
+
 class WSGIServer(gunicorn_base.BaseApplication):
     """gunicorn, embedded: a master process and ``workers`` processes of
     ``threads`` threads each. SIGTERM stops accepting, lets requests in
@@ -112,7 +145,7 @@ class WSGIServer(gunicorn_base.BaseApplication):
             'bind': ['[%s]:%d' % (host, port) if ':' in host
                      else '%s:%d' % (host, port)],
             'workers': workers,
-            'worker_class': 'gthread',
+            'worker_class': ThreadWorker,
             'threads': threads,
             'graceful_timeout': graceful_timeout,
             'keepalive': 75,

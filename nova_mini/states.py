@@ -38,6 +38,8 @@ MANAGE = 'manage'
 PROVIDE = 'provide'
 DEPLOY = 'active'
 UNDEPLOY = 'deleted'
+# Deploy again an active node (or one whose deploy failed), as it was.
+REBUILD = 'rebuild'
 
 # target -> (states it may start from, state it ends in, power after)
 TRANSITIONS = {
@@ -45,6 +47,7 @@ TRANSITIONS = {
     PROVIDE: ((MANAGEABLE,), AVAILABLE, POWER_OFF),
     DEPLOY: ((AVAILABLE, DEPLOYFAIL), ACTIVE, POWER_ON),
     UNDEPLOY: ((ACTIVE, DEPLOYFAIL, ERROR), AVAILABLE, POWER_OFF),
+    REBUILD: ((ACTIVE, DEPLOYFAIL), ACTIVE, POWER_ON),
 }
 
 # A node may be deleted only in these states (or in maintenance);

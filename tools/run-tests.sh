@@ -5,7 +5,9 @@
 # test-requirements.txt into $NOVA_MINI_VENV, default .venv), starts the
 # services that are installed but stopped (RabbitMQ, PostgreSQL, MariaDB,
 # memcached; stopped again at the end unless NOVA_MINI_KEEP_SERVICES=1),
-# then runs pytest. Extra arguments go to pytest, e.g.
+# then runs pytest and, when given no arguments, tools/run-checks.sh (flake8,
+# bashate, the generated samples, docs and release notes). Extra arguments
+# go to pytest (and skip the checks), e.g.
 #     tools/run-tests.sh -m live -x
 # Exit status: pytest's, except that "no tests collected" (5) is a failure.
 set -euo pipefail
@@ -20,7 +22,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # pytest's temporary files, the live stack's configs and logs: kept when
 # tests fail, removed when they pass.
 TEST_TMP=${NOVA_MINI_TEST_TMP:-$(mktemp -d "${TMPDIR:-/tmp}/nova_mini-tests.XXXXXX")}
-TEST_TIMEOUT=${NOVA_MINI_TEST_TIMEOUT:-1800}
+TEST_TIMEOUT=${NOVA_MINI_TEST_TIMEOUT:-3600}
 STARTED=()
 
 # shellcheck disable=SC2317  # called by the EXIT trap
@@ -41,7 +43,7 @@ log "nova_mini tests: repo $REPO, venv $VENV"
 #    need to build wheels.
 apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
     libssl-dev rabbitmq-server postgresql memcached mariadb-server \
-    cloud-init
+    cloud-init haproxy
 
 # 2. The project, its test requirements and the sample operator plugins
 #    that the extra-spec and vendordata plugin tests load.
@@ -76,6 +78,8 @@ fi
 start_service memcached start_memcached
 venv_path=$(harness ensure-keystone-venv) || die "could not build the Keystone venv"
 log "Keystone venv: $venv_path"
+venv_path=$(harness ensure-glance-venv) || die "could not build the Glance venv"
+log "Glance venv: $venv_path"
 # Tempest (the live test of its compute version tests) in a scratch venv
 # of its own, built once: never in the test venv.
 export NOVA_MINI_TEMPEST_VENV=${NOVA_MINI_TEMPEST_VENV:-$HOME/.cache/nova_mini/tempest-venv}
@@ -86,6 +90,19 @@ if [ ! -x "$NOVA_MINI_TEMPEST_VENV/bin/tempest" ]; then
     "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q tempest==47.0.0 \
         || die "could not install Tempest"
 fi
+# ironic-tempest-plugin (the live test of its node, chassis and port
+# tests), into the same venv, once.
+if [ ! -d "$("$NOVA_MINI_TEMPEST_VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/ironic_tempest_plugin" ]; then
+    log "installing ironic-tempest-plugin into $NOVA_MINI_TEMPEST_VENV"
+    "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q ironic-tempest-plugin==3.2.0 \
+        || die "could not install ironic-tempest-plugin"
+fi
+# nova_mini's own plugin, this checkout's, on every run: copied in (not
+# linked, so that no run depends on another checkout's files), so every
+# Tempest run of the suite loads the same plugin.
+log "installing contrib/tempest-plugin into $NOVA_MINI_TEMPEST_VENV"
+"$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q --no-deps --force-reinstall \
+    "$REPO/contrib/tempest-plugin" || die "could not install contrib/tempest-plugin"
 
 # 4. The tests.
 log "pytest (temporary files and live stack logs under $TEST_TMP)"
@@ -104,5 +121,15 @@ case $rc in
 esac
 if [ $rc -ne 0 ] && [ -n "$(ls -A "$TEST_TMP" 2>/dev/null)" ]; then
     log "run-tests: test logs and live stack state kept in $TEST_TMP"
+fi
+
+# 5. A whole run (no pytest arguments) also runs the checks of tox's pep8,
+#    docs and releasenotes environments, and of the generated samples.
+if [ $# -eq 0 ]; then
+    log "checks: flake8, bashate, samples, docs, release notes"
+    if ! NOVA_MINI_VENV=$VENV bash "$REPO/tools/run-checks.sh"; then
+        log "run-tests: FAILED: checks (tools/run-checks.sh)"
+        [ $rc -eq 0 ] && rc=1
+    fi
 fi
 exit $rc

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Stop what tools/stack.sh started: the daemons, Keystone, and RabbitMQ if
-# stack.sh had to start it. The state ($NOVA_MINI_STATE, default
+# Stop what tools/stack.sh started: the daemons, Keystone, Glance, and
+# RabbitMQ if stack.sh had to start it; delete the stack's RabbitMQ virtual
+# host and user (stack.sh makes them again). The state ($NOVA_MINI_STATE, default
 # ~/.nova_mini) is kept for the next stack.sh; --purge deletes it too.
 set -euo pipefail
 # shellcheck source=tools/lib.sh

@@ -32,6 +32,7 @@ extensions = [
     'oslo_config.sphinxext',
     'oslo_policy.sphinxext',
     'extra_specs',
+    'microversions',
 ]
 
 exclude_patterns = ['_build']

@@ -32,6 +32,7 @@ from nova_mini.api.baremetal import root as baremetal_root
 from nova_mini.api.baremetal import versions as baremetal_versions
 from nova_mini.api.compute import legacy_v2 as compute_legacy_v2
 from nova_mini.api.compute import project_path as compute_project_path
+from nova_mini.api.compute import request_id as compute_request_id
 from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
@@ -90,6 +91,7 @@ def build_app(conf=CONF):
             unversioned_paths=()),
     })
     app = auth.wrap(roots, conf, PUBLIC_PATHS)
+    app = compute_request_id.ComputeRequestId(app)
     app = request_id.RequestId(app)
     for group, opts in middleware_opts.list_opts_http_proxy_to_wsgi():
         conf.register_opts(opts, group=group)

@@ -37,6 +37,7 @@ _STATUS = (
     (exception.NotFound, 404),
     (exception.Conflict, 409),
     (retry.DatabaseBusy, 503),
+    (exception.ServiceUnavailable, 503),
 )
 
 # The seconds a client is told to wait (Retry-After) after a 503 for a
@@ -79,19 +80,21 @@ def status_of(exc):
 
 
 def unavailable(exc, error_response):
-    """Return the 503 answer for a busy or unreachable database, or None
-    when ``exc`` is neither.
+    """Return the 503 answer for a busy or unreachable database or
+    another unavailable service, or None when ``exc`` is none of them.
 
     A write that waited longer than ``[database] write_wait_timeout``
     raises ``DatabaseBusy``; a read that found the database gone raises
     oslo.db's ``DBConnectionError``. Both are answered ``503`` with a
     ``Retry-After`` header and a message saying to retry, never ``500``.
+    So is a ``ServiceUnavailable`` (the message broker or the schedulers
+    behind it).
 
     :param exc: the exception a handler raised.
     :param error_response: the API root's ``(status, message)`` renderer.
     :returns: a webob Response, or None.
     """
-    if isinstance(exc, retry.DatabaseBusy):
+    if isinstance(exc, (retry.DatabaseBusy, exception.ServiceUnavailable)):
         response = error_response(503, exc.format_message())
         response.headers['Retry-After'] = str(exc.retry_after)
         return response

@@ -10,7 +10,10 @@
 # License for the specific language governing permissions and limitations
 # under the License.
 
-"""The one speed-up that reaches into pecan's private parts.
+"""Two speed-ups of pecan's routing: its argspec look-ups cached (the one
+change that reaches into pecan's private parts), and controllers made for
+each request checked once per class (``SubResourceController``, plain
+subclassing).
 
 pecan asks for the argspec of a controller method several times per
 request (routing, RestController dispatch, keyword filtering) through
@@ -33,6 +36,7 @@ import inspect
 import types
 
 import pecan.compat
+from pecan import rest
 import pecan.util
 
 ArgSpec = collections.namedtuple('ArgSpec', 'args varargs keywords defaults')
@@ -64,6 +68,27 @@ def cached_getargspec(func):
     if isinstance(function, types.FunctionType):
         return _function_argspec(function)
     return PECAN_GETARGSPEC(func)
+
+
+class SubResourceController(rest.RestController):
+    """A RestController made for each request, such as a sub-resource
+    that keeps its parent's id (``FlavorExtraSpecsController(flavor_id)``).
+
+    pecan's ``RestController.__new__`` checks the class for ``route=``
+    arguments (which REST controllers cannot use) with
+    ``inspect.getmembers`` on every instantiation: 4 % of the extra-spec
+    POST. A class does not change, so here the check runs once per class,
+    on its first instance, and raises as pecan's does.
+    """
+
+    def __new__(cls, *args, **kwargs):
+        if cls not in _CHECKED_CLASSES:
+            rest.RestController.__new__(cls)    # pecan's check
+            _CHECKED_CLASSES.add(cls)
+        return object.__new__(cls)
+
+
+_CHECKED_CLASSES = set()
 
 
 def install():

@@ -167,6 +167,19 @@ def _all_flavors(context):
         marker = batch[-1].flavorid
 
 
+def flavor_verdicts(context, registry=None):
+    """Each stored flavor with what strict validation says of its extra
+    specs, as ``(flavor, verdict)`` pairs, a batch of flavors at a time.
+
+    :param context: an admin request context.
+    :param registry: the extra spec registry (default: built here).
+    """
+    registry = registry or xs_registry.build()
+    for flavor in _all_flavors(context):
+        yield flavor, xs_registry.validate(registry, flavor.extra_specs,
+                                           xs_registry.STRICT)
+
+
 def audit_flavors(conf):
     """``flavor audit``: validate every stored flavor's extra specs as
     strict mode would, and print each problem.
@@ -175,13 +188,10 @@ def audit_flavors(conf):
     :returns: the exit status: 1 when a flavor has a problem.
     """
     db_api.configure(conf)
-    registry = xs_registry.build()
     context = nm_context.get_admin_context()
     total = invalid = 0
-    for flavor in _all_flavors(context):
+    for flavor, verdict in flavor_verdicts(context):
         total += 1
-        verdict = xs_registry.validate(registry, flavor.extra_specs,
-                                       xs_registry.STRICT)
         label = 'Flavor %s (%s)' % (flavor.flavorid, flavor.name)
         for error in verdict.errors:
             print('%s: %s' % (label, error))

@@ -21,6 +21,7 @@ from oslo_config import cfg
 from nova_mini.conf import api
 from nova_mini.conf import database
 from nova_mini.conf import default
+from nova_mini.conf import glance
 from nova_mini.conf import metadata
 from nova_mini.conf import quota
 from nova_mini.conf import scheduler
@@ -32,7 +33,7 @@ CONF = cfg.CONF
 # Every module listed here must provide register_opts(conf) and
 # list_opts(); nova_mini.conf.opts checks that.
 MODULES = (default, api, database, metadata, quota, scheduler,
-           upgrade_levels, vendordata_dynamic_auth)
+           upgrade_levels, vendordata_dynamic_auth, glance)
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -28,6 +28,10 @@ quota_opts = [
                     'server create that would put more servers into the '
                     'group of its "group" hint answers 403 "Quota '
                     'exceeded, too many servers in group".'),
+    cfg.IntOpt('key_pairs', default=100, min=-1,
+               help='Key pairs a user may have; -1: no limit. A create '
+                    'past it answers 403 "Quota exceeded, too many key '
+                    'pairs.".'),
 ]
 
 

@@ -49,6 +49,19 @@ filter_scheduler_opts = [
                help='Nodes selected per instance: the chosen one plus '
                     'max_attempts - 1 alternates, tried in order when a '
                     'claim is lost to another scheduler.'),
+    cfg.IntOpt('cleanup_interval', default=60, min=0,
+               help='Seconds between two runs of the clean-up each '
+                    'scheduler does: builds still unfinished after '
+                    '[DEFAULT] rpc_response_timeout (their scheduler '
+                    'died) are moved to ERROR with a fault, and nodes '
+                    'claimed by an instance that is gone, failed or on '
+                    'another node are freed. Several schedulers may run '
+                    'it at once. 0 disables it.'),
+    cfg.IntOpt('graceful_shutdown_timeout', default=60, min=0,
+               help='Seconds nova-mini-scheduler waits, after SIGTERM, '
+                    'for the builds it has started to finish before it '
+                    'exits anyway (status 1); it takes no new request '
+                    'meanwhile. 0 waits without a bound.'),
 ]
 
 

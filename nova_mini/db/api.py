@@ -160,6 +160,25 @@ def _mysql_session(dbapi_conn, _record):
     cursor.close()
 
 
+def _unreachable_is_disconnect(dialect):
+    """Make ``dialect`` take a server that is down, starting or stopping
+    for a lost connection (``retry.is_unreachable``), as it already does
+    for a connection closed under a statement.
+
+    Then oslo.db raises ``DBConnectionError`` for it (which writers retry
+    and the API answers 503) instead of a plain ``OperationalError`` (a
+    500), and SQLAlchemy drops the pool's connections, which died with
+    the server: once it is back, the next checkout connects again
+    (``pool_pre_ping``, on by oslo.db's default, catches those it kept).
+    """
+    own = dialect.is_disconnect
+
+    def is_disconnect(e, connection, cursor):
+        return own(e, connection, cursor) or retry.is_unreachable(e)
+
+    dialect.is_disconnect = is_disconnect
+
+
 def _on_engine_create(engine):
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
@@ -167,6 +186,7 @@ def _on_engine_create(engine):
         sa.event.listen(engine, 'begin', _sqlite_begin_immediate)
         sqlite_pool.pool_file_connections(engine, _pool_options)
     elif engine.dialect.name in ('postgresql', 'mysql'):
+        _unreachable_is_disconnect(engine.dialect)
         sa.event.listen(engine, 'connect',
                         _postgresql_lock_timeout
                         if engine.dialect.name == 'postgresql'

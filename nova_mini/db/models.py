@@ -124,6 +124,7 @@ class Node(Base):
         # A project's nodes: those it owns, and those it leases.
         sa.Index('nodes_owner_idx', 'owner'),
         sa.Index('nodes_lessee_idx', 'lessee'),
+        sa.Index('nodes_chassis_id_idx', 'chassis_id'),
         # The scheduler's ranking by memory (RAMWeigher), ties by id.
         sa.Index('nodes_memory_mb_idx', 'memory_mb', 'id'),
         # The same ranking of the free nodes only (what the scheduler
@@ -170,6 +171,105 @@ class Node(Base):
     cpus = sa.Column(sa.Integer, nullable=False, server_default='0')
     memory_mb = sa.Column(sa.Integer, nullable=False, server_default='0')
     local_gb = sa.Column(sa.Integer, nullable=False, server_default='0')
+    # Ironic's fields of the chassis, console, hardware interfaces and
+    # the flags of later versions (migration 0011).
+    chassis_id = sa.Column(sa.Integer,
+                           sa.ForeignKey('chassis.id',
+                                         name='nodes_chassis_id_fkey'),
+                           nullable=True)
+    console_enabled = sa.Column(sa.Boolean, nullable=False,
+                                server_default=sa.false())
+    driver_internal_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    bios_interface = sa.Column(sa.String(255), nullable=True)
+    boot_interface = sa.Column(sa.String(255), nullable=True)
+    console_interface = sa.Column(sa.String(255), nullable=True)
+    deploy_interface = sa.Column(sa.String(255), nullable=True)
+    inspect_interface = sa.Column(sa.String(255), nullable=True)
+    management_interface = sa.Column(sa.String(255), nullable=True)
+    network_interface = sa.Column(sa.String(255), nullable=True)
+    power_interface = sa.Column(sa.String(255), nullable=True)
+    raid_interface = sa.Column(sa.String(255), nullable=True)
+    rescue_interface = sa.Column(sa.String(255), nullable=True)
+    storage_interface = sa.Column(sa.String(255), nullable=True)
+    vendor_interface = sa.Column(sa.String(255), nullable=True)
+    conductor_group = sa.Column(sa.String(255), nullable=True)
+    automated_clean = sa.Column(sa.Boolean, nullable=True)
+    protected = sa.Column(sa.Boolean, nullable=False,
+                          server_default=sa.false())
+    protected_reason = sa.Column(sa.Text, nullable=True)
+    description = sa.Column(sa.Text, nullable=True)
+    retired = sa.Column(sa.Boolean, nullable=False,
+                        server_default=sa.false())
+    retired_reason = sa.Column(sa.Text, nullable=True)
+
+
+class Chassis(Base):
+    """A chassis grouping bare-metal nodes (Ironic's chassis table)."""
+
+    __tablename__ = 'chassis'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_chassis0uuid'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    description = sa.Column(sa.String(255), nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
+class Port(Base):
+    """A network port of a bare-metal node, by MAC address (unique)."""
+
+    __tablename__ = 'ports'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_ports0uuid'),
+        sa.UniqueConstraint('address', name='uniq_ports0address'),
+        sa.Index('ports_node_id_idx', 'node_id'),
+        sa.Index('ports_portgroup_id_idx', 'portgroup_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    address = sa.Column(sa.String(18), nullable=False)
+    node_id = sa.Column(sa.Integer,
+                        sa.ForeignKey('nodes.id', ondelete='CASCADE'),
+                        nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    local_link_connection = sa.Column(db_types.JsonEncodedDict,
+                                      nullable=True)
+    pxe_enabled = sa.Column(sa.Boolean, nullable=False, default=True)
+    physical_network = sa.Column(sa.String(64), nullable=True)
+    internal_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    portgroup_id = sa.Column(sa.Integer,
+                             sa.ForeignKey('portgroups.id',
+                                           name='ports_portgroup_id_fkey'),
+                             nullable=True)
+
+
+class Portgroup(Base):
+    """A group of ports of a node bonded together (Ironic's portgroups)."""
+
+    __tablename__ = 'portgroups'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_portgroups0uuid'),
+        sa.UniqueConstraint('address', name='uniq_portgroups0address'),
+        sa.UniqueConstraint('name', name='uniq_portgroups0name'),
+        sa.Index('portgroups_node_id_idx', 'node_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    address = sa.Column(sa.String(18), nullable=True)
+    node_id = sa.Column(sa.Integer,
+                        sa.ForeignKey('nodes.id', ondelete='CASCADE'),
+                        nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    internal_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    standalone_ports_supported = sa.Column(sa.Boolean, nullable=False,
+                                           default=True)
+    mode = sa.Column(sa.String(255), nullable=True)
+    properties = sa.Column(db_types.JsonEncodedDict, nullable=True)
 
 
 class NodeTrait(Base):
@@ -239,6 +339,16 @@ class Instance(Base):
     # the snapshot in ``flavor``.
     hostname = sa.Column(sa.String(255), nullable=True)
     flavorid = sa.Column(sa.String(255), nullable=True)
+    # The key pair it was booted with: its name and public key (kept
+    # when the key pair is deleted).
+    key_name = sa.Column(sa.String(255), nullable=True)
+    key_data = sa.Column(sa.Text, nullable=True)
+    # Nova's task state (rebooting, powering-off ...) while an action
+    # runs, the power state (Nova's numbers) and who locked it, why.
+    task_state = sa.Column(sa.String(255), nullable=True)
+    power_state = sa.Column(sa.Integer, nullable=True)
+    locked_by = sa.Column(sa.String(255), nullable=True)
+    locked_reason = sa.Column(sa.Text, nullable=True)
 
 
 class RequestSpec(Base):
@@ -331,3 +441,64 @@ class ServerGroupMember(Base):
     group_id = sa.Column(
         sa.Integer, sa.ForeignKey('server_groups.id', ondelete='CASCADE'),
         nullable=False)
+
+
+class KeyPair(Base):
+    """A user's key pair (``ssh`` or ``x509``): one name per user."""
+
+    __tablename__ = 'key_pairs'
+    __table_args__ = (
+        sa.UniqueConstraint('user_id', 'name',
+                            name='uniq_key_pairs0user_id0name'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    fingerprint = sa.Column(sa.String(255), nullable=False)
+    public_key = sa.Column(sa.Text, nullable=False)
+    type = sa.Column(sa.String(16), nullable=False, server_default='ssh')
+
+
+class InstanceAction(Base):
+    """One action on a server (create, reboot, stop ...) by one request;
+    kept after the server is deleted.
+    """
+
+    __tablename__ = 'instance_actions'
+    __table_args__ = (
+        sa.Index('instance_actions_instance_uuid_idx', 'instance_uuid',
+                 'created_at'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    action = sa.Column(sa.String(255), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    request_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=True)
+    project_id = sa.Column(sa.String(255), nullable=True)
+    start_time = sa.Column(sa.DateTime, nullable=True)
+    finish_time = sa.Column(sa.DateTime, nullable=True)
+    message = sa.Column(sa.String(255), nullable=True)
+
+
+class InstanceActionEvent(Base):
+    """A step of an instance action, with its result."""
+
+    __tablename__ = 'instance_actions_events'
+    __table_args__ = (
+        sa.Index('instance_actions_events_action_id_idx', 'action_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    action_id = sa.Column(
+        sa.Integer,
+        sa.ForeignKey('instance_actions.id', ondelete='CASCADE'),
+        nullable=False)
+    event = sa.Column(sa.String(255), nullable=False)
+    start_time = sa.Column(sa.DateTime, nullable=True)
+    finish_time = sa.Column(sa.DateTime, nullable=True)
+    result = sa.Column(sa.String(255), nullable=True)
+    traceback = sa.Column(sa.Text, nullable=True)
+    host = sa.Column(sa.String(255), nullable=True)
+    details = sa.Column(sa.Text, nullable=True)

@@ -22,8 +22,18 @@ transient: the whole transaction is run again, after a pause that grows
 (``[database] write_retry_interval`` .. ``write_max_retry_interval``,
 doubling if ``db_inc_retry_interval``, with jitter), at most
 ``db_max_retries`` times and for at most ``write_wait_timeout`` seconds.
-Past either bound the caller gets ``DatabaseBusy``, which the API
-answers with 503 and ``Retry-After``.
+Past either bound the caller gets ``DatabaseBusy`` (``DatabaseUnavailable``
+when the database could not be reached at all), which the API answers
+with 503 and ``Retry-After``.
+
+A database that is down or restarting is met first when a connection is
+opened: PostgreSQL's driver then says ``Connection refused``, ``the
+database system is shutting down`` or ``... is starting up``, which
+neither SQLAlchemy nor oslo.db takes for a lost connection (oslo.db passes
+them on as plain ``OperationalError``). ``is_unreachable`` knows them;
+``db/api.py`` adds it to each engine's dialect, so that oslo.db raises
+``DBConnectionError`` for them and the pool drops its connections, as for
+any other lost connection.
 """
 
 import random
@@ -46,6 +56,28 @@ _BUSY_MESSAGES = re.compile(
     r'could not serialize access|lock timeout|deadlock', re.IGNORECASE)
 
 
+# A database server that is down, starting or stopping, or a connection
+# it closed: the messages of libpq (psycopg2) and of MySQL/MariaDB
+# (PyMySQL), in the driver's exception.
+_UNREACHABLE_MESSAGES = re.compile(
+    r'connection refused|could not connect to server|timeout expired|'
+    r'no route to host|network is unreachable|'
+    r'could not translate host name|'
+    r'server closed the connection unexpectedly|terminating connection|'
+    r'the database system is (?:starting up|shutting down|in recovery|'
+    r'not yet accepting connections)|no connection to the server|'
+    r'connection already closed|'
+    r"can't connect to (?:local )?(?:mysql|mariadb) server|"
+    r'lost connection to (?:mysql|mariadb) server|'
+    r'(?:mysql|mariadb) server has gone away|server shutdown in progress',
+    re.IGNORECASE)
+
+# MySQL/MariaDB client and server error numbers of the same: cannot
+# connect (2002, 2003), gone away (2006), lost (2013), server shutting
+# down (1053), connection killed (1927).
+_UNREACHABLE_MYSQL_ERRORS = frozenset((1053, 1927, 2002, 2003, 2006, 2013))
+
+
 class DatabaseBusy(exception.NovaMiniException):
     """The database stayed busy longer than the configured bound."""
 
@@ -59,6 +91,49 @@ class DatabaseBusy(exception.NovaMiniException):
         return self.kwargs['retry_after']
 
 
+class DatabaseUnavailable(DatabaseBusy):
+    """The database could not be reached within the configured bound."""
+
+    msg_fmt = ('The database cannot be reached: the change was not made '
+               'after waiting %(waited).0f seconds. Retry the request in '
+               '%(retry_after)d seconds.')
+
+
+def _driver_error(exc):
+    """The driver's exception behind ``exc`` (an oslo.db or SQLAlchemy
+    wrapper), or ``exc`` itself.
+    """
+    if isinstance(exc, db_exc.DBError) and exc.inner_exception is not None:
+        exc = exc.inner_exception
+    if isinstance(exc, sa_exc.DBAPIError) and exc.orig is not None:
+        exc = exc.orig
+    return exc
+
+
+def is_unreachable(exc):
+    """Tell whether ``exc`` says that the database server cannot be
+    reached: down, starting, stopping, or the connection lost.
+
+    :param exc: an exception of a driver (psycopg2, PyMySQL, sqlite3), or
+        SQLAlchemy's or oslo.db's wrapping one.
+    :returns: True if the connection, not the statement, failed.
+    """
+    if isinstance(exc, db_exc.DBConnectionError):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    error = _driver_error(exc)
+    args = getattr(error, 'args', ())
+    if args and isinstance(args[0], int):
+        if args[0] in _UNREACHABLE_MYSQL_ERRORS:
+            return True
+    # Only the driver's own errors are read: a statement's text (in
+    # SQLAlchemy's message) could hold any words.
+    if type(error).__name__ not in ('OperationalError', 'InterfaceError'):
+        return False
+    return bool(_UNREACHABLE_MESSAGES.search(str(error)))
+
+
 def is_busy(exc):
     """Tell whether ``exc`` is a transient lock, deadlock, pool or
     connection error of any backend, after which the whole transaction
@@ -67,7 +142,7 @@ def is_busy(exc):
     :param exc: an exception raised by a transaction.
     :returns: True if a retry may succeed.
     """
-    if isinstance(exc, (db_exc.DBDeadlock, db_exc.DBConnectionError)):
+    if isinstance(exc, db_exc.DBDeadlock) or is_unreachable(exc):
         return True
     if isinstance(exc, sa_exc.TimeoutError):
         # QueuePool: no connection free within pool_timeout.
@@ -152,8 +227,10 @@ def call(policy, function, args=(), kwargs=None, before_retry=None):
                             '(%d attempts); answering busy: %s',
                             getattr(function, '__qualname__', function),
                             waited, attempt, exc)
-                raise DatabaseBusy(waited=waited,
-                                   retry_after=policy.retry_after()) from exc
+                busy = (DatabaseUnavailable if is_unreachable(exc)
+                        else DatabaseBusy)
+                raise busy(waited=waited,
+                           retry_after=policy.retry_after()) from exc
             LOG.debug('%s: database busy (%s), attempt %d, again in '
                       '%.3f s', getattr(function, '__qualname__', function),
                       exc, attempt, pause)

@@ -39,6 +39,7 @@ import webob.exc
 from nova_mini import conf
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
+from nova_mini.db import retry
 from nova_mini import exception
 from nova_mini.metadata import cache
 from nova_mini.metadata import documents
@@ -61,6 +62,16 @@ TARGET_FAILED_STATUS = 502
 
 UNKNOWN_ERROR = ('An unknown error has occurred. Please try your request '
                  'again.')
+
+# A database that is down or too busy: 503, and when to ask again.
+DATABASE_UNAVAILABLE_RETRY_AFTER = 5
+DATABASE_UNAVAILABLE = ('The metadata service cannot reach its database. '
+                        'Retry the request in %d seconds.'
+                        % DATABASE_UNAVAILABLE_RETRY_AFTER)
+
+
+def _database_unavailable(exc):
+    return isinstance(exc, retry.DatabaseBusy) or retry.is_unreachable(exc)
 
 
 def _text(lines):
@@ -141,6 +152,16 @@ class MetadataApplication(object):
                     'code': TARGET_FAILED_STATUS,
                     'message': 'Vendordata target %s failed.' % target,
                     'target': target}}))
+        except Exception as exc:  # the database, else re-raised
+            if not _database_unavailable(exc):
+                raise
+            LOG.warning('Metadata request for instance %s: the database '
+                        'cannot be reached: %s',
+                        req.headers.get(identity.INSTANCE_ID), exc)
+            return webob.exc.HTTPServiceUnavailable(
+                explanation=DATABASE_UNAVAILABLE,
+                headers=[('Retry-After',
+                          str(DATABASE_UNAVAILABLE_RETRY_AFTER))])
 
     def _instance(self, req):
         """The instance the request is for.
@@ -159,7 +180,9 @@ class MetadataApplication(object):
             LOG.info('Metadata request for unknown instance %s from %s',
                      instance_id, remote_address)
             raise
-        except Exception:
+        except Exception as exc:
+            if _database_unavailable(exc):
+                raise
             LOG.exception('Failed to get metadata for instance %s',
                           instance_id)
             raise webob.exc.HTTPInternalServerError(explanation=UNKNOWN_ERROR)

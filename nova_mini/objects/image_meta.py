@@ -192,23 +192,101 @@ class ImageMetaProps(base.NovaMiniObject):
         return self.get('hw_architecture') or self.get('cpu_arch')
 
 
+# The attributes of a Glance v2 image that are not properties (Glance's
+# image schema); every other key of the image is a property.
+GLANCE_ATTRIBUTES = frozenset((
+    'id', 'name', 'status', 'visibility', 'protected', 'checksum', 'owner',
+    'size', 'virtual_size', 'container_format', 'disk_format',
+    'created_at', 'updated_at', 'tags', 'min_ram', 'min_disk',
+    'os_hash_algo', 'os_hash_value', 'os_hidden', 'file', 'schema', 'self',
+    'direct_url', 'locations', 'stores'))
+
+
+def glance_properties(image):
+    """Return the properties of a Glance v2 image, as strings.
+
+    :param image: the image as Glance's ``GET /v2/images/{id}`` shows it.
+    :returns: ``{name: value}`` of the keys that are not GLANCE_ATTRIBUTES.
+    """
+    return {key: value if isinstance(value, str) else str(value)
+            for key, value in image.items()
+            if key not in GLANCE_ATTRIBUTES and value is not None}
+
+
 @base.NovaMiniObjectRegistry.register
 class ImageMeta(base.NovaMiniObject):
-    """An image as the scheduler sees it: its id and properties."""
+    """An image as the scheduler sees it: its id, the attributes a deploy
+    records (Glance's names) and its properties.
+    """
 
     # Version 1.0: Initial version
     # Version 1.1: ImageMetaProps 1.1
-    VERSION = '1.1'
+    # Version 1.2: name, status, checksum, disk_format, container_format,
+    #              size, min_ram, min_disk, os_hash_algo, os_hash_value,
+    #              tags and raw_properties, from Glance
+    VERSION = '1.2'
 
     fields = {
         'id': fields.StringField(nullable=True),
         'properties': fields.ObjectField('ImageMetaProps'),
+        'name': fields.StringField(nullable=True, default=None),
+        'status': fields.StringField(nullable=True, default=None),
+        'checksum': fields.StringField(nullable=True, default=None),
+        'disk_format': fields.StringField(nullable=True, default=None),
+        'container_format': fields.StringField(nullable=True, default=None),
+        'size': fields.IntegerField(nullable=True, default=None),
+        'min_ram': fields.IntegerField(nullable=True, default=None),
+        'min_disk': fields.IntegerField(nullable=True, default=None),
+        'os_hash_algo': fields.StringField(nullable=True, default=None),
+        'os_hash_value': fields.StringField(nullable=True, default=None),
+        'tags': fields.ListOfStringsField(default=[]),
+        # Every property as Glance lists it (strings), the ones the
+        # scheduler does not read included: a deploy records them.
+        'raw_properties': fields.DictOfStringsField(default={}),
     }
 
     # The ImageMetaProps version each version carries.
     obj_relationships = {
         'properties': [('1.0', '1.0'), ('1.1', '1.1')],
     }
+
+    # The fields 1.2 added.
+    _V1_2 = ('name', 'status', 'checksum', 'disk_format',
+             'container_format', 'size', 'min_ram', 'min_disk',
+             'os_hash_algo', 'os_hash_value', 'tags', 'raw_properties')
+
+    def obj_make_compatible(self, primitive, target_version):
+        super(ImageMeta, self).obj_make_compatible(primitive,
+                                                   target_version)
+        if versionutils.convert_version_to_tuple(target_version) < (1, 2):
+            for name in self._V1_2:
+                primitive.pop(name, None)
+
+    @classmethod
+    def from_glance(cls, image):
+        """Return the ImageMeta of an image as Glance's v2 API shows it.
+
+        :param image: the body of ``GET /v2/images/{id}``.
+        :returns: an ImageMeta.
+        :raises nova_mini.exception.InvalidRequestSpec: a property value
+            Nova does not know.
+        """
+        raw = glance_properties(image)
+        meta = cls.from_dict({'id': image.get('id'), 'properties': raw})
+        for name in cls._V1_2:
+            if name in ('tags', 'raw_properties'):
+                continue
+            if image.get(name) is not None:
+                setattr(meta, name, image[name])
+        meta.tags = [str(tag) for tag in image.get('tags') or ()]
+        meta.raw_properties = raw
+        return meta
+
+    def get(self, name, default=None):
+        """Return an attribute, or ``default`` when it is unset or None."""
+        if not self.obj_attr_is_set(name) or getattr(self, name) is None:
+            return default
+        return getattr(self, name)
 
     @classmethod
     def from_dict(cls, image):

@@ -53,14 +53,16 @@ from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import instance_build
 from nova_mini.objects import instance_metadata
+from nova_mini.objects import instance_task
 from nova_mini.objects import request_spec
 
 BUILDING = instance_build.BUILDING
 ACTIVE = instance_build.ACTIVE
 ERROR = instance_build.ERROR
+STOPPED = instance_task.STOPPED
 
-# vm_state -> the status the compute API shows.
-STATUS = {BUILDING: 'BUILD', ACTIVE: 'ACTIVE', ERROR: 'ERROR'}
+# vm_state -> the status the compute API shows (when no task runs).
+STATUS = instance_task.STATUS
 
 # Nova's quota of metadata items per server.
 MAX_METADATA_ITEMS = instance_metadata.MAX_METADATA_ITEMS
@@ -71,7 +73,9 @@ _INSTANCES = models.Instance.__table__
 _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
             'vm_state', 'node_uuid', 'fault', 'created_at', 'updated_at',
             'user_data', 'description', 'access_ip_v4', 'access_ip_v6',
-            'config_drive', 'launch_index', 'launched_at')
+            'config_drive', 'launch_index', 'launched_at', 'key_name',
+            'key_data', 'task_state', 'power_state', 'locked_by',
+            'locked_reason')
 
 # What update_details() may change (PUT /servers/{id}).
 _UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
@@ -158,7 +162,9 @@ class Instance(instance_metadata.MetadataWriter,
     # Version 1.1: metadata, tags, user_data, description, access_ip_v4,
     #              access_ip_v6, config_drive, launch_index, boot_roles,
     #              key_name, launched_at
-    VERSION = '1.1'
+    # Version 1.2: key_data, task_state, power_state, locked_by,
+    #              locked_reason
+    VERSION = '1.2'
 
     fields = {
         'id': fields.IntegerField(),
@@ -182,10 +188,17 @@ class Instance(instance_metadata.MetadataWriter,
         'config_drive': fields.BooleanField(),
         'launch_index': fields.IntegerField(),
         'boot_roles': fields.ListOfStringsField(),
-        # Always None: nova_mini has no key pairs yet (the API refuses
-        # key names).
+        # The key pair of the boot: its name and public key.
         'key_name': fields.StringField(nullable=True),
         'launched_at': fields.DateTimeField(nullable=True),
+        'key_data': fields.StringField(nullable=True),
+        # Nova's task state while an action runs (None when idle).
+        'task_state': fields.StringField(nullable=True),
+        # Nova's power state numbers (nova_mini.objects.instance_power).
+        'power_state': fields.IntegerField(nullable=True),
+        # 'owner' or 'admin' while locked, None when unlocked.
+        'locked_by': fields.StringField(nullable=True),
+        'locked_reason': fields.StringField(nullable=True),
     }
 
     # The Flavor version each Instance version carries.
@@ -197,17 +210,26 @@ class Instance(instance_metadata.MetadataWriter,
     _FIELDS_1_1 = ('metadata', 'tags', 'user_data', 'description',
                    'access_ip_v4', 'access_ip_v6', 'config_drive',
                    'launch_index', 'boot_roles', 'key_name', 'launched_at')
+    _FIELDS_1_2 = ('key_data', 'task_state', 'power_state', 'locked_by',
+                   'locked_reason')
 
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
+        if target < (1, 2):
+            for name in self._FIELDS_1_2:
+                primitive.pop(name, None)
         if target < (1, 1):
             for name in self._FIELDS_1_1:
                 primitive.pop(name, None)
 
     @property
     def status(self):
-        return STATUS.get(self.vm_state, 'UNKNOWN')
+        return instance_task.status_of(self.vm_state, self.task_state)
+
+    @property
+    def locked(self):
+        return self.locked_by is not None
 
     @property
     def hostname(self):
@@ -228,7 +250,6 @@ class Instance(instance_metadata.MetadataWriter,
         instance.metadata = metadata
         instance.tags = tags
         instance.boot_roles = list(row.boot_roles or [])
-        instance.key_name = None
         instance._context = context
         # Each level on its own: the flavor holds no object, and a
         # recursive reset costs as much as the rest of loading a row
@@ -260,7 +281,6 @@ class Instance(instance_metadata.MetadataWriter,
         metadata = values.pop('metadata', None) or {}
         check_metadata_quota(metadata)
         tags = sorted(set(values.pop('tags', None) or []))
-        values.pop('key_name', None)
         values.setdefault('vm_state', BUILDING)
         values.setdefault('config_drive', False)
         values.setdefault('launch_index', 0)

@@ -28,9 +28,10 @@ few queries whatever the number of servers.
 * ``vm_states``: sets of vm_states; the server's is in each of them.
 * ``not_vm_states``: sets of vm_states; the server's is in none of them.
 * ``config_drive``: the config drive flags (booleans) allowed.
+* ``locked``: locked servers only (True) or unlocked ones (False).
 * ``regex``: ``(column, pattern)`` pairs; the column (``name``,
   ``hostname``, ``node_uuid``, ``description``, ``access_ip_v4``,
-  ``access_ip_v6``, ``launch_index``) matches the regular expression
+  ``access_ip_v6``, ``launch_index``, ``key_name``) matches the regular expression
   anywhere (``re.search``), NULL never matches. See ``regex_condition``.
 * ``tags``: has every tag listed; ``tags_any``: at least one of them;
   ``not_tags``: lacks at least one of them; ``not_tags_any``: none.
@@ -55,7 +56,8 @@ _TAGS = models.InstanceTag.__table__
 
 _EQUAL = ('uuid', 'user_id', 'image_ref', 'flavorid', 'vm_state')
 _REGEX_COLUMNS = frozenset(['name', 'hostname', 'node_uuid', 'description',
-                            'access_ip_v4', 'access_ip_v6', 'launch_index'])
+                            'access_ip_v4', 'access_ip_v6', 'launch_index',
+                            'key_name'])
 
 # Characters that end a literal prefix of a regular expression.
 _SPECIAL = frozenset('.^$*+?{}[]\\|()')
@@ -147,6 +149,9 @@ def conditions(filters, dialect=None):
     for states in filters.get('not_vm_states') or ():
         if states:
             found.append(_INSTANCES.c.vm_state.notin_(sorted(states)))
+    if filters.get('locked') is not None:
+        found.append(_INSTANCES.c.locked_by.isnot(None) if filters['locked']
+                     else _INSTANCES.c.locked_by.is_(None))
     if filters.get('config_drive') is not None:
         found.append(_INSTANCES.c.config_drive.in_(
             sorted(filters['config_drive'])))

@@ -33,8 +33,8 @@ from nova_mini.objects import instance_build
 MAX_METADATA_ITEMS = 128
 
 # What a vm_state must be for the server's metadata to change (Nova:
-# not while building, nor in error).
-METADATA_STATES = (instance_build.ACTIVE,)
+# not while building, nor in error; stopped servers too).
+METADATA_STATES = (instance_build.ACTIVE, 'stopped')
 
 _INSTANCES = models.Instance.__table__
 _METADATA = models.InstanceMetadata.__table__

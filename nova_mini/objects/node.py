@@ -23,12 +23,15 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import node_filters
+from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_provision
 from nova_mini.objects import node_trait
 from nova_mini import states
 
 _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
+_PORTS = models.Port.__table__
+_GROUPS = models.Portgroup.__table__
 
 # Columns, as fields of the same name (traits are not a column).
 COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
@@ -36,8 +39,12 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
            'provision_updated_at', 'power_state', 'target_power_state',
            'maintenance', 'maintenance_reason', 'instance_uuid',
            'instance_info', 'extra', 'last_error', 'owner', 'lessee',
-           'created_at', 'updated_at')
-_DICTS = ('driver_info', 'properties', 'instance_info', 'extra')
+           'created_at', 'updated_at') + node_interfaces.FIELDS + (
+    'chassis_id', 'console_enabled', 'driver_internal_info',
+    'conductor_group', 'automated_clean', 'protected', 'protected_reason',
+    'description', 'retired', 'retired_reason')
+_DICTS = ('driver_info', 'properties', 'instance_info', 'extra',
+          'driver_internal_info')
 # Columns a node list may be sorted by: not the JSON documents.
 SORT_KEYS = tuple(c for c in COLUMNS if c not in _DICTS)
 # Columns copying the node's size from ``properties`` (capacity_of).
@@ -85,7 +92,15 @@ def _create(context, values):
         context.session.flush()
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values, values.get('uuid'))
+    except db_exc.DBReferenceError:
+        raise _chassis_gone(values)
     return row
+
+
+def _chassis_gone(values):
+    # The chassis was deleted between its lookup and this write.
+    return exception.Invalid('Chassis %s could not be found.'
+                             % values.get('chassis_id'))
 
 
 @db_api.context_manager.reader
@@ -104,6 +119,8 @@ def _update(context, node_id, node_ident, values):
             _NODES.c.id == node_id).values(**values)).rowcount
     except db_exc.DBDuplicateEntry as exc:
         raise _duplicate(exc, values, node_ident)
+    except db_exc.DBReferenceError:
+        raise _chassis_gone(values)
     if not count:
         raise exception.NodeNotFound(node=node_ident)
 
@@ -114,6 +131,10 @@ def _destroy(context, node_id, node_ident):
     # connection enforces foreign keys.
     context.session.execute(_TRAITS.delete().where(
         _TRAITS.c.node_id == node_id))
+    context.session.execute(_PORTS.delete().where(
+        _PORTS.c.node_id == node_id))
+    context.session.execute(_GROUPS.delete().where(
+        _GROUPS.c.node_id == node_id))
     if not context.session.execute(_NODES.delete().where(
             _NODES.c.id == node_id)).rowcount:
         raise exception.NodeNotFound(node=node_ident)
@@ -125,9 +146,16 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     # Version 1.0: Initial version
     # Version 1.1: owner, lessee
-    VERSION = '1.1'
+    # Version 1.2: hardware interfaces, chassis_id, console_enabled,
+    #              driver_internal_info, conductor_group, automated_clean,
+    #              protected, description, retired (and their reasons)
+    VERSION = '1.2'
 
     _FIELDS_1_1 = ('owner', 'lessee')
+    _FIELDS_1_2 = node_interfaces.FIELDS + (
+        'chassis_id', 'console_enabled', 'driver_internal_info',
+        'conductor_group', 'automated_clean', 'protected',
+        'protected_reason', 'description', 'retired', 'retired_reason')
 
     fields = {
         'id': fields.IntegerField(),
@@ -151,6 +179,18 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'owner': fields.StringField(nullable=True),
         'lessee': fields.StringField(nullable=True),
         'traits': fields.ObjectField('NodeTraitList', nullable=True),
+        'chassis_id': fields.IntegerField(nullable=True),
+        'console_enabled': fields.BooleanField(default=False),
+        'driver_internal_info': fields.FlexibleDictField(nullable=True),
+        'conductor_group': fields.StringField(nullable=True),
+        'automated_clean': fields.BooleanField(nullable=True),
+        'protected': fields.BooleanField(default=False),
+        'protected_reason': fields.StringField(nullable=True),
+        'description': fields.StringField(nullable=True),
+        'retired': fields.BooleanField(default=False),
+        'retired_reason': fields.StringField(nullable=True),
+        **{name: fields.StringField(nullable=True)
+           for name in node_interfaces.FIELDS},
     }
 
     # The NodeTraitList version each Node version carries.
@@ -161,9 +201,13 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
+        dropped = ()
+        if target < (1, 2):
+            dropped += self._FIELDS_1_2
         if target < (1, 1):
-            for name in self._FIELDS_1_1:
-                primitive.pop(name, None)
+            dropped += self._FIELDS_1_1
+        for name in dropped:
+            primitive.pop(name, None)
 
     @classmethod
     def _from_db_object(cls, context, node, row, traits=None):
@@ -220,6 +264,12 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('power_state', states.POWER_OFF)
         for name in _DICTS:
             values.setdefault(name, {})
+        for name in ('console_enabled', 'protected', 'retired'):
+            values.setdefault(name, False)
+        if values.get('conductor_group') is None:
+            values['conductor_group'] = ''
+        if values['driver'] in node_interfaces.HARDWARE_TYPES:
+            values.update(node_interfaces.resolve(values['driver'], values))
         values.update(capacity_of(values['properties']))
         row = _create(self._context, values)
         self._from_db_object(self._context, self, row, traits=[])
@@ -244,7 +294,9 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         self.obj_reset_changes()
 
     def destroy(self):
-        """Delete the node and its traits; NodeNotFound if it is gone."""
+        """Delete the node, its traits, ports and port groups;
+        NodeNotFound if it is gone.
+        """
         _destroy(self._context, self.id, self.uuid)
 
     @classmethod
@@ -306,22 +358,26 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
                 return None
         return node.uuid
 
-    def set_provision_state(self, action):
+    def set_provision_state(self, action, instance_uuid=None):
         """Perform the provision ``action`` (a states.TRANSITIONS key).
 
         The state, maintenance and, for a deploy, the traits are checked in
         the transaction that moves the node.
 
         :param action: the action.
+        :param instance_uuid: the instance the node must still be claimed
+            by (a scheduler deploying its claim), checked with the move.
         :raises nova_mini.exception.InvalidStateRequested: not from the
             node's state.
+        :raises nova_mini.exception.NodeClaimLost: the node is claimed by
+            another instance, or by none, now.
         :raises nova_mini.exception.NodeInMaintenance: in maintenance.
         :raises nova_mini.exception.MissingNodeTraits: a deploy to a node
             lacking traits its instance_info asks for.
         :raises nova_mini.exception.NodeNotFound: the node is gone.
         """
         values = node_provision.set_provision_state(
-            self._context, self, action)
+            self._context, self, action, instance_uuid=instance_uuid)
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes()

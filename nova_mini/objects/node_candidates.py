@@ -26,6 +26,7 @@ of all.
 """
 
 import collections
+import re
 import threading
 
 import sqlalchemy as sa
@@ -138,6 +139,59 @@ def conditions(spec_obj, dialect=None, requirements=True, probe=False):
     return found
 
 
+# Capability requirements (``capabilities:<name>`` extra specs) the SQL
+# narrows down before the ComputeCapabilitiesFilter decides: the node's
+# ``properties`` text must hold the name and, after it, the operand(s)
+# (case aside). That holds for every node the filter would pass, as long
+# as the name is one entry of the node's stats (``cpu_arch``, or a key of
+# ``properties['capabilities']``, not an attribute of NodeState.host_view)
+# and the name and operands are plain words that JSON writes as they are.
+# Only what this text test cannot wrongly refuse is turned into SQL:
+# plain values, ``s==``, ``<in>``, ``<all-in>`` and ``<or>``.
+_PLAIN_WORD = re.compile(r'^[A-Za-z0-9_.-]+$')
+_HOST_ATTRIBUTES = frozenset(node_state.NodeState(
+    0, '', '', '', {}).host_view()) - {'stats'}
+
+
+def _capability_words(name, requirement):
+    """The operands the node's text must hold for ``requirement`` on
+    capability ``name``: a list of alternatives, each a list of words all
+    required; None when the text test could refuse a node that matches.
+    """
+    if not _PLAIN_WORD.match(name) or name in _HOST_ATTRIBUTES:
+        return None
+    words = requirement.split()
+    if not words or any(not _PLAIN_WORD.match(w) for w in words
+                        if w not in ('s==', '<in>', '<all-in>', '<or>')):
+        return None
+    op, operands = words[0], words[1:]
+    if len(words) == 1 and op not in ('s==', '<in>', '<all-in>', '<or>'):
+        return [[op]]
+    if op in ('s==', '<in>') and operands:
+        return [[operands[0]]]
+    if op == '<all-in>' and operands:
+        return [operands]
+    if op == '<or>' and operands:
+        return [[value] for value in operands[::2]]
+    return None
+
+
+def _capability_conditions(spec_obj):
+    """SQL conditions every node passing the capability requirements of
+    ``spec_obj`` meets (see _capability_words).
+    """
+    text = sa.type_coerce(_NODES.c.properties, sa.Text)
+    found = []
+    for name, requirement in sorted(spec_obj.capabilities.items()):
+        alternatives = _capability_words(name, requirement)
+        if alternatives is None:
+            continue
+        found.append(sa.or_(*[
+            sa.and_(*[text.ilike('%%%s%%%s%%' % (name, word))
+                      for word in words]) for words in alternatives]))
+    return found
+
+
 def _traits_column():
     """Every trait of the node as one comma-separated string (trait
     names have no commas): one row per candidate, not one per trait.
@@ -158,7 +212,8 @@ def _request_key(spec_obj):
             tuple(sorted(spec_obj.required_traits)),
             tuple(sorted(spec_obj.forbidden_traits)),
             tuple(sorted(set(spec_obj.ignore_hosts) | set(retried))),
-            tuple(spec_obj.force_nodes))
+            tuple(spec_obj.force_nodes),
+            tuple(sorted(spec_obj.capabilities.items())))
 
 
 def _order_key(order_by):
@@ -225,11 +280,13 @@ def _requested_class(spec_obj):
 
 
 def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
-           requirements):
+           requirements, capabilities):
     where = conditions(spec_obj, dialect, requirements,
                        probe=among is not None)
     if where is None:
         return None
+    if capabilities:
+        where.extend(_capability_conditions(spec_obj))
     if among is not None:
         # Ranked among the free nodes only: on a full fleet the
         # best-ranked nodes of all are mostly deployed.
@@ -251,19 +308,20 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
 
 
 def _statement(spec_obj, dialect, with_traits, order_by, limit, offset,
-               among, requirements):
+               among, requirements, capabilities=False):
     """The candidate query (None: no node can match), from the cache if
     an equal request was made before.
     """
     key = (_request_key(spec_obj), dialect, with_traits,
-           _order_key(order_by), limit, offset, among, requirements)
+           _order_key(order_by), limit, offset, among, requirements,
+           capabilities)
     with _statements_lock:
         found = _statements.get(key, _MISSING)
         if found is not _MISSING:
             _statements.move_to_end(key)
             return found
     query = _build(spec_obj, dialect, with_traits, order_by, limit, offset,
-                   among, requirements)
+                   among, requirements, capabilities)
     with _statements_lock:
         _statements[key] = query
         while len(_statements) > STATEMENT_CACHE_SIZE:
@@ -333,7 +391,7 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
     """
     query = _statement(spec_obj, context.session.get_bind().dialect.name,
                        with_traits, tuple(order_by or _BY_ID), None, 0,
-                       among, True)
+                       among, True, capabilities=True)
     if query is None:
         return
     # Reading every candidate: a server-side cursor where the driver has

@@ -19,7 +19,10 @@ indexes: (trait, node_id) finds the nodes having a trait, the primary key
 ``filters`` keys:
 
 * ``provision_state``, ``resource_class``, ``driver``, ``instance_uuid``,
-  ``owner``, ``lessee``: equal to the value.
+  ``owner``, ``lessee``, ``chassis_id``, ``conductor_group``,
+  ``retired``: equal to the value.
+* ``description_contains``: the description holds the text.
+* ``none``: true for a filter no node passes.
 * ``project``: owned or leased by the project (a project's own list:
   the union of two index lookups, nodes_owner_idx and nodes_lessee_idx).
 * ``maintenance``, ``associated`` (has an instance): booleans.
@@ -37,7 +40,7 @@ _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
 
 _EQUAL = ('provision_state', 'resource_class', 'driver', 'instance_uuid',
-          'owner', 'lessee')
+          'owner', 'lessee', 'chassis_id', 'conductor_group', 'retired')
 
 
 def _having(traits):
@@ -93,6 +96,11 @@ def conditions(filters, dialect=None, probe=False):
     for name in _EQUAL:
         if filters.get(name) is not None:
             found.append(_NODES.c[name] == filters[name])
+    if filters.get('description_contains') is not None:
+        found.append(_NODES.c.description.contains(
+            filters['description_contains'], autoescape=True))
+    if filters.get('none'):
+        found.append(sa.false())
     if filters.get('project') is not None:
         found.append(sa.or_(_NODES.c.owner == filters['project'],
                             _NODES.c.lessee == filters['project']))

@@ -20,6 +20,15 @@ none, as Ironic's conductor does by default (``[conductor]
 automatic_lessee_source = instance``), recording the project in
 ``instance_info['project_id']`` (where Nova puts it); the undeploy takes
 that lessee away again, and leaves any other.
+
+A claim writes the node's ``instance_info`` (``instance_info``): the
+traits the deploy needs and, when the image was read from Glance, what
+Nova's Ironic driver and Ironic's conductor record of it:
+``image_source`` (the image id, as Nova's driver sets it) and
+``image_properties``, ``image_checksum``, ``image_disk_format``,
+``image_container_format``, ``image_tags``, ``image_os_hash_algo``,
+``image_os_hash_value`` (Ironic's names for the image's properties and
+attributes).
 """
 
 from oslo_db import exception as db_exc
@@ -63,8 +72,40 @@ def missing_traits(instance_info, node_traits):
     return sorted(set(required_traits(instance_info)) - set(node_traits))
 
 
+# instance_info key -> ImageMeta attribute, as Ironic's conductor records
+# the image of a deploy.
+_IMAGE_FIELDS = (
+    ('image_checksum', 'checksum'),
+    ('image_disk_format', 'disk_format'),
+    ('image_container_format', 'container_format'),
+    ('image_os_hash_algo', 'os_hash_algo'),
+    ('image_os_hash_value', 'os_hash_value'),
+)
+
+
+def instance_info(spec):
+    """Return the ``instance_info`` a claim for ``spec`` writes (see the
+    module).
+
+    :param spec: the RequestSpec.
+    :returns: a dict.
+    """
+    info = {'traits': list(spec.required_traits)}
+    image = spec.image if spec.obj_attr_is_set('image') else None
+    if image is None or image.get('status') is None:
+        # Not read from Glance ([api] auth_strategy = noauth2 without
+        # [glance] endpoint_override): nothing is known of the image.
+        return info
+    info['image_source'] = image.id
+    info['image_properties'] = dict(image.get('raw_properties', {}))
+    info['image_tags'] = list(image.get('tags', []))
+    for key, name in _IMAGE_FIELDS:
+        info[key] = image.get(name)
+    return info
+
+
 @db_api.context_manager.writer
-def set_provision_state(context, node, action):
+def set_provision_state(context, node, action, instance_uuid=None):
     """Move the node for ``action``, checking its state, maintenance and,
     for a deploy, its traits in the same transaction as the move, so that
     no concurrent change slips between.
@@ -72,6 +113,10 @@ def set_provision_state(context, node, action):
     :param context: the request context.
     :param node: the Node (its id and uuid are read).
     :param action: a states.TRANSITIONS key.
+    :param instance_uuid: the instance the node must still be claimed by
+        (a scheduler deploying its claim): checked in the same conditional
+        UPDATE, so a node freed and claimed for another server meanwhile
+        is never deployed for this one.
     :returns: the column values written.
     :raises: as Node.set_provision_state.
     """
@@ -80,10 +125,13 @@ def set_provision_state(context, node, action):
     values = {'provision_state': target, 'target_provision_state': None,
               'power_state': power, 'provision_updated_at': now,
               'updated_at': now, 'last_error': None}
+    conditions = [_NODES.c.id == node.id,
+                  _NODES.c.provision_state.in_(sources)]
+    if instance_uuid is not None:
+        conditions.append(_NODES.c.instance_uuid == instance_uuid)
     # The update comes first: it locks the row (see node_trait).
     count = context.session.execute(_NODES.update().where(
-        _NODES.c.id == node.id,
-        _NODES.c.provision_state.in_(sources)).values(**values)).rowcount
+        *conditions).values(**values)).rowcount
     row = context.session.execute(sa.select(
         _NODES.c.provision_state, _NODES.c.maintenance,
         _NODES.c.instance_info, _NODES.c.instance_uuid,
@@ -91,6 +139,9 @@ def set_provision_state(context, node, action):
     if row is None:
         raise exception.NodeNotFound(node=node.uuid)
     if not count:
+        if instance_uuid is not None and row.instance_uuid != instance_uuid:
+            raise exception.NodeClaimLost(node=node.uuid,
+                                          instance=instance_uuid)
         raise exception.InvalidStateRequested(
             action=action, node=node.uuid, state=row.provision_state)
     more = {}

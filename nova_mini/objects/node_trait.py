@@ -216,3 +216,13 @@ class NodeTraitList(base.ObjectListBase, base.NovaMiniObject):
     def get_trait_names(self):
         """Return the names of the traits, in the list's order."""
         return [trait.trait for trait in self.objects]
+
+
+@db_api.context_manager.reader
+def stored_trait_names(context):
+    """Every distinct trait name stored on any node, with how many nodes
+    carry it, as ``{trait: count}`` (for ``nova-mini-status``).
+    """
+    query = sa.select(_TRAITS.c.trait, sa.func.count()).group_by(
+        _TRAITS.c.trait)
+    return dict(context.session.execute(query).all())

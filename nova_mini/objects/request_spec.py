@@ -193,7 +193,8 @@ class RequestSpec(base.NovaMiniObject):
     # Version 1.0: Initial version
     # Version 1.1: requested_groups, group_policy (numbered request groups);
     #              ImageMeta 1.1
-    VERSION = '1.1'
+    # Version 1.2: ImageMeta 1.2 (the image's attributes from Glance)
+    VERSION = '1.2'
 
     fields = {
         # What is asked for.
@@ -225,7 +226,7 @@ class RequestSpec(base.NovaMiniObject):
     # The version of each object field's class, per version of this one.
     obj_relationships = {
         'flavor': [('1.0', '1.0')],
-        'image': [('1.0', '1.0'), ('1.1', '1.1')],
+        'image': [('1.0', '1.0'), ('1.1', '1.1'), ('1.2', '1.2')],
         'retry': [('1.0', '1.0')],
         'requested_groups': [('1.1', '1.0')],
     }

@@ -305,6 +305,30 @@ def _group_uuids_of_instance(context, instance_uuid):
             _MEMBERS.c.instance_uuid == instance_uuid))]
 
 
+def lock_placement(context, group_uuid, policy):
+    """Lock the group's row for the rest of the caller's write
+    transaction if the group has ``policy``: the scheduler's claims into
+    one group then take turns, each reading the members' nodes
+    (``placement_of``) after the earlier claims committed.
+
+    :param context: the request context, in a write transaction.
+    :param group_uuid: the group's uuid (other text names no group).
+    :param policy: the policy the caller honours.
+    :returns: whether a group was locked.
+    """
+    if not uuidutils.is_uuid_like(group_uuid):
+        return False
+    return _lock_placement(context, group_uuid, policy)
+
+
+@db_api.context_manager.writer
+def _lock_placement(context, group_uuid, policy):
+    return bool(context.session.execute(
+        _GROUPS.update().where(_GROUPS.c.uuid == group_uuid,
+                               _GROUPS.c.policy == policy).values(
+            updated_at=timeutils.utcnow())).rowcount)
+
+
 def placement_of(context, group_uuid):
     """Read what the scheduler's group filters need of a group: its
     policy, its rules and the nodes its members hold. Runs in the

@@ -15,11 +15,18 @@
 import itertools
 
 from nova_mini.policies import base
+from nova_mini.policies import chassis
+from nova_mini.policies import extensions
 from nova_mini.policies import flavor_access
 from nova_mini.policies import flavor_extra_specs
 from nova_mini.policies import flavors
+from nova_mini.policies import instance_actions
+from nova_mini.policies import keypairs
 from nova_mini.policies import node_traits
 from nova_mini.policies import nodes
+from nova_mini.policies import portgroups
+from nova_mini.policies import ports
+from nova_mini.policies import server_actions
 from nova_mini.policies import server_groups
 from nova_mini.policies import server_metadata
 from nova_mini.policies import servers
@@ -33,7 +40,14 @@ def list_rules():
         flavor_access.list_rules(),
         nodes.list_rules(),
         node_traits.list_rules(),
+        chassis.list_rules(),
+        ports.list_rules(),
+        portgroups.list_rules(),
         servers.list_rules(),
+        extensions.list_rules(),
+        keypairs.list_rules(),
+        server_actions.list_rules(),
+        instance_actions.list_rules(),
         server_metadata.list_rules(),
         server_groups.list_rules(),
     ))

@@ -43,11 +43,17 @@ UPDATE_NAME = PREFIX + 'update:name'
 UPDATE_DRIVER = PREFIX + 'update:driver_interfaces'
 UPDATE_OWNER = PREFIX + 'update:owner'
 UPDATE_LESSEE = PREFIX + 'update:lessee'
+UPDATE_CHASSIS = PREFIX + 'update:chassis_uuid'
 UPDATE_OWNER_PROVISIONED = PREFIX + 'update_owner_provisioned'
 DELETE = PREFIX + 'delete'
 VALIDATE = PREFIX + 'validate'
 GET_STATES = PREFIX + 'get_states'
 SET_PROVISION_STATE = PREFIX + 'set_provision_state'
+SET_POWER_STATE = PREFIX + 'set_power_state'
+GET_CONSOLE = PREFIX + 'get_console'
+SET_CONSOLE_STATE = PREFIX + 'set_console_state'
+GET_BOOT_DEVICE = PREFIX + 'get_boot_device'
+SET_BOOT_DEVICE = PREFIX + 'set_boot_device'
 # Not node rules: whether secrets in driver_info and instance_info are
 # shown (Ironic's names; nobody by default).
 SHOW_PASSWORD = 'show_password'
@@ -134,7 +140,9 @@ rules = [
     _patch_rule(UPDATE_INSTANCE_UUID, ADMIN_OR_OWNER_MEMBER,
                 'instance_uuid'),
     _patch_rule(UPDATE_NAME, ADMIN_OR_OWNER_MEMBER, 'the name'),
-    _patch_rule(UPDATE_DRIVER, base.ADMIN, 'the driver'),
+    _patch_rule(UPDATE_DRIVER, base.ADMIN,
+                'the driver and the hardware interfaces'),
+    _patch_rule(UPDATE_CHASSIS, base.ADMIN, 'the chassis'),
     _patch_rule(UPDATE_OWNER, base.ADMIN, 'the owner'),
     _patch_rule(UPDATE_LESSEE, ADMIN_OR_OWNER_MEMBER, 'the lessee'),
     _patch_rule(UPDATE_OWNER_PROVISIONED, base.ADMIN,
@@ -158,6 +166,32 @@ rules = [
                     'undeploy, manage, provide).',
         operations=[{'method': 'PUT',
                      'path': _NODE + '/states/provision'}]),
+    policy.DocumentedRuleDefault(
+        name=SET_POWER_STATE, check_str=ADMIN_OR_NODE_MEMBER,
+        description='Power a node on or off, or reboot it.',
+        operations=[{'method': 'PUT', 'path': _NODE + '/states/power'}]),
+    policy.DocumentedRuleDefault(
+        name=GET_CONSOLE, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Show whether the console of a node is enabled, and '
+                    'how to reach it.',
+        operations=[{'method': 'GET', 'path': _NODE + '/states/console'}]),
+    policy.DocumentedRuleDefault(
+        name=SET_CONSOLE_STATE, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Enable or disable the console of a node.',
+        operations=[{'method': 'PUT', 'path': _NODE + '/states/console'}]),
+    policy.DocumentedRuleDefault(
+        name=GET_BOOT_DEVICE, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Show the boot device of a node, and those it '
+                    'supports.',
+        operations=[
+            {'method': 'GET', 'path': _NODE + '/management/boot_device'},
+            {'method': 'GET',
+             'path': _NODE + '/management/boot_device/supported'}]),
+    policy.DocumentedRuleDefault(
+        name=SET_BOOT_DEVICE, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Set the boot device of a node.',
+        operations=[{'method': 'PUT',
+                     'path': _NODE + '/management/boot_device'}]),
 ]
 
 

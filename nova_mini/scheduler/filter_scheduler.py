@@ -26,6 +26,7 @@ from oslo_log import log as logging
 from nova_mini.db import api as db_api
 from nova_mini.objects import node as node_obj
 from nova_mini.objects import node_candidates
+from nova_mini.objects import node_provision
 from nova_mini.objects import selection as selection_obj
 from nova_mini.scheduler import filters
 from nova_mini.scheduler import no_valid_host
@@ -272,17 +273,39 @@ class FilterScheduler(object):
         more of them is what stops them meeting again), for
         ``max_attempts`` rounds and at least CLAIM_ROUNDS.
 
+        A request that a filter judges by other requests' claims (a
+        server group's: ``takes_turns``) is selected and claimed in one
+        write transaction that first takes the filter's lock
+        (``serialize_claims``): such requests take turns, each reading
+        what the earlier ones claimed. Other requests read in a read
+        transaction and claim each node in a short write transaction of
+        its own, so that they hold no write lock while they select (on
+        SQLite the one writer of the whole database).
+
         :param context: the request context.
         :param spec_obj: the RequestSpec.
         :param instance_uuids: the instances.
         :returns: the claimed Selections, in the order of
             ``instance_uuids``.
         :raises nova_mini.exception.NoValidHost: an instance still has no
-            node; the claims of this request are released.
+            node; nothing of this request stays claimed.
         """
-        info = {'traits': list(spec_obj.required_traits)}
+        uuids = list(instance_uuids)
+        if any(node_filter.takes_turns(spec_obj)
+               for node_filter in self.filters):
+            return self._claim_in_turn(context, spec_obj, uuids)
+        return self._claim(context, spec_obj, uuids)
+
+    @db_api.context_manager.writer
+    def _claim_in_turn(self, context, spec_obj, instance_uuids):
+        for node_filter in self.filters:
+            node_filter.serialize_claims(context, spec_obj)
+        return self._claim(context, spec_obj, instance_uuids)
+
+    def _claim(self, context, spec_obj, instance_uuids):
+        info = node_provision.instance_info(spec_obj)
         claimed = {}
-        pending = list(instance_uuids)
+        pending = instance_uuids
         rounds = max(self.conf.filter_scheduler.max_attempts, CLAIM_ROUNDS)
         try:
             for round_index in range(rounds):
@@ -305,6 +328,8 @@ class FilterScheduler(object):
                     return [claimed[u] for u in instance_uuids]
             raise no_valid_host.claims_lost(rounds, len(pending))
         except Exception:
+            # In a transaction of its own (_claim_in_turn) the rollback
+            # undoes these too.
             for instance_uuid, selection in claimed.items():
                 node_obj.Node.unclaim(context, selection.node_uuid,
                                       instance_uuid)

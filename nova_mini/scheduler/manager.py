@@ -97,9 +97,13 @@ class SchedulerManager(object):
         """
         try:
             node = node_obj.Node.get_by_uuid(ctxt, selection.node_uuid)
-            node.set_provision_state(states.DEPLOY)
+            # Only while the node is still claimed for this instance: a
+            # deletion or a clean-up may have freed it, and another build
+            # claimed it, since the selection.
+            node.set_provision_state(states.DEPLOY,
+                                     instance_uuid=instance.uuid)
         except (exception.MissingNodeTraits, exception.NodeInMaintenance,
-                exception.InvalidStateRequested,
+                exception.InvalidStateRequested, exception.NodeClaimLost,
                 exception.NodeNotFound) as exc:
             LOG.info('Deploying node %s for instance %s failed: %s',
                      selection.node_uuid, instance.uuid, exc)

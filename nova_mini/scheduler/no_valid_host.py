@@ -429,7 +429,8 @@ def deploy_refused(exc):
     the node itself is named in the details only.
 
     :param exc: the exception the deploy raised: MissingNodeTraits,
-        NodeInMaintenance, InvalidStateRequested or NodeNotFound.
+        NodeInMaintenance, InvalidStateRequested, NodeClaimLost or
+        NodeNotFound.
     :returns: a NoValidHost.
     """
     if isinstance(exc, exception.MissingNodeTraits):
@@ -441,6 +442,8 @@ def deploy_refused(exc):
         happened = 'went into maintenance'
     elif isinstance(exc, exception.NodeNotFound):
         happened = 'was deleted'
+    elif isinstance(exc, exception.NodeClaimLost):
+        happened = 'was taken by another server'
     else:
         happened = 'left provision state available'
     reason = ('The node chosen for this server %s before it was deployed; '

@@ -21,6 +21,7 @@ API version history:
   ACTIVE or ERROR recorded on each instance).
 """
 
+from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from nova_mini import conf
@@ -28,9 +29,14 @@ from nova_mini import exception
 from nova_mini import rpc
 
 CONF = conf.CONF
+LOG = logging.getLogger(__name__)
 
 TOPIC = 'scheduler'
 VERSION = '1.2'
+
+# The seconds a client is told to wait (Retry-After) when the version pin
+# of a rolling upgrade keeps builds from being sent.
+UPGRADE_RETRY_AFTER = 60
 
 
 class SchedulerAPI(object):
@@ -41,11 +47,12 @@ class SchedulerAPI(object):
         self.cap = conf.upgrade_levels.scheduler
         self.client = rpc.get_client(conf, target, version_cap=self.cap)
 
-    def _prepare(self, version, timeout):
+    def _prepare(self, version, timeout, **options):
         if not self.client.can_send_version(version):
             raise exception.RPCVersionCapped(api='scheduler',
                                              version=version, cap=self.cap)
-        return self.client.prepare(version=version, timeout=timeout)
+        return self.client.prepare(version=version, timeout=timeout,
+                                   **options)
 
     def ping(self, ctxt, timeout=None):
         """Ask any scheduler for its host and version (a health check).
@@ -103,11 +110,28 @@ class SchedulerAPI(object):
         :param spec_obj: the RequestSpec.
         :param instance_uuids: the instances.
         :param retry: how often to try reaching the broker (None:
-            oslo.messaging's default).
-        :raises nova_mini.exception.RPCVersionCapped: capped below 1.2.
+            oslo.messaging's default, for ever).
+        :raises nova_mini.exception.SchedulerUpgrading: capped below 1.2
+            (a rolling upgrade not finished).
+        :raises nova_mini.exception.BrokerUnavailable: the broker did not
+            take the message within ``retry`` attempts.
+        :raises nova_mini.exception.SchedulerNotListening: the broker had
+            no scheduler queue to put it in (and dropped it).
         """
-        cctxt = self._prepare('1.2', None)
-        if retry is not None:
-            cctxt = cctxt.prepare(retry=retry)
-        cctxt.cast(ctxt, 'build_instances', spec_obj=spec_obj,
-                   instance_uuids=instance_uuids)
+        try:
+            cctxt = self._prepare('1.2', None, retry=retry,
+                                  transport_options=rpc.AT_LEAST_ONCE)
+        except exception.RPCVersionCapped as exc:
+            raise exception.SchedulerUpgrading(
+                retry_after=UPGRADE_RETRY_AFTER, **exc.kwargs)
+        try:
+            cctxt.cast(ctxt, 'build_instances', spec_obj=spec_obj,
+                       instance_uuids=instance_uuids)
+        except messaging.MessageUndeliverable:
+            raise exception.SchedulerNotListening(
+                retry_after=rpc.BROKER_RETRY_AFTER)
+        except rpc.SEND_FAILURES as exc:
+            LOG.warning('The build of %s could not be sent: %s',
+                        ', '.join(instance_uuids), exc)
+            raise exception.BrokerUnavailable(
+                retry_after=rpc.BROKER_RETRY_AFTER)

@@ -73,6 +73,9 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
+
+import _sql  # noqa: E402  (the SELECTs a call issues, their plans)
 
 SEED = 37
 VERSION = '1.37'
@@ -268,8 +271,6 @@ def explain(conf_path, traits, limit, runs):
     """The SELECTs ``NodeList.get_all`` issues for ``traits`` and their
     plans, and the median ms of the call in-process.
     """
-    import sqlalchemy as sa
-
     from nova_mini import config
     from nova_mini import context as nm_context
     from nova_mini.db import api as db_api
@@ -278,40 +279,16 @@ def explain(conf_path, traits, limit, runs):
     config.parse_args(['node_traits_filter', '--config-file', conf_path])
     db_api.configure(config.CONF)
     engine = db_api.get_engine()
-    statements = []
-
-    def capture(conn, cursor, statement, parameters, context, many):
-        if statement.lstrip().upper().startswith('SELECT'):
-            statements.append((statement, parameters))
-
     ctx = nm_context.get_admin_context()
     filters = {'traits': traits}
-    sa.event.listen(engine, 'before_cursor_execute', capture)
-    try:
+    with _sql.captured_selects(engine) as statements:
         objects.NodeList.get_all(ctx, filters=filters, limit=limit)
-    finally:
-        sa.event.remove(engine, 'before_cursor_execute', capture)
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
         objects.NodeList.get_all(ctx, filters=filters, limit=limit)
         samples.append((time.perf_counter() - start) * 1000)
-    plans = []
-    with engine.connect() as conn:
-        raw = conn.connection.dbapi_connection
-        for statement, parameters in statements:
-            cursor = raw.cursor()
-            if engine.dialect.name == 'sqlite':
-                cursor.execute('EXPLAIN QUERY PLAN ' + statement, parameters)
-                plan = [str(row[-1]) for row in cursor]
-            else:
-                cursor.execute('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) '
-                               + statement, parameters)
-                plan = [row[0] for row in cursor]
-            cursor.close()
-            plans.append({'sql': ' '.join(statement.split()),
-                          'plan': plan})
-    return plans, statistics.median(samples)
+    return _sql.plans(engine, statements), statistics.median(samples)
 
 
 def run_one(args, backend, size):

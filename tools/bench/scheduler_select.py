@@ -92,6 +92,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
+import _sql  # noqa: E402  (the SELECTs a call issues, their plans)
 import node_traits_filter as ntf  # noqa: E402  (Database, helpers, POOL)
 
 SEED = 53
@@ -545,25 +546,6 @@ def measure(api, engine, mix, args):
 
 
 # ------------------------------------------ in-process phases (a child)
-def _plans(engine, statements):
-    """EXPLAIN of each captured statement: its plan lines."""
-    plans = []
-    with engine.connect() as conn:
-        raw = conn.connection.dbapi_connection
-        for statement, parameters in statements:
-            cursor = raw.cursor()
-            if engine.dialect.name == 'sqlite':
-                cursor.execute('EXPLAIN QUERY PLAN ' + statement, parameters)
-                plan = [str(row[-1]) for row in cursor]
-            else:
-                cursor.execute('EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, '
-                               'SUMMARY ON) ' + statement, parameters)
-                plan = [row[0] for row in cursor]
-            cursor.close()
-            plans.append({'sql': ' '.join(statement.split()), 'plan': plan})
-    return plans
-
-
 def breakdown(conf_path, runs, profile, groups):
     """Per shape, in-process without RPC: median ms of the candidate
     reads and filters, the weighers and the whole claim_destinations;
@@ -572,8 +554,6 @@ def breakdown(conf_path, runs, profile, groups):
     import cProfile
     import io
     import pstats
-
-    import sqlalchemy as sa
 
     from nova_mini import context as nm_context
     from nova_mini.db import api as db_api
@@ -621,19 +601,10 @@ def breakdown(conf_path, runs, profile, groups):
         shape.update(rows_read=statistics.median(reads),
                      passed=statistics.median(passed_counts),
                      no_valid_host=failed)
-        statements = []
-
-        def capture(conn, cursor, statement, parameters, context, many):
-            if statement.lstrip().upper().startswith('SELECT'):
-                statements.append((statement, parameters))
-
-        sa.event.listen(engine, 'before_cursor_execute', capture)
-        try:
+        with _sql.captured_selects(engine) as statements:
             driver._passing(ctxt, spec, needed, {})
-        finally:
-            sa.event.remove(engine, 'before_cursor_execute', capture)
         shape['statements'] = len(statements)
-        shape['plans'] = _plans(engine, statements)
+        shape['plans'] = _sql.plans(engine, statements, summary=True)
         result['shapes'][name] = shape
     for phase in ('candidates', 'weighers', 'claim'):
         result[phase] = statistics.median(

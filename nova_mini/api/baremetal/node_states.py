@@ -10,11 +10,13 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""A node's states: GET /nodes/{node_ident}/states and
-PUT /nodes/{node_ident}/states/provision.
+"""A node's states: GET /nodes/{node_ident}/states,
+PUT /nodes/{node_ident}/states/provision and .../states/power, and
+GET/PUT /nodes/{node_ident}/states/console.
 
-A provision change is answered 202 with a Location of the node's states,
-as Ironic does, though here it is complete when the answer is sent.
+A provision or power change is answered 202 with a Location of the
+node's states, as Ironic does, though here it is complete when the
+answer is sent (the node's hardware is fake: see objects/node_power.py).
 """
 
 import pecan
@@ -26,27 +28,87 @@ from nova_mini.api.baremetal import utils
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini.objects import node_interfaces
+from nova_mini.objects import node_power
 from nova_mini.policies import nodes as policies
 from nova_mini import states
 
 
-class NodeStatesController(rest.RestController):
-    """/nodes/{node_ident}/states and its provision action."""
+def _accepted(location):
+    # An empty answer with no Content-Type, as Ironic's: clients would
+    # try to decode an empty "JSON" body.
+    response = wsgi.json_response(None, status=202)
+    del response.headers['Content-Type']
+    response.location = location
+    return response
 
-    _custom_actions = {'provision': ['PUT']}
+
+class NodeConsoleController(rest.RestController):
+    """/nodes/{node_ident}/states/console: its state, and enable/disable.
+    """
 
     def __init__(self, node_ident):
         self.node_ident = node_ident
 
     @wsgi.expose()
     def get_all(self):
+        node = utils.get_node(self.node_ident, policies.GET_CONSOLE)
+        _check_console(node)
+        # Ironic's fake console has no connection details to give.
+        return {'console_enabled': node.console_enabled,
+                'console_info': {} if node.console_enabled else None}
+
+    @wsgi.expose(status=202)
+    @validation.body(schema.console)
+    def put(self):
+        req = pecan.request
+        node = utils.get_node(self.node_ident, policies.SET_CONSOLE_STATE)
+        _check_console(node)
+        node_power.set_console(req.ctxt, node, req.json['enabled'])
+        return _accepted(node_view.NodeView(req).link(
+            'nodes/%s/states/console' % self.node_ident))
+
+
+def _check_console(node):
+    if not node_interfaces.implemented(node, 'console'):
+        raise exception.UnsupportedDriverExtension(driver=node.driver,
+                                                   extension='console')
+
+
+class NodeStatesController(rest.RestController):
+    """/nodes/{node_ident}/states and its provision action."""
+
+    _custom_actions = {'provision': ['PUT'], 'power': ['PUT']}
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+        self.console = NodeConsoleController(node_ident)
+
+    @wsgi.expose()
+    def get_all(self):
         req = pecan.request
         node = utils.get_node(self.node_ident, policies.GET_STATES)
         view = node_view.NodeView(req)
-        return {name: view.value(node, name) for name in (
-            'power_state', 'target_power_state', 'provision_state',
-            'target_provision_state', 'provision_updated_at',
-            'last_error')} | {'console_enabled': False}
+        names = ['power_state', 'target_power_state', 'provision_state',
+                 'target_provision_state', 'provision_updated_at',
+                 'last_error', 'console_enabled']
+        if view.allowed('raid_config'):
+            names += ['raid_config', 'target_raid_config']
+        return {name: view.value(node, name) for name in names}
+
+    @wsgi.expose(status=202)
+    @validation.body(schema.power)
+    def power(self):
+        req = pecan.request
+        target = req.json['target']
+        timeout = req.json.get('timeout')
+        if (target in node_power.SOFT_TARGETS or timeout is not None) and \
+                not utils.allow_soft_power_off():
+            raise utils.not_acceptable()
+        node = utils.get_node(self.node_ident, policies.SET_POWER_STATE)
+        node_power.set_power_state(req.ctxt, node, target)
+        return _accepted(node_view.NodeView(req).link(
+            'nodes/%s/states' % self.node_ident))
 
     @wsgi.expose(status=202)
     @validation.body(schema.provision)
@@ -58,13 +120,10 @@ class NodeStatesController(rest.RestController):
             raise utils.not_acceptable()
         node = utils.get_node(self.node_ident,
                               policies.SET_PROVISION_STATE)
-        if node.maintenance and target == states.DEPLOY:
+        if node.maintenance and target in (states.DEPLOY, states.REBUILD):
             raise exception.NodeInMaintenance(action=target, node=node.uuid)
+        if node.protected and target in (states.UNDEPLOY, states.REBUILD):
+            raise exception.NodeProtected(node=node.uuid)
         node.set_provision_state(target)
-        # An empty answer with no Content-Type, as Ironic's: clients
-        # would try to decode an empty "JSON" body.
-        response = wsgi.json_response(None, status=202)
-        del response.headers['Content-Type']
-        response.location = node_view.NodeView(req).link(
-            'nodes/%s/states' % self.node_ident)
-        return response
+        return _accepted(node_view.NodeView(req).link(
+            'nodes/%s/states' % self.node_ident))

@@ -21,25 +21,74 @@ does not see the owner's).
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal import versions
+from nova_mini import conf
 from nova_mini import exception
+from nova_mini import objects
+from nova_mini.objects import node_interfaces
 from nova_mini.policies import nodes as policies
 from nova_mini import states
 
 # Fields shown from a version on; asking for them earlier is refused (406).
 FIELD_VERSIONS = {
+    'driver_internal_info': versions.DRIVER_INTERNAL_INFO,
     'name': versions.NODE_NAME,
+    'inspection_started_at': versions.INSPECTION_TIMES,
+    'inspection_finished_at': versions.INSPECTION_TIMES,
+    'clean_step': versions.CLEAN_STEP,
+    'raid_config': versions.RAID_CONFIG,
+    'target_raid_config': versions.RAID_CONFIG,
+    'network_interface': versions.NETWORK_INTERFACE,
     'resource_class': versions.RESOURCE_CLASS,
+    'storage_interface': versions.STORAGE_INTERFACE,
     'traits': versions.NODE_TRAITS,
+    'rescue_interface': versions.RESCUE_INTERFACE,
+    'bios_interface': versions.BIOS_INTERFACE,
+    'fault': versions.FAULT,
+    'deploy_step': versions.DEPLOY_STEP,
+    'conductor_group': versions.CONDUCTOR_GROUP,
+    'automated_clean': versions.AUTOMATED_CLEAN,
+    'protected': versions.PROTECTED,
+    'protected_reason': versions.PROTECTED,
+    'conductor': versions.CONDUCTOR,
     'owner': versions.NODE_OWNER,
+    'description': versions.DESCRIPTION,
+    'allocation_uuid': versions.ALLOCATION,
+    'retired': versions.RETIRED,
+    'retired_reason': versions.RETIRED,
     'lessee': versions.NODE_LESSEE,
 }
+FIELD_VERSIONS.update({name: versions.HARDWARE_INTERFACES
+                       for name in node_interfaces.FIELDS
+                       if name not in FIELD_VERSIONS})
 # Every field of a node body, in Ironic's order of appearance.
-FIELDS = ('uuid', 'name', 'driver', 'driver_info', 'extra', 'properties',
-          'resource_class', 'provision_state', 'target_provision_state',
+FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
+          'driver_internal_info', 'extra', 'properties', 'resource_class',
+          'provision_state', 'target_provision_state',
           'provision_updated_at', 'power_state', 'target_power_state',
-          'maintenance', 'maintenance_reason', 'instance_uuid',
-          'instance_info', 'last_error', 'traits', 'owner', 'lessee',
-          'created_at', 'updated_at')
+          'console_enabled', 'maintenance', 'maintenance_reason',
+          'reservation', 'instance_uuid', 'instance_info', 'last_error',
+          'inspection_started_at', 'inspection_finished_at', 'clean_step',
+          'raid_config', 'target_raid_config', 'deploy_step', 'fault',
+          'conductor_group', 'conductor', 'automated_clean', 'protected',
+          'protected_reason', 'allocation_uuid', 'description', 'retired',
+          'retired_reason') + node_interfaces.FIELDS + (
+    'traits', 'owner', 'lessee', 'created_at', 'updated_at')
+# Fields of Ironic's nodes that nova_mini keeps no state for, and the
+# value they always have: it has no conductor locks (reservation),
+# inspection, cleaning or deploy steps, RAID, faults (power failures) or
+# allocations. ``conductor`` is the host the API runs on, which does a
+# conductor's work.
+_FIXED = {
+    'reservation': None,
+    'inspection_started_at': None,
+    'inspection_finished_at': None,
+    'clean_step': {},
+    'raid_config': {},
+    'target_raid_config': {},
+    'deploy_step': {},
+    'fault': None,
+    'allocation_uuid': None,
+}
 # The fields of a brief node list.
 BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
                 'provision_state', 'maintenance')
@@ -101,6 +150,7 @@ class NodeView(object):
         self.root_url = req.application_url.rstrip('/')
         self.context = req.ctxt
         self._decisions = {}
+        self._chassis_uuids = {}
 
     def _can(self, rule, node=None):
         """Whether the caller passes ``rule`` (on ``node``'s projects);
@@ -203,7 +253,29 @@ class NodeView(object):
             return node.last_error
         if name in ('provision_updated_at', 'created_at', 'updated_at'):
             return _timestamp(getattr(node, name))
+        if name in _FIXED:
+            return _FIXED[name]
+        if name == 'chassis_uuid':
+            return self._chassis_uuid(node.chassis_id)
+        if name == 'conductor':
+            return conf.CONF.host
+        if name == 'conductor_group':
+            return node.conductor_group or ''
         return getattr(node, name)
+
+    def _chassis_uuid(self, chassis_id):
+        """The uuid of the chassis of id ``chassis_id``, read once per
+        request (None: no chassis).
+        """
+        if chassis_id is None:
+            return None
+        if chassis_id not in self._chassis_uuids:
+            try:
+                self._chassis_uuids[chassis_id] = objects.Chassis.get_by_id(
+                    self.context, chassis_id).uuid
+            except exception.ChassisNotFound:
+                self._chassis_uuids[chassis_id] = None
+        return self._chassis_uuids[chassis_id]
 
     def render(self, node, fields=None):
         """Return a node body with its links.

@@ -20,9 +20,13 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import node_management
+from nova_mini.api.baremetal import node_query
 from nova_mini.api.baremetal import node_states
 from nova_mini.api.baremetal import node_traits
 from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal import portgroups
+from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as schema
 from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
@@ -31,6 +35,7 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node as node_obj
+from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_provision
 from nova_mini.policies import nodes as policies
 from nova_mini import states
@@ -38,13 +43,21 @@ from nova_mini import states
 _SUB_RESOURCES = {
     'traits': node_traits.NodeTraitsController,
     'states': node_states.NodeStatesController,
+    'management': node_management.NodeManagementController,
+    'ports': ports.NodePortsController,
+    'portgroups': portgroups.NodePortgroupsController,
 }
 # Fields a patch may change; the others are the service's own.
 _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',
               'resource_class', 'instance_info', 'instance_uuid',
-              'maintenance', 'owner', 'lessee')
+              'maintenance', 'owner', 'lessee', 'chassis_uuid',
+              'automated_clean', 'conductor_group', 'description',
+              'protected', 'protected_reason', 'retired',
+              'retired_reason') + node_interfaces.FIELDS
 # The rule a patch of each field needs (Ironic's); others need UPDATE.
 _PATCH_RULES = {
+    'chassis_uuid': policies.UPDATE_CHASSIS,
+    **{name: policies.UPDATE_DRIVER for name in node_interfaces.FIELDS},
     'instance_info': policies.UPDATE_INSTANCE_INFO,
     'extra': policies.UPDATE_EXTRA,
     'driver_info': policies.UPDATE_DRIVER_INFO,
@@ -56,50 +69,13 @@ _PATCH_RULES = {
     'name': policies.UPDATE_NAME,
 }
 # Fields whose every mention before their version is refused (406).
-_PROJECT_FIELDS = ('owner', 'lessee')
-# Interfaces of Ironic 1.37's validate answer that nova_mini's fake
-# hardware does not implement.
-_UNSUPPORTED_INTERFACES = ('console', 'inspect', 'raid')
+_VERSIONED_FIELDS = tuple(name for name in _PATCHABLE
+                          if name in node_view.FIELD_VERSIONS)
 
-# Query parameters given to the node list as they are.
-_PLAIN_FILTERS = ('provision_state', 'driver', 'resource_class', 'owner',
-                  'lessee')
-
-_check_trait = validation.value_checker(schema.trait, 'trait')
 # What a patch must leave: from 1.10, and before (host names).
 _check_patched = validation.value_checker(schema.patched, 'node')
 _check_patched_hostname = validation.value_checker(schema.patched_hostname,
                                                    'node')
-
-
-def _query_bool(req, name):
-    value = req.GET.get(name)
-    return None if value is None else strutils.bool_from_string(value)
-
-
-def _filters(req):
-    filters = {}
-    for name in _PLAIN_FILTERS:
-        if req.GET.get(name) is not None:
-            if not utils.allow_node_filter(name):
-                raise utils.not_acceptable()
-            filters[name] = req.GET[name]
-    if filters.get('provision_state') not in (None,) + states.ALL:
-        raise exception.Invalid('Invalid provision state %s.'
-                                % filters['provision_state'])
-    filters['maintenance'] = _query_bool(req, 'maintenance')
-    filters['associated'] = _query_bool(req, 'associated')
-    filters['instance_uuid'] = req.GET.get('instance_uuid')
-    for param, name in schema.TRAIT_FILTERS.items():
-        if req.GET.get(param) is None:
-            continue
-        if not utils.allow_node_traits():
-            raise utils.not_acceptable()
-        traits = [t for t in req.GET[param].split(',') if t]
-        for trait in traits:
-            _check_trait(trait)
-        filters[name] = traits
-    return filters
 
 
 def _check_name(name):
@@ -119,10 +95,73 @@ def _check_name(name):
 
 def _check_versioned_values(req, values):
     view = node_view.NodeView(req)
-    for name in ('resource_class',) + _PROJECT_FIELDS:
+    for name in _VERSIONED_FIELDS:
         if values.get(name) is not None and not view.allowed(name):
             raise utils.not_acceptable()
     _check_name(values.get('name'))
+
+
+def _chassis_id(chassis_uuid):
+    """The id of the chassis named by a node body (None: none)."""
+    if chassis_uuid is None:
+        return None
+    try:
+        return objects.Chassis.get_by_uuid(pecan.request.ctxt,
+                                           chassis_uuid).id
+    except exception.ChassisNotFound as exc:
+        # Ironic's answer: the body is wrong (400), not the URL.
+        raise exception.Invalid(exc.format_message())
+
+
+def _reset_interfaces(req):
+    """The ``reset_interfaces`` query parameter of a patch (1.45)."""
+    value = req.GET.get('reset_interfaces')
+    if value is None:
+        return None
+    if not utils.allow_reset_interfaces():
+        raise utils.not_acceptable()
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError as exc:
+        raise exception.Invalid(str(exc))
+
+
+def _patch_interfaces(node, patched, changed, reset):
+    """Check the driver and interfaces a patch leaves, and add the
+    defaults of the interfaces it unset to ``changed``.
+    """
+    if 'driver' not in changed and reset:
+        raise exception.Invalid('The reset_interfaces parameter can only '
+                                'be used when changing the node\'s driver.')
+    if 'driver' in changed:
+        node_interfaces.check_driver(changed['driver'])
+    elif not any(name in changed for name in node_interfaces.FIELDS):
+        return
+    wanted = {name: (None if reset else patched.get(name))
+              for name in node_interfaces.FIELDS}
+    for name, impl in node_interfaces.resolve(patched['driver'],
+                                              wanted).items():
+        if impl != getattr(node, name):
+            changed[name] = impl
+        else:
+            changed.pop(name, None)
+
+
+def _check_flags(node, changed):
+    """Ironic's rules of protected and retired, on the patched node."""
+    for flag, allowed in (('protected', lambda s: s == states.ACTIVE),
+                          ('retired', lambda s: s != states.AVAILABLE)):
+        reason = flag + '_reason'
+        if changed.get(flag) is False:
+            changed[reason] = None
+        elif changed.get(flag) and not allowed(node.provision_state):
+            raise exception.InvalidState(
+                reason='Node %s cannot be made %s in provision state "%s".'
+                       % (node.uuid, flag, node.provision_state))
+        if changed.get(reason) and \
+                not changed.get(flag, getattr(node, flag)):
+            raise exception.Invalid('The %s field can only be set when %s '
+                                    'is True.' % (reason, flag))
 
 
 class NodesController(rest.RestController):
@@ -134,7 +173,7 @@ class NodesController(rest.RestController):
 
     def _list(self, detail):
         req = pecan.request
-        asked = _query_bool(req, 'detail')
+        asked = node_query.query_bool(req, 'detail')
         if asked is not None:
             if not utils.allow_detail_query():
                 raise utils.not_acceptable()
@@ -157,7 +196,7 @@ class NodesController(rest.RestController):
         view.check_fields([sort_key] if sort_key in node_view.FIELDS
                           else [])
         limit = utils.get_limit()
-        filters = _filters(req)
+        filters = node_query.filters(req)
         filters['project'] = project
         nodes = objects.NodeList.get_all(
             req.ctxt, filters=filters, sort_key=sort_key,
@@ -195,8 +234,11 @@ class NodesController(rest.RestController):
     def post(self):
         req = pecan.request
         req.ctxt.can(policies.CREATE)
-        body = req.json
+        body = dict(req.json)
         _check_versioned_values(req, body)
+        node_interfaces.check_driver(body['driver'])
+        body.update(node_interfaces.resolve(body['driver'], body))
+        body['chassis_id'] = _chassis_id(body.pop('chassis_uuid', None))
         node = objects.Node(req.ctxt, **body)
         node.maintenance = False
         node.provision_state = (states.ENROLL if utils.allow_enroll_state()
@@ -222,16 +264,22 @@ class NodesController(rest.RestController):
             if field not in _PATCHABLE:
                 raise exception.Invalid("'/%s' is an internal attribute and "
                                         "can not be updated" % field)
-            if field in _PROJECT_FIELDS and not view.allowed(field):
+            if field in _VERSIONED_FIELDS and not view.allowed(field):
+                raise utils.not_acceptable()
+            if field == 'chassis_uuid' and operation['op'] == 'remove' and \
+                    not utils.allow_unset_chassis():
                 raise utils.not_acceptable()
             rule = _PATCH_RULES.get(field, policies.UPDATE)
             if rule not in rules:
                 rules.append(rule)
+        reset = _reset_interfaces(req)
         node = utils.get_node(node_ident, *rules)
-        document = {name: getattr(node, name) for name in _PATCHABLE}
+        document = {name: view.value(node, name) for name in _PATCHABLE}
         patched = json_patch.apply(document, req.json)
         # A removed field is unset (its default), not left as it was.
-        patched.setdefault('maintenance', False)
+        for name in ('maintenance', 'protected', 'retired'):
+            patched.setdefault(name, False)
+        patched.setdefault('conductor_group', '')
         for name in _PATCHABLE:
             patched.setdefault(name, None)
         for name in ('driver_info', 'extra', 'properties', 'instance_info'):
@@ -242,8 +290,12 @@ class NodesController(rest.RestController):
         else:
             _check_patched_hostname(patched)
         changed = {name: value for name, value in patched.items()
-                   if value != getattr(node, name)}
+                   if value != document[name]}
         _check_versioned_values(req, changed)
+        _patch_interfaces(node, patched, changed, reset)
+        if 'chassis_uuid' in changed:
+            changed['chassis_id'] = _chassis_id(changed.pop('chassis_uuid'))
+        _check_flags(node, changed)
         if 'instance_uuid' in changed and node.instance_uuid and \
                 patched.get('instance_uuid'):
             raise exception.NodeAssociated(node=node.uuid,
@@ -266,6 +318,8 @@ class NodesController(rest.RestController):
     @wsgi.expose(status=204)
     def delete(self, node_ident):
         node = utils.get_node(node_ident, policies.DELETE)
+        if node.protected:
+            raise exception.NodeProtected(node=node.uuid)
         if node.instance_uuid:
             raise exception.NodeAssociated(node=node.uuid,
                                            instance_uuid=node.instance_uuid)
@@ -282,11 +336,18 @@ class NodesController(rest.RestController):
     @wsgi.expose()
     def validate(self, node_ident):
         node = utils.get_node(node_ident, policies.VALIDATE)
-        result = {name: {'result': True, 'reason': None}
-                  for name in ('boot', 'deploy', 'management', 'network',
-                               'power', 'storage')}
-        for name in _UNSUPPORTED_INTERFACES:
-            result[name] = {'result': None, 'reason': 'not supported'}
+        result = {}
+        for name in node_interfaces.TYPES:
+            if name == 'vendor':
+                continue
+            if node_interfaces.implemented(node, name):
+                result[name] = {'result': True, 'reason': None}
+            else:
+                result[name] = {
+                    'result': False,
+                    'reason': exception.UnsupportedDriverExtension(
+                        driver=node.driver,
+                        extension=name).format_message()}
         try:
             missing = node_provision.missing_traits(
                 node.instance_info, node.traits.get_trait_names())
@@ -304,6 +365,12 @@ class NodesController(rest.RestController):
 
     @pecan.expose()
     def _lookup(self, node_ident, *remainder):
+        # Ironic also answers /nodes/states/console/{node} (its console
+        # controller is reached with the node after it), which
+        # ironic-tempest-plugin's client uses.
+        if node_ident == 'states' and len(remainder) == 2 and \
+                remainder[0] == 'console':
+            return node_states.NodeConsoleController(remainder[1]), ()
         if remainder and remainder[0] in _SUB_RESOURCES:
             return _SUB_RESOURCES[remainder[0]](node_ident), remainder[1:]
         return None

@@ -19,7 +19,10 @@ version out of range).
 
 import pecan
 
+from nova_mini.api.baremetal import chassis
 from nova_mini.api.baremetal import nodes
+from nova_mini.api.baremetal import portgroups
+from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal import versions
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -43,6 +46,9 @@ def _links(root_url, name):
 
 class V1Controller(object):
     nodes = nodes.NodesController()
+    ports = ports.PortsController()
+    portgroups = portgroups.PortgroupsController()
+    chassis = chassis.ChassisController()
 
     @wsgi.expose()
     def index(self):
@@ -62,6 +68,8 @@ class V1Controller(object):
                 'type': 'application/vnd.openstack.ironic.v1+json',
             },
             'nodes': _links(root_url, 'nodes'),
+            'ports': _links(root_url, 'ports'),
+            'chassis': _links(root_url, 'chassis'),
             'version': _default_version(root_url),
         }
 
@@ -79,6 +87,12 @@ class BaremetalRootController(object):
             'default_version': version,
             'versions': [version],
         }
+
+    @pecan.expose()
+    def _lookup(self, first, *remainder):
+        # As Ironic: a path that names no version is the default one's
+        # (/baremetal/nodes is /baremetal/v1/nodes).
+        return V1Controller(), (first,) + remainder
 
 
 pecan.route(BaremetalRootController, 'v1', V1Controller())

@@ -36,6 +36,22 @@ _FILTER_VERSIONS = {
     'resource_class': versions.RESOURCE_CLASS,
     'owner': versions.NODE_OWNER,
     'lessee': versions.NODE_LESSEE,
+    'fault': versions.FAULT,
+    'conductor_group': versions.CONDUCTOR_GROUP,
+    'conductor': versions.CONDUCTOR,
+    'description_contains': versions.DESCRIPTION,
+    'retired': versions.RETIRED,
+}
+
+
+# Port fields that came after 1.1, and the version of each.
+PORT_FIELD_VERSIONS = {
+    'internal_info': versions.PORT_INTERNAL_INFO,
+    'local_link_connection': versions.PORT_LOCAL_LINK,
+    'pxe_enabled': versions.PORT_LOCAL_LINK,
+    'portgroup_uuid': versions.PORT_PORTGROUP,
+    'physical_network': versions.PHYSICAL_NETWORK,
+    'is_smartnic': versions.SMART_NIC,
 }
 
 
@@ -100,6 +116,27 @@ def allow_node_owner():
 def allow_node_lessee():
     """Return whether nodes have a lessee: the field and its filter."""
     return _since(versions.NODE_LESSEE)
+
+
+def allow_unset_chassis():
+    """Return whether a patch may remove a node's ``chassis_uuid``."""
+    return _since(versions.UNSET_CHASSIS)
+
+
+def allow_soft_power_off():
+    """Return whether soft power off and soft reboot are power targets."""
+    return _since(versions.SOFT_POWER_OFF)
+
+
+def allow_reset_interfaces():
+    """Return whether node patches take ``reset_interfaces``."""
+    return _since(versions.RESET_INTERFACES)
+
+
+def allow_port_field(name):
+    """Return whether ports have the field ``name`` at this version."""
+    needed = PORT_FIELD_VERSIONS.get(name)
+    return needed is None or _since(needed)
 
 
 def not_acceptable():

@@ -13,12 +13,11 @@
 """The bare-metal API's microversion history: one entry per version.
 
 The versions are Ironic's, 1.1 to 1.65; everything nova_mini serves
-behaves at each of them as Ironic does (see doc/source/reference/
-baremetal-api.rst). Of what 1.38 to 1.65 brought, nova_mini serves
-``detail=`` on node lists (1.43) and the node's ``owner`` (1.50) and
-``lessee`` (1.65); the rest concerns resources and node fields it does
-not have. Add a version by appending one line here and naming it
-below if code checks it; tests check the order, names and newest version.
+behaves at each of them as Ironic does, and every node and port field of
+each version is served (see doc/source/reference/baremetal-api.rst,
+which lists the resources of these versions nova_mini does not have).
+Add a version by appending one line here and naming it below if code
+checks it; tests check the order, names and newest version.
 """
 
 from nova_mini.api import microversion
@@ -96,18 +95,47 @@ HISTORY = [
 # where a change begins is written with the change's version (a
 # validation schema list, or ``version < X``), never the one before.
 AVAILABLE_STATE = microversion.APIVersion('1.2')
+DRIVER_INTERNAL_INFO = microversion.APIVersion('1.3')
 MANAGEMENT_VERBS = microversion.APIVersion('1.4')
 NODE_NAME = microversion.APIVersion('1.5')
+INSPECTION_TIMES = microversion.APIVersion('1.6')
+CLEAN_STEP = microversion.APIVersion('1.7')
 FIELDS_SELECTOR = microversion.APIVersion('1.8')
 PROVISION_STATE_FILTER = microversion.APIVersion('1.9')
 UNRESTRICTED_NODE_NAME = microversion.APIVersion('1.10')
 ENROLL_STATE = microversion.APIVersion('1.11')
+RAID_CONFIG = microversion.APIVersion('1.12')
 STATES_LINKS = microversion.APIVersion('1.14')
 DRIVER_FILTER = microversion.APIVersion('1.16')
+PORT_INTERNAL_INFO = microversion.APIVersion('1.18')
+PORT_LOCAL_LINK = microversion.APIVersion('1.19')
+NETWORK_INTERFACE = microversion.APIVersion('1.20')
 RESOURCE_CLASS = microversion.APIVersion('1.21')
+PORTGROUPS = microversion.APIVersion('1.23')
+PORT_PORTGROUP = microversion.APIVersion('1.24')
+UNSET_CHASSIS = microversion.APIVersion('1.25')
+PORTGROUP_MODE = microversion.APIVersion('1.26')
+SOFT_POWER_OFF = microversion.APIVersion('1.27')
+HARDWARE_INTERFACES = microversion.APIVersion('1.31')
+STORAGE_INTERFACE = microversion.APIVersion('1.33')
+PHYSICAL_NETWORK = microversion.APIVersion('1.34')
 NODE_TRAITS = microversion.APIVersion('1.37')
+RESCUE_INTERFACE = microversion.APIVersion('1.38')
+BIOS_INTERFACE = microversion.APIVersion('1.40')
+FAULT = microversion.APIVersion('1.42')
 DETAIL_QUERY = microversion.APIVersion('1.43')
+DEPLOY_STEP = microversion.APIVersion('1.44')
+RESET_INTERFACES = microversion.APIVersion('1.45')
+CONDUCTOR_GROUP = microversion.APIVersion('1.46')
+AUTOMATED_CLEAN = microversion.APIVersion('1.47')
+PROTECTED = microversion.APIVersion('1.48')
+CONDUCTOR = microversion.APIVersion('1.49')
 NODE_OWNER = microversion.APIVersion('1.50')
+DESCRIPTION = microversion.APIVersion('1.51')
+ALLOCATION = microversion.APIVersion('1.52')
+SMART_NIC = microversion.APIVersion('1.53')
+RETIRED = microversion.APIVersion('1.61')
+LOCAL_LINK_NETWORK_TYPE = microversion.APIVersion('1.64')
 NODE_LESSEE = microversion.APIVersion('1.65')
 
 BAREMETAL_API = microversion.VersionedAPI(

@@ -18,10 +18,10 @@ the ``validation`` query parameter chooses how strictly.
 
 from oslo_log import log as logging
 import pecan
-from pecan import rest
 
 from nova_mini.api.compute.schemas import flavor_extra_specs as schema
 from nova_mini.api.compute import versions
+from nova_mini.api import pecan_speedups
 from nova_mini.api import validation
 from nova_mini.api.validation.extra_specs import registry
 from nova_mini.api import wsgi
@@ -92,7 +92,7 @@ def _check(req, flavor_id, specs):
                                  if spec.support.replacement else '')})
 
 
-class FlavorExtraSpecsController(rest.RestController):
+class FlavorExtraSpecsController(pecan_speedups.SubResourceController):
     """/flavors/{flavor_id}/os-extra_specs[/{key}]: list, show, merge, set
     and delete a flavor's extra specs.
     """

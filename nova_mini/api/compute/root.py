@@ -21,7 +21,9 @@ import copy
 
 import pecan
 
+from nova_mini.api.compute import extensions
 from nova_mini.api.compute import flavors
+from nova_mini.api.compute import keypairs
 from nova_mini.api.compute import server_groups
 from nova_mini.api.compute import servers
 from nova_mini.api.compute import versions
@@ -77,6 +79,7 @@ def _document(segment):
 
 
 class V21Controller(object):
+    extensions = extensions.ExtensionsController()
     flavors = flavors.FlavorsController()
     servers = servers.ServersController()
 
@@ -101,6 +104,7 @@ class ComputeRootController(object):
                              for segment, fields in _VERSIONS]}
 
 
+pecan.route(V21Controller, 'os-keypairs', keypairs.KeypairsController())
 pecan.route(V21Controller, 'os-server-groups',
             server_groups.ServerGroupsController())
 pecan.route(ComputeRootController, 'v2.1', V21Controller())

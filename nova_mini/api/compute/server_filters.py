@@ -147,20 +147,21 @@ def _task_state(filters, name, value):
 
 
 def _power_state(filters, name, value):
-    # As the server view shows it: running when active, else no state.
+    # As the server view shows it: running when active, shut down when
+    # stopped, else no state.
     if value == str(server_view.RUNNING):
         _vm_states(filters, [instance_obj.ACTIVE])
+    elif value == str(server_view.SHUTDOWN):
+        _vm_states(filters, [instance_obj.STOPPED])
     elif value == str(server_view.NOSTATE):
         filters.setdefault('not_vm_states', []).append(
-            frozenset([instance_obj.ACTIVE]))
+            frozenset([instance_obj.ACTIVE, instance_obj.STOPPED]))
     else:
         _vm_states(filters, [])
 
 
-def _no_key_pair(filters, name, value):
-    # No server has a key pair yet: a valid pattern matches none.
-    _pattern(name, value)
-    filters['nothing'] = True
+def _locked(filters, name, value):
+    filters['locked'] = _strict_bool(value)
 
 
 def _config_drive(filters, name, value):
@@ -188,8 +189,7 @@ _FILTERS = {
     'vm_state': _equal('vm_state'),
     'task_state': _task_state,
     'power_state': _power_state,
-    # nova_mini servers are never locked.
-    'locked': _nothing_if(_strict_bool),
+    'locked': _locked,
     # Deleted servers are gone at once: none is ever "deleted" (Nova reads
     # a value it does not know as false).
     'deleted': _nothing_if(strutils.bool_from_string),
@@ -201,7 +201,7 @@ _FILTERS = {
     'access_ip_v6': _regex('access_ip_v6'),
     'config_drive': _config_drive,
     'launch_index': _regex('launch_index'),
-    'key_name': _no_key_pair,
+    'key_name': _regex('key_name'),
     'tags': _tags('tags'),
     'tags-any': _tags('tags_any'),
     'not-tags': _tags('not_tags'),

@@ -14,7 +14,8 @@
 
 As Nova's: GET lists or shows items, POST merges items in, PUT on the
 collection replaces them all, PUT on an item sets it and DELETE removes
-it. Writes need an ACTIVE server (Nova: 409 while building or in error)
+it. Writes need an ACTIVE or SHUTOFF server (Nova: 409 while building
+or in error), unlocked unless the caller is an administrator (409)
 and stay within Nova's quota of 128 items (403). The instance object
 settles concurrent writers (nova_mini.objects.instance).
 """
@@ -27,6 +28,7 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects import instance_task
 from nova_mini.policies import server_metadata as policies
 
 
@@ -68,6 +70,7 @@ class ServerMetadataController(rest.RestController):
     def post(self):
         req = pecan.request
         instance = self._instance(req.ctxt, policies.CREATE)
+        instance_task.check_lock(req.ctxt, instance)
         return {'metadata': instance.update_metadata(req.json['metadata'])}
 
     @wsgi.expose()
@@ -82,12 +85,14 @@ class ServerMetadataController(rest.RestController):
     def _update_all(self):
         req = pecan.request
         instance = self._instance(req.ctxt, policies.UPDATE_ALL)
+        instance_task.check_lock(req.ctxt, instance)
         return {'metadata': instance.replace_metadata(req.json['metadata'])}
 
     @validation.body(schema.update)
     def _update(self, key):
         req = pecan.request
         instance = self._instance(req.ctxt, policies.UPDATE)
+        instance_task.check_lock(req.ctxt, instance)
         item = req.json['meta']
         if key not in item:
             raise exception.Invalid('Request body and URI mismatch')
@@ -97,6 +102,7 @@ class ServerMetadataController(rest.RestController):
     @wsgi.expose(status=204)
     def delete(self, key):
         instance = self._instance(pecan.request.ctxt, policies.DELETE)
+        instance_task.check_lock(pecan.request.ctxt, instance)
         # As Nova: a missing item is 404 whatever the server's state.
         if key not in instance.metadata:
             raise exception.InstanceMetadataNotFound()

@@ -30,15 +30,17 @@ from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
 from nova_mini import conf
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_task
 from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import servers as policies
 
 CONF = conf.CONF
 
-# Nova's power states: nothing yet, and running (a deployed node).
-NOSTATE = 0
-RUNNING = 1
+# Nova's power states: nothing yet, running (a deployed node), shut down.
+NOSTATE = instance_task.NOSTATE
+RUNNING = instance_task.RUNNING
+SHUTDOWN = instance_task.SHUTDOWN
 
 # Statuses whose servers show a progress (Nova's, of those nova_mini has).
 _PROGRESS_STATUSES = ('ACTIVE', 'BUILD')
@@ -49,13 +51,18 @@ def _iso(value):
 
 
 def task_state(instance):
-    """Nova's task state: the scheduler builds the server in one go."""
+    """Nova's task state: the action's while one runs (server_actions.py),
+    scheduling while the scheduler builds the server.
+    """
+    if instance.task_state:
+        return instance.task_state
     return 'scheduling' if instance.vm_state == instance_obj.BUILDING else (
         None)
 
 
 def power_state(instance):
-    return RUNNING if instance.vm_state == instance_obj.ACTIVE else NOSTATE
+    return instance_task.power_state_of(instance.vm_state,
+                                        instance.power_state)
 
 
 def launched_at(instance):
@@ -179,7 +186,7 @@ class ServerView(object):
         if everything:
             body.update(self._everything(instance))
         if self.version >= versions.SERVER_LOCKED:
-            body['locked'] = False
+            body['locked'] = instance.locked
         if self.version >= versions.SERVER_DESCRIPTION:
             body['description'] = instance.description
         if self.version >= versions.SERVER_TAGS:
@@ -191,7 +198,7 @@ class ServerView(object):
             body['server_groups'] = server_group_obj.group_uuids_of_instance(
                 self._req.ctxt, instance.uuid)
         if self.version >= versions.SERVER_LOCKED_REASON:
-            body['locked_reason'] = None
+            body['locked_reason'] = instance.locked_reason
         return body
 
     def _everything(self, instance):

@@ -25,20 +25,25 @@ does; PUT changes its name, description and access addresses, and its
 metadata has a sub-resource of its own (server_metadata.py).
 
 Real clients work unchanged (doc/source/reference/compute-api.rst):
-openstacksdk boots with ``imageRef``; openstackclient, which looks
-``--image`` up in the Image service nova_mini does not have, boots with
-``--block-device uuid=IMAGE,source_type=image,destination_type=local,
-boot_index=0``, whose image is then the server's.
+openstacksdk boots with ``imageRef``, openstackclient with ``--image``
+(which it looks up in Glance by name or id). The image is checked in
+Glance and its properties take part in scheduling (nova_mini.image.glance).
 """
+
+import ipaddress
 
 from oslo_log import log as logging
 from oslo_serialization import base64
+from oslo_utils import excutils
 from oslo_utils import strutils
+from oslo_utils import units
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
+from nova_mini.api.compute import instance_actions
 from nova_mini.api.compute.schemas import servers as schema
+from nova_mini.api.compute import server_actions
 from nova_mini.api.compute import server_filters
 from nova_mini.api.compute import server_hints
 from nova_mini.api.compute import server_metadata
@@ -49,8 +54,11 @@ from nova_mini.api.validation import messages
 from nova_mini.api import wsgi
 from nova_mini import conf
 from nova_mini import exception
+from nova_mini.image import glance
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_action
+from nova_mini.objects import instance_task
 from nova_mini.objects import request_spec
 from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import servers as policies
@@ -66,9 +74,9 @@ _validate_list_query = validation.query([
     (versions.STRICT_VALIDATION, schema.index_query_v275),
 ])
 
-# Attempts to reach the broker for the build cast before the servers are
-# failed (oslo.messaging would otherwise retry forever, holding the
-# request).
+# Attempts to reach the broker for the build cast before the create is
+# refused with 503 (oslo.messaging would otherwise retry for ever, holding
+# the request): about 7 s with oslo.messaging's default intervals.
 CAST_RETRIES = 2
 
 
@@ -146,7 +154,7 @@ def _image_ref(body):
     return image_ref
 
 
-def _check_user_data(body):
+def check_user_data(body):
     """400 unless ``user_data`` is base64 as Nova's schema checks it (its
     ``base64`` format, in Nova's words); the text is kept as received.
     """
@@ -170,7 +178,7 @@ def _description(req, body):
     return body.get('description')
 
 
-def _refuse_auto_disk_config(body):
+def refuse_auto_disk_config(body):
     if body.get('OS-DCF:diskConfig') == 'AUTO':
         # Nova's Ironic driver cannot resize a deployed disk either.
         raise exception.Invalid(
@@ -183,22 +191,105 @@ def _refuse_unsupported(body):
     them (it has no key pairs, networks, reservation ids or file injection
     to use).
     """
-    _refuse_auto_disk_config(body)
+    refuse_auto_disk_config(body)
     if body.get('personality'):
-        raise exception.Invalid(
-            'Personality files are not supported: nova_mini injects no '
-            'files into bare-metal instances; pass the files in user_data '
-            '(for example as cloud-init write_files) instead.')
-    if body.get('key_name') is not None:
-        raise exception.Invalid('Invalid key_name provided.')
+        refuse_personality()
     networks = body.get('networks')
     if isinstance(networks, list) and networks:
         raise exception.Invalid(
             'nova_mini has no Networking service: networks must be "auto", '
             '"none" or empty.')
+    for group in body.get('security_groups') or []:
+        # Every server is in the one group it shows, 'default'; others
+        # would need a Networking service (Nova's words for an unknown
+        # one).
+        if group.get('name') != 'default':
+            raise exception.Invalid(
+                'Security group %s not found. nova_mini has no Networking '
+                'service: leave security_groups out.' % group.get('name'))
     if strutils.bool_from_string(body.get('return_reservation_id')):
         raise exception.Invalid('return_reservation_id is not supported: '
                                 'nova_mini keeps no reservation ids.')
+
+
+def _address(text):
+    # As Nova keeps them: an address in its standard form (an IPv6 one
+    # compressed, '::babe:dc0c:1602'), the schema having checked it.
+    return None if text is None else str(ipaddress.ip_address(text))
+
+
+def details_of(body):
+    """What a PUT or rebuild body changes of the server's name,
+    description and access addresses, as stored.
+    """
+    values = {}
+    for field, name in (('name', 'name'), ('description', 'description'),
+                        ('accessIPv4', 'access_ip_v4'),
+                        ('accessIPv6', 'access_ip_v6')):
+        if field in body:
+            values[name] = body[field]
+    for name in ('access_ip_v4', 'access_ip_v6'):
+        if values.get(name) is not None:
+            values[name] = _address(values[name])
+    return values
+
+
+def refuse_personality():
+    raise exception.Invalid(
+        'Personality files are not supported: nova_mini injects no '
+        'files into bare-metal instances; pass the files in user_data '
+        '(for example as cloud-init write_files) instead.')
+
+
+def generate_password():
+    """An administrator password for a server whose request gave none
+    (nothing sets it on the node, as with Nova's Ironic driver).
+    """
+    return uuidutils.generate_uuid(dashed=False)[:12]
+
+
+def key_pair(context, key_name):
+    """``(key_name, public key)`` of the caller's key pair ``key_name``
+    (both None without one); Nova's 400 for one the user does not have.
+    """
+    if key_name is None:
+        return None, None
+    try:
+        keypair = objects.KeyPair.get_by_name(context, context.user_id,
+                                              key_name)
+    except exception.KeypairNotFound:
+        raise exception.Invalid('Invalid key_name provided.')
+    return keypair.name, keypair.public_key
+
+
+def _image_value(image, name):
+    if image.obj_attr_is_set(name) and getattr(image, name) is not None:
+        return int(getattr(image, name))
+    return 0
+
+
+def check_image_fits(flavor, image):
+    """Nova's 400s for an image the flavor is too small for: its
+    ``min_ram`` (MiB), and for a flavor with a disk size its ``min_disk``
+    (GiB) and size (bytes). A flavor's 0 disk means no check, as in Nova.
+    """
+    if flavor.memory_mb < _image_value(image, 'min_ram'):
+        raise exception.Invalid(
+            "Flavor's memory is too small for requested image.")
+    disk = flavor.root_gb * units.Gi
+    if not disk:
+        return
+    if _image_value(image, 'size') > disk:
+        raise exception.Invalid(
+            "Flavor's disk is too small for requested image. Flavor disk "
+            "is %d bytes, image is %d bytes."
+            % (disk, _image_value(image, 'size')))
+    min_disk = _image_value(image, 'min_disk') * units.Gi
+    if min_disk > disk:
+        raise exception.Invalid(
+            "Flavor's disk is smaller than the minimum size specified in "
+            "image metadata. Flavor disk is %d bytes, minimum size is %d "
+            "bytes." % (disk, min_disk))
 
 
 def _destination(context, requested):
@@ -224,7 +315,17 @@ def _destination(context, requested):
     return zone or None, [node]
 
 
-def _get(context, server_id, action):
+def _discard(context, instances):
+    """Delete instances whose build could not be sent; a node a scheduler
+    claimed for one all the same (a send that failed after the broker had
+    taken it) is freed.
+    """
+    for instance in instances:
+        instance.destroy()
+        objects.Node.release(context, instance.uuid)
+
+
+def get_server(context, server_id, action):
     """The instance, if the caller may ``action`` it; an expired build is
     failed on the way.
     """
@@ -247,6 +348,12 @@ class ServersController(rest.RestController):
     def _lookup(self, server_id, *remainder):
         if remainder and remainder[0] == 'metadata':
             return (server_metadata.ServerMetadataController(server_id),
+                    remainder[1:])
+        if remainder and remainder[0] == 'action':
+            return (server_actions.ServerActionController(server_id),
+                    remainder[1:])
+        if remainder and remainder[0] == 'os-instance-actions':
+            return (instance_actions.InstanceActionsController(server_id),
                     remainder[1:])
         return None
 
@@ -282,7 +389,7 @@ class ServersController(rest.RestController):
     @wsgi.expose()
     def get_one(self, server_id):
         req = pecan.request
-        instance = _get(req.ctxt, server_id, policies.SHOW)
+        instance = get_server(req.ctxt, server_id, policies.SHOW)
         return server_view.ServerView(req).show(instance)
 
     @wsgi.expose(status=202)
@@ -294,7 +401,7 @@ class ServersController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         body = req.json['server']
-        _check_user_data(body)
+        check_user_data(body)
         context.can(policies.CREATE)
         metadata = body.get('metadata') or {}
         instance_obj.check_metadata_quota(metadata)
@@ -302,15 +409,22 @@ class ServersController(rest.RestController):
         _min_count, count = _counts(body)
         image_ref = _image_ref(body)
         _refuse_unsupported(body)
+        key_name, key_data = key_pair(context, body.get('key_name'))
         zone, force_nodes = _destination(context,
                                          body.get('availability_zone'))
         hints = server_hints.hints_of(req.json)
         group = server_hints.check(context, hints)
+        # Before anything is written: an unknown or inactive image is a
+        # 400, a Glance that does not answer a 503.
+        image = glance.image_meta(image_ref,
+                                  req.environ.get(glance.USER_AUTH_KEY))
+        image_ref = image.id
+        check_image_fits(flavor, image)
         uuids = [uuidutils.generate_uuid() for _index in range(count)]
         # The spec first: a flavor it cannot be derived from is refused
         # before anything is written.
         spec = request_spec.RequestSpec.from_components(
-            context, flavor, image={'id': image_ref},
+            context, flavor, image=image,
             instance_uuids=uuids, project_id=context.project_id,
             user_id=context.user_id,
             availability_zone=zone, force_nodes=force_nodes,
@@ -320,11 +434,13 @@ class ServersController(rest.RestController):
             'tags': body.get('tags') or [],
             'user_data': body.get('user_data'),
             'description': _description(req, body),
-            'access_ip_v4': body.get('accessIPv4'),
-            'access_ip_v6': body.get('accessIPv6'),
+            'access_ip_v4': _address(body.get('accessIPv4')),
+            'access_ip_v6': _address(body.get('accessIPv6')),
             'config_drive': strutils.bool_from_string(
                 body.get('config_drive', False), strict=True),
             'boot_roles': list(context.roles or []),
+            'key_name': key_name,
+            'key_data': key_data,
         }
         instances = []
         for index, uuid in enumerate(uuids):
@@ -351,18 +467,18 @@ class ServersController(rest.RestController):
             scheduler_rpcapi.SchedulerAPI(CONF).build_instances(
                 context, spec, uuids, retry=CAST_RETRIES)
         except Exception as exc:
-            LOG.error('Could not hand instances %s to a scheduler: %s',
-                      ', '.join(uuids), exc)
-            if isinstance(exc, exception.NovaMiniException):
-                reason = exc.format_message()
-            else:
-                reason = exc.__class__.__name__
-            for instance in instances:
-                instance.mark_error('Could not reach a scheduler: %s'
-                                    % reason)
+            # Nothing stays behind a refused create: no scheduler took the
+            # build (503 when the broker or its schedulers are away).
+            with excutils.save_and_reraise_exception():
+                LOG.error('Could not hand instances %s to a scheduler, '
+                          'deleting them: %s', ', '.join(uuids), exc)
+                _discard(context, instances)
+        for instance in instances:
+            instance_action.record(context, instance.uuid,
+                                   instance_action.CREATE)
         admin_pass = body.get('adminPass')
         if admin_pass is None:
-            admin_pass = uuidutils.generate_uuid(dashed=False)[:12]
+            admin_pass = generate_password()
         created = server_view.ServerView(req).created(
             instances[0], admin_pass, body.get('security_groups'))
         # As Nova: Location is the new server's self link.
@@ -377,15 +493,10 @@ class ServersController(rest.RestController):
         """Change the name, description (2.19) or access addresses."""
         req = pecan.request
         context = req.ctxt
-        instance = _get(context, server_id, policies.UPDATE)
+        instance = get_server(context, server_id, policies.UPDATE)
         body = req.json['server']
-        _refuse_auto_disk_config(body)
-        values = {}
-        for field, name in (('name', 'name'), ('description', 'description'),
-                            ('accessIPv4', 'access_ip_v4'),
-                            ('accessIPv6', 'access_ip_v6')):
-            if field in body:
-                values[name] = body[field]
+        refuse_auto_disk_config(body)
+        values = details_of(body)
         if values:
             instance.update_details(**values)
         return server_view.ServerView(req).updated(instance)
@@ -393,8 +504,10 @@ class ServersController(rest.RestController):
     @wsgi.expose(status=204)
     def delete(self, server_id):
         context = pecan.request.ctxt
-        instance = _get(context, server_id, policies.DELETE)
+        instance = get_server(context, server_id, policies.DELETE)
+        instance_task.check_lock(context, instance)
         instance.destroy()
+        instance_action.record(context, instance.uuid, instance_action.DELETE)
         # After the row is gone: a scheduler finishing the build now fails
         # to mark it ACTIVE and frees the node itself.
         node_uuid = objects.Node.release(context, instance.uuid)

@@ -42,6 +42,7 @@ PATTERN_MEANINGS = {
         'text without control characters (no tabs, newlines or other '
         'control codes)'),
     '^[a-zA-Z0-9._-]*$': "letters, digits, '.', '_' and '-'",
+    r'^[a-zA-Z0-9_\-\.]*$': "letters, digits, '_', '-' and '.'",
     '^[a-zA-Z0-9._/-]*$': "letters, digits, '.', '_', '/' and '-'",
     '^[^,/]*$': "text without ',' or '/'",
     '^[a-zA-Z0-9-._~]+$': "letters, digits, '-', '.', '_' and '~'",

@@ -16,7 +16,9 @@ A filter reads the RequestSpec's attributes (never dicts) and a
 ``NodeState``; ``check`` says why a node fails, or None if it passes.
 ``for_request`` runs once per selection, before any ``check``: a filter
 that needs the database (the nodes of the servers a hint names) reads it
-there.
+there. A filter whose answer depends on other requests' claims says so
+(``takes_turns``) and locks what they share (``serialize_claims``) first
+thing in the transaction that then selects and claims.
 Filters are loaded by name from the ``nova_mini.scheduler.filters`` entry
 point group, in the order of ``[filter_scheduler] enabled_filters``.
 """
@@ -52,6 +54,31 @@ class BaseNodeFilter(object):
         :returns: an object with ``name`` and ``check``, or None.
         """
         return self
+
+    def takes_turns(self, spec_obj):
+        """Return whether this filter judges ``spec_obj`` by other
+        requests' claims, so that its selection and claims must run in
+        one write transaction after ``serialize_claims``. False by
+        default.
+
+        :param spec_obj: the RequestSpec.
+        :returns: a bool.
+        """
+        return False
+
+    def serialize_claims(self, context, spec_obj):
+        """Take, first thing in the transaction that selects and claims
+        nodes for ``spec_obj``, the lock that makes the requests this
+        filter judges by one another's claims take turns (a server
+        group's row); nothing by default.
+
+        Each such request then runs its selection after the earlier ones
+        committed their claims, and ``for_request`` reads them.
+
+        :param context: the request context, in the claim's write
+            transaction.
+        :param spec_obj: the RequestSpec.
+        """
 
     def check(self, node, spec_obj):
         """Return why ``node`` does not suit ``spec_obj``.

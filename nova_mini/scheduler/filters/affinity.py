@@ -25,6 +25,11 @@ so nothing here reads them.
 
 Each filter reads the database once per selection (``for_request``): the
 nodes of the named servers, or the group's policy and its members' nodes.
+The group filters also make the claims into one group take turns
+(``serialize_claims``, the group's row locked in the claim's transaction):
+of two servers booted at once into an empty affinity group, the second
+sees the first one's node and fails with "no valid host"; concurrent
+members of an anti-affinity group never land on one node.
 Reasons name no server, group or node, so that they may be shown to the
 user (nova_mini.scheduler.no_valid_host).
 """
@@ -118,6 +123,17 @@ class _GroupFilter(filters.BaseNodeFilter):
 
     hints = ('group',)
     policy = None
+
+    def takes_turns(self, spec_obj):
+        return bool(_hint(spec_obj, 'group'))
+
+    def serialize_claims(self, context, spec_obj):
+        # Claims into one group take turns: each one's selection reads
+        # the members' nodes after the earlier claims committed, so two
+        # first boots into an empty group cannot both pass.
+        groups = _hint(spec_obj, 'group')
+        if groups:
+            server_group_obj.lock_placement(context, groups[0], self.policy)
 
     def for_request(self, context, spec_obj):
         groups = _hint(spec_obj, 'group')

@@ -38,6 +38,11 @@ def _wanted(spec_obj):
 
 class ImagePropertiesFilter(filters.BaseNodeFilter):
 
+    def for_request(self, context, spec_obj):
+        # An image asking for none of them fits every node: nothing to
+        # check node by node.
+        return self if any(_wanted(spec_obj)) else None
+
     def check(self, node, spec_obj):
         wanted = _wanted(spec_obj)
         if not any(wanted):

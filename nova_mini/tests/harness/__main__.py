@@ -15,11 +15,14 @@ and tools/run-tests.sh.
 
     python -m nova_mini.tests.harness up --state-dir DIR \
         [--api-port 8774] [--metadata-port 8775] [--keystone-port 5000] \
-        [--virtual-host NAME] [--vendordata-sample-port 8790]
+        [--virtual-host NAME] [--rabbit-user NAME] \
+        [--vendordata-sample-port 8790] \
+        [--glance-port 9292]
     python -m nova_mini.tests.harness down --state-dir DIR
     python -m nova_mini.tests.harness status --state-dir DIR
     python -m nova_mini.tests.harness ensure-rabbitmq
     python -m nova_mini.tests.harness ensure-keystone-venv
+    python -m nova_mini.tests.harness ensure-glance-venv
 
 ``up`` leaves the processes running in the background; ``down`` finds them
 again through the pid files of the state directory.
@@ -30,6 +33,7 @@ import logging
 import os
 import sys
 
+from nova_mini.tests.harness import glance
 from nova_mini.tests.harness import keystone
 from nova_mini.tests.harness import rabbitmq
 from nova_mini.tests.harness import stack
@@ -45,11 +49,14 @@ def cmd_up(args):
                      metadata_port=args.metadata_port,
                      keystone_port=args.keystone_port, debug=args.debug,
                      virtual_host=args.virtual_host,
-                     vendordata_sample_port=args.vendordata_sample_port)
+                     vendordata_sample_port=args.vendordata_sample_port,
+                     glance_port=args.glance_port,
+                     rabbit_user=args.rabbit_user)
     try:
         st.up(log=_say, start_daemons=not args.skip_daemons)
-    except util.HarnessError:
-        # Leave nothing half-started behind.
+    except Exception:
+        # Leave nothing half-started behind (Keystone answering 500 to the
+        # set-up too, not only the harness's own errors).
         st.adopt()
         st.down(stop_rabbit=False)
         raise
@@ -91,10 +98,16 @@ def cmd_ensure_keystone_venv(args):
     return 0
 
 
+def cmd_ensure_glance_venv(args):
+    _say(glance.ensure_venv())
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog='python -m nova_mini.tests.harness',
-        description='Start and stop RabbitMQ, Keystone and nova_mini.')
+        description='Start and stop RabbitMQ, Keystone, Glance and '
+                    'nova_mini.')
     sub = parser.add_subparsers(dest='command', required=True)
 
     up = sub.add_parser('up', help='set up and start everything')
@@ -102,10 +115,17 @@ def main(argv=None):
     up.add_argument('--api-port', type=int)
     up.add_argument('--metadata-port', type=int)
     up.add_argument('--keystone-port', type=int)
+    up.add_argument('--glance-port', type=int)
     up.add_argument('--virtual-host',
                     help='RabbitMQ virtual host of the daemons (default: '
                          'the one of a previous "up", else "/"); made if '
                          'missing (and then deleted by "down")')
+    up.add_argument('--rabbit-user',
+                    help='RabbitMQ user of the daemons (default: the one '
+                         'of a previous "up", else guest); made with a '
+                         'generated password kept in the state directory '
+                         'and every permission on the virtual host '
+                         '(deleted by "down" if "up" made it)')
     up.add_argument('--vendordata-sample-port', type=int,
                     help='also run nova-mini-vendordata-sample on this '
                          'port, and serve StaticJSON and DynamicJSON (the '
@@ -136,6 +156,10 @@ def main(argv=None):
     venv = sub.add_parser('ensure-keystone-venv',
                           help='build the Keystone venv unless it exists')
     venv.set_defaults(func=cmd_ensure_keystone_venv)
+
+    venv = sub.add_parser('ensure-glance-venv',
+                          help='build the Glance venv unless it exists')
+    venv.set_defaults(func=cmd_ensure_glance_venv)
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,

@@ -13,10 +13,12 @@
 """Keystone from PyPI, in its own venv, served by gunicorn.
 
 The venv (``keystone==30.0.0`` and gunicorn) is built once under
-``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/keystone-venv`` and reused; it is
-never the project's venv, whose libraries Keystone would pin. Each run gets
+``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/keystone-venv`` and reused
+(harness.venvs); it is never the project's venv, whose libraries Keystone
+would pin. Each run gets
 its own state directory: keystone.conf, a SQLite database, fernet and
-credential keys, the WSGI wrapper and the log.
+credential keys, the WSGI wrapper (which makes Keystone's concurrent
+writers queue for SQLite's write lock instead of failing) and the log.
 """
 
 import grp
@@ -24,8 +26,6 @@ import json
 import logging
 import os
 import pwd
-import shutil
-import sys
 import urllib.error
 import urllib.request
 
@@ -33,6 +33,7 @@ from keystoneauth1.identity import v3
 from keystoneauth1 import session as ks_session
 
 from nova_mini.tests.harness import util
+from nova_mini.tests.harness import venvs
 
 LOG = logging.getLogger(__name__)
 
@@ -41,7 +42,40 @@ REGION = 'RegionOne'
 
 # keystone.wsgi.api parses sys.argv with oslo.config: gunicorn's own
 # arguments would be taken for Keystone's, so reset them first.
+#
+# Keystone keeps its data in SQLite here, and its gunicorn workers write at
+# once under Tempest's dynamic credentials. pysqlite begins a transaction
+# "deferred": one that read before it writes fails at once with "database
+# is locked" (a 500) when another worker committed meanwhile, whatever the
+# busy timeout. The wrapper makes every Keystone transaction begin with
+# BEGIN IMMEDIATE (SQLAlchemy's recipe for pysqlite), which takes the write
+# lock first and waits for it up to the busy timeout, so writers queue
+# instead of failing; WAL keeps readers of other connections going.
 WSGI_WRAPPER = """import sys; sys.argv = sys.argv[:1]
+import sqlalchemy  # noqa: E402
+from sqlalchemy import event  # noqa: E402
+
+
+@event.listens_for(sqlalchemy.engine.Engine, 'connect')
+def _sqlite_connect(dbapi_connection, _record):
+    if type(dbapi_connection).__module__.startswith('sqlite3'):
+        # The driver must not begin transactions itself: _sqlite_begin does.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute('PRAGMA busy_timeout = 60000')
+        cursor.execute('PRAGMA journal_mode = WAL')
+        cursor.close()
+
+
+@event.listens_for(sqlalchemy.engine.Engine, 'begin')
+def _sqlite_begin(connection):
+    # Runs before oslo.db's own 'begin' listener, which then sees the
+    # marker it keeps for the transaction it began and emits no BEGIN.
+    if connection.dialect.name == 'sqlite':
+        connection.exec_driver_sql('BEGIN IMMEDIATE')
+        connection.info['in_transaction'] = True
+
+
 from keystone.wsgi.api import application  # noqa: E402,F401
 """
 
@@ -74,8 +108,7 @@ password_hash_rounds = {hash_rounds}
 
 
 def cache_dir():
-    return os.environ.get('NOVA_MINI_CACHE') or os.path.join(
-        os.path.expanduser('~'), '.cache', 'nova_mini')
+    return venvs.cache_dir()
 
 
 def venv_dir():
@@ -84,47 +117,14 @@ def venv_dir():
 
 
 def _clean_env():
-    """The environment without the project venv's marks, so that tools of
-    the Keystone venv find only the Keystone venv.
-    """
-    env = dict(os.environ)
-    for name in ('VIRTUAL_ENV', 'PYTHONPATH', 'PYTHONHOME', 'NOTIFY_SOCKET'):
-        env.pop(name, None)
-    return env
+    return venvs.clean_env()
 
 
 def ensure_venv(path=None, timeout=1200):
     """Build the Keystone venv unless a complete one is there; its path."""
-    path = path or venv_dir()
-    marker = os.path.join(path, '.nova_mini-keystone-%s' % VERSION)
-    needed = [marker] + [os.path.join(path, 'bin', b)
-                         for b in ('keystone-manage', 'gunicorn', 'python')]
-    if all(os.path.exists(p) for p in needed):
-        return path
-    with util.file_lock(path.rstrip('/') + '.lock', timeout=timeout):
-        if all(os.path.exists(p) for p in needed):
-            return path
-        if os.path.exists(path):
-            shutil.rmtree(path)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        log = path.rstrip('/') + '-build.log'
-        with open(log, 'w'):
-            pass
-        LOG.info('building the Keystone venv in %s (a few minutes, once)',
-                 path)
-        # The interpreter behind this one (venv or not) makes the new venv.
-        python = getattr(sys, '_base_executable', None) or sys.executable
-        env = _clean_env()
-        util.run([python, '-m', 'venv', path], log_path=log, timeout=300,
-                 env=env, what='python -m venv %s' % path)
-        util.run([os.path.join(path, 'bin', 'python'), '-m', 'pip',
-                  'install', '--disable-pip-version-check',
-                  'keystone==%s' % VERSION, 'gunicorn'],
-                 log_path=log, timeout=timeout, env=env,
-                 what='pip install keystone==%s' % VERSION)
-        with open(marker, 'w') as f:
-            f.write('keystone==%s\n' % VERSION)
-    return path
+    return venvs.ensure(path or venv_dir(),
+                        ['keystone==%s' % VERSION, 'gunicorn'],
+                        ('keystone-manage', 'gunicorn'), timeout=timeout)
 
 
 class Keystone(object):
@@ -195,7 +195,8 @@ class Keystone(object):
                          '--keystone-group', group)
         self._manage('bootstrap',
                      '--bootstrap-username', 'admin',
-                     '--bootstrap-password', self.admin_password,
+                     # One argument: a password may start with '-'.
+                     '--bootstrap-password=%s' % self.admin_password,
                      '--bootstrap-project-name', 'admin',
                      '--bootstrap-role-name', 'admin',
                      '--bootstrap-service-name', 'keystone',

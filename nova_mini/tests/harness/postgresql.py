@@ -17,12 +17,18 @@ login that may create databases, and throwaway databases.
 On this project's machines PostgreSQL trusts local TCP logins; on a stock
 Debian install it does not, so a ``nova_mini`` role with a password is
 created through the ``postgres`` system user (peer authentication).
+
+``PrivateCluster`` is a cluster of a test's own (``initdb`` and
+``pg_ctl`` in a temporary directory, on a free port), for tests that stop
+and start the database server without disturbing anyone else.
 """
 
 import glob
 import os
+import pwd
 import shutil
 import subprocess
+import tempfile
 import uuid
 
 from nova_mini.tests.harness import util
@@ -120,3 +126,135 @@ class TemporaryDatabase(object):
                             % self.name)
         finally:
             conn.close()
+
+
+def _server_bin_dir():
+    """The directory of initdb and pg_ctl (Debian keeps them out of
+    PATH, under /usr/lib/postgresql/VERSION/bin); the newest version.
+    """
+    found = shutil.which('initdb') and shutil.which('pg_ctl')
+    if found:
+        return os.path.dirname(found)
+    dirs = sorted(glob.glob('/usr/lib/postgresql/*/bin'),
+                  key=lambda d: int(d.split('/')[-2].split('.')[0]))
+    for path in reversed(dirs):
+        if os.access(os.path.join(path, 'initdb'), os.X_OK):
+            return path
+    raise util.HarnessError('initdb and pg_ctl are not installed '
+                            '(apt-get install postgresql)')
+
+
+class PrivateCluster(object):
+    """A PostgreSQL cluster of its own: made by ``initdb`` in a temporary
+    directory, listening on 127.0.0.1 on a free port (its Unix socket in
+    that directory), trusting local logins of its superuser ``postgres``.
+
+    initdb and the server refuse to run as root: as root the cluster is
+    made and run by the ``postgres`` system user (``runuser``), owner of
+    the directory. ``stop()`` and ``start()`` stop and start the server
+    with its data kept; ``destroy()`` stops it and removes everything.
+
+    :param port: default: a free port.
+    """
+
+    SUPERUSER = 'postgres'
+
+    def __init__(self, port=None):
+        self.bin_dir = _server_bin_dir()
+        self.port = port or util.free_port()
+        self.base_dir = tempfile.mkdtemp(prefix='nova-mini-pg-')
+        self.data_dir = os.path.join(self.base_dir, 'data')
+        self.log_path = os.path.join(self.base_dir, 'server.log')
+        self._user = None
+        if os.geteuid() == 0:
+            self._user = 'postgres'
+            entry = pwd.getpwnam(self._user)
+            os.chown(self.base_dir, entry.pw_uid, entry.pw_gid)
+        self._run('initdb', '-D', self.data_dir, '-U', self.SUPERUSER,
+                  '--auth=trust', '--encoding=UTF8', '--no-sync',
+                  what='initdb %s' % self.data_dir)
+        self._configure()
+
+    def _run(self, program, *args, what=None, timeout=120):
+        argv = [os.path.join(self.bin_dir, program)] + list(args)
+        if self._user:
+            argv = [shutil.which('runuser') or 'runuser', '-u', self._user,
+                    '--'] + argv
+        return util.run(argv, timeout=timeout, what=what or program,
+                        cwd=self.base_dir)
+
+    def _configure(self):
+        with open(os.path.join(self.data_dir, 'postgresql.conf'), 'a') as f:
+            f.write("\n# nova_mini test cluster\n"
+                    "listen_addresses = '%s'\n"
+                    "port = %d\n"
+                    "unix_socket_directories = '%s'\n"
+                    "max_connections = 200\n"
+                    "fsync = off\n"
+                    "synchronous_commit = off\n"
+                    "full_page_writes = off\n"
+                    % (HOST, self.port, self.base_dir))
+
+    @property
+    def admin_url(self):
+        """The superuser's URL of the ``postgres`` database (SQLAlchemy)."""
+        return self.url('postgres')
+
+    def url(self, database):
+        """The SQLAlchemy URL of ``database`` on this cluster."""
+        return 'postgresql+psycopg2://%s@%s:%d/%s' % (
+            self.SUPERUSER, HOST, self.port, database)
+
+    @property
+    def running(self):
+        return util.port_open(HOST, self.port)
+
+    def start(self, timeout=60):
+        """Start the server (its data kept) and wait until it accepts
+        logins.
+        """
+        self._run('pg_ctl', '-D', self.data_dir, '-l', self.log_path,
+                  '-w', '-t', str(int(timeout)), 'start',
+                  what='pg_ctl start (port %d)' % self.port,
+                  timeout=timeout + 10)
+        util.wait_until(lambda: _can_login(self.admin_url), timeout,
+                        'PostgreSQL on port %d' % self.port)
+        return self
+
+    def stop(self, mode='fast', timeout=60):
+        """Stop the server: ``mode`` is pg_ctl's (``smart``, ``fast``:
+        sessions are ended at once, ``immediate``: no clean shut-down).
+        """
+        self._run('pg_ctl', '-D', self.data_dir, '-m', mode, '-w', '-t',
+                  str(int(timeout)), 'stop',
+                  what='pg_ctl stop (port %d)' % self.port,
+                  timeout=timeout + 10)
+
+    def create_database(self, name):
+        """Create ``name``; its SQLAlchemy URL."""
+        conn = _connect(self.admin_url)
+        try:
+            with conn.cursor() as cur:
+                cur.execute('CREATE DATABASE %s' % name)
+        finally:
+            conn.close()
+        return self.url(name)
+
+    def destroy(self):
+        """Stop the server if it runs and remove its directory."""
+        try:
+            if os.path.exists(os.path.join(self.data_dir,
+                                           'postmaster.pid')):
+                self.stop(mode='immediate')
+        finally:
+            shutil.rmtree(self.base_dir, ignore_errors=True)
+
+    def __enter__(self):
+        try:
+            return self.start()
+        except BaseException:
+            self.destroy()
+            raise
+
+    def __exit__(self, *exc):
+        self.destroy()

@@ -29,6 +29,7 @@ State directory layout::
     logs/<daemon>.log     their output
     run/<daemon>.pid      their pids (and notify sockets)
     keystone/             keystone.conf, SQLite db, keys, keystone.log
+    glance/               glance-api.conf, SQLite db, images/, glance.log
     nova_mini.sqlite      nova_mini's database
 """
 
@@ -40,7 +41,9 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 
+from nova_mini.tests.harness import glance as glance_harness
 from nova_mini.tests.harness import keystone as ks
 from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import rabbitmq
@@ -53,6 +56,7 @@ LOG = logging.getLogger(__name__)
 USERS = {
     'nova': ('service', 'admin'),
     'demo': ('demo', 'member'),
+    'glance': ('service', 'admin'),
 }
 
 
@@ -60,12 +64,17 @@ class Stack(object):
     """:param virtual_host: the RabbitMQ virtual host of the daemons'
         transport URL (default "/"); any other one is made by ``up`` if
         missing, and deleted by ``down`` if ``up`` made it.
+    :param rabbit_user: the RabbitMQ user of the daemons (default: the
+        broker's guest); ``up`` makes it with a generated password kept in
+        stack.json and every permission on ``virtual_host``, ``down``
+        deletes it if ``up`` made it.
     """
 
     def __init__(self, state_dir, api_port=None, metadata_port=None,
                  keystone_port=None, exchange=None, host=None,
                  rabbit_port=5672, debug=False, fast_passwords=False,
-                 virtual_host=None, vendordata_sample_port=None):
+                 virtual_host=None, vendordata_sample_port=None,
+                 glance_port=None, rabbit_user=None):
         self.state_dir = os.path.abspath(state_dir)
         self.record_path = os.path.join(self.state_dir, 'stack.json')
         record = self._load_record()
@@ -75,9 +84,11 @@ class Stack(object):
                               or util.free_port())
         self.keystone_port = (keystone_port or ports.get('keystone')
                               or util.free_port())
-        self.passwords = record.get('passwords') or {
-            user: secrets.token_urlsafe(12) for user in ('admin', 'nova',
-                                                         'demo')}
+        self.glance_port = (glance_port or ports.get('glance')
+                            or util.free_port())
+        self.passwords = record.get('passwords') or {}
+        for user in ('admin', 'nova', 'demo', 'glance'):
+            self.passwords.setdefault(user, secrets.token_urlsafe(12))
         self.metadata_secret = (record.get('metadata_proxy_shared_secret')
                                 or secrets.token_hex(32))
         self.exchange = exchange or record.get('exchange') or 'nova_mini'
@@ -88,13 +99,29 @@ class Stack(object):
         self.virtual_host_made = (
             record.get('virtual_host') == self.virtual_host
             and record.get('virtual_host_made', False))
-        self.transport_url = self.rabbit.url(self.virtual_host)
+        self.rabbit_user = rabbit_user or record.get('rabbit_user')
+        self.rabbit_user_made = (
+            record.get('rabbit_user') == self.rabbit_user
+            and record.get('rabbit_user_made', False))
+        client = self.rabbit
+        if self.rabbit_user:
+            self.passwords.setdefault('rabbit', secrets.token_urlsafe(16))
+            client = rabbitmq.RabbitMQ(port=rabbit_port,
+                                       user=self.rabbit_user,
+                                       password=self.passwords['rabbit'])
+        self.rabbit_password = client.password
+        self.transport_url = client.url(self.virtual_host)
         # Whether an ``up`` of this state directory started RabbitMQ, which
         # ``down`` then stops.
         self.rabbit_started = record.get('rabbitmq_started', False)
         self.keystone = ks.Keystone(
             os.path.join(self.state_dir, 'keystone'), self.keystone_port,
             self.passwords['admin'], hash_rounds=4 if fast_passwords else 12)
+        self.glance = glance_harness.Glance(
+            os.path.join(self.state_dir, 'glance'), self.glance_port,
+            self.keystone.auth_url, self.passwords['glance'])
+        # {name: id} of the images every stack has (ensure_images).
+        self.images = record.get('images') or {}
         self.nova = nova.NovaMini(
             self.state_dir, self.transport_url, self.api_port,
             self.metadata_port,
@@ -120,13 +147,18 @@ class Stack(object):
     def _save_record(self):
         record = {
             'ports': {'api': self.api_port, 'metadata': self.metadata_port,
-                      'keystone': self.keystone_port},
+                      'keystone': self.keystone_port,
+                      'glance': self.glance_port},
             'passwords': self.passwords,
             'metadata_proxy_shared_secret': self.metadata_secret,
             'exchange': self.exchange,
             'virtual_host': self.virtual_host,
             'virtual_host_made': self.virtual_host_made,
+            'rabbit_user': self.rabbit_user,
+            'rabbit_user_made': self.rabbit_user_made,
             'auth_url': self.keystone.auth_url,
+            'image_url': self.glance.url,
+            'images': self.images,
             'compute_url': self.nova.compute_url,
             'metadata_url': self.nova.metadata_url,
             'transport_url': self.transport_url,
@@ -152,7 +184,7 @@ class Stack(object):
         self._check_ports(start_daemons)
         self._save_record()
         log('RabbitMQ: %s' % self.transport_url.replace(
-            ':%s@' % self.rabbit.password, ':***@'))
+            ':%s@' % self.rabbit_password, ':***@'))
         self.rabbit.ensure()
         if self.rabbit.started_here:
             self.rabbit_started = True
@@ -161,6 +193,10 @@ class Stack(object):
             if self.rabbit.add_virtual_host(self.virtual_host):
                 self.virtual_host_made = True
                 self._save_record()
+        if self.rabbit_user and self.rabbit.add_user(
+                self.rabbit_user, self.rabbit_password, self.virtual_host):
+            self.rabbit_user_made = True
+            self._save_record()
 
         if self.keystone.adopt() and self._adopted_keystone_answers():
             log('Keystone: already running on %s' % self.keystone.url)
@@ -172,7 +208,23 @@ class Stack(object):
             self.keystone.start()
             log('Keystone: running on %s' % self.keystone.url)
         self.create_identity_resources()
+        # Glance starts (and takes its images) while nova_mini's daemons
+        # do: they need it only for the first server.
+        glance_failed = []
+        glance_thread = threading.Thread(
+            target=self._glance_up, args=(log, glance_failed),
+            name='glance-up', daemon=True)
+        glance_thread.start()
+        try:
+            self._nova_up(log, start_daemons)
+        finally:
+            glance_thread.join()
+        if glance_failed:
+            raise glance_failed[0]
+        self.write_openrc()
+        return self
 
+    def _nova_up(self, log, start_daemons):
         self.nova.adopt_all()
         self.nova.write_config()
         self.nova.db_sync()
@@ -194,15 +246,49 @@ class Stack(object):
                 proc = self.nova.start(name)
                 log('%s: ready (pid %d, READY=1 received)'
                     % (name, proc.pid))
-        self.write_openrc()
-        return self
+
+    def _glance_up(self, log, failed):
+        """Start Glance unless it runs; upload the stack's images. What
+        stops it is appended to ``failed`` (it runs in a thread).
+        """
+        try:
+            self._start_glance(log)
+        except BaseException as exc:
+            failed.append(exc)
+
+    def _start_glance(self, log):
+        running = False
+        if self.glance.adopt():
+            try:
+                running = util.wait_until(self.glance.answers, 60,
+                                          'Glance on %s' % self.glance.url)
+            except util.HarnessError:
+                LOG.warning('Glance does not answer, restarting it; see %s',
+                            self.glance.log_path)
+                self.glance.stop()
+        if running:
+            log('Glance: already running on %s' % self.glance.url)
+        else:
+            log('Glance: venv %s' % glance_harness.venv_dir())
+            glance_harness.ensure_venv()
+            self.glance.setup()
+            self.glance.start()
+            log('Glance: running on %s' % self.glance.url)
+        session = self.glance.session('admin', self.passwords['admin'],
+                                      'admin')
+        self.images = self.glance.ensure_images(session)
+        self._save_record()
+        for name, image_id in sorted(self.images.items()):
+            log('Glance: image %s (%s)' % (name, image_id))
 
     def _check_ports(self, start_daemons):
         """Fail at once, not after minutes of set-up, if a port we are to
         listen on is taken by something other than this stack.
         """
         wanted = {'keystone': (self.keystone_port, self.keystone.pid_path,
-                               'gunicorn')}
+                               'gunicorn'),
+                  'glance': (self.glance_port, self.glance.pid_path,
+                             'glance-nova-mini')}
         if start_daemons:
             for name, port in ((nova.API, self.api_port),
                                (nova.METADATA, self.metadata_port)):
@@ -246,7 +332,9 @@ class Stack(object):
                 ('compute', 'nova', 'nova_mini Compute API',
                  self.nova.compute_url),
                 ('baremetal', 'ironic', 'nova_mini Bare Metal API',
-                 self.nova.baremetal_url)):
+                 self.nova.baremetal_url),
+                ('image', 'glance', 'Glance Image Service',
+                 self.glance.url)):
             service_id = admin.ensure_service(service_type, name,
                                               description)
             for interface in ('public', 'internal', 'admin'):
@@ -309,7 +397,7 @@ class Stack(object):
     def detach(self):
         """Leave everything running after this process exits."""
         for proc in list(self.nova.processes.values()) + [
-                self.keystone.process]:
+                self.keystone.process, self.glance.process]:
             if proc:
                 proc.release()
 
@@ -318,6 +406,7 @@ class Stack(object):
     def adopt(self):
         """Find the processes a previous ``up`` left running."""
         self.keystone.adopt()
+        self.glance.adopt()
         self.nova.adopt_all()
         if self.sample:
             self.sample.adopt()
@@ -333,6 +422,8 @@ class Stack(object):
             status.setdefault(self.sample.name, None)
         proc = self.keystone.process
         status['keystone'] = proc.pid if proc and proc.running else None
+        proc = self.glance.process
+        status['glance'] = proc.pid if proc and proc.running else None
         return status
 
     def down(self, stop_rabbit=True):
@@ -341,10 +432,13 @@ class Stack(object):
         daemons.
         """
         keystone = self.keystone.process
-        if keystone and keystone.running:
-            keystone.send_signal(signal.SIGTERM)     # in parallel
+        glance = self.glance.process
+        for proc in (keystone, glance):
+            if proc and proc.running:
+                proc.send_signal(signal.SIGTERM)     # in parallel
         try:
             codes = self.nova.stop_all()
+            self.glance.stop()
             self.keystone.stop()
         finally:
             # Even when a daemon would not stop: a test run's virtual host
@@ -358,6 +452,9 @@ class Stack(object):
         """
         released = False
         try:
+            if self.rabbit_user_made:
+                self.rabbit.delete_user(self.rabbit_user)
+                self.rabbit_user_made, released = False, True
             if self.virtual_host_made:
                 self.rabbit.delete_virtual_host(self.virtual_host)
                 self.virtual_host_made, released = False, True
@@ -375,5 +472,6 @@ class Stack(object):
                  for name in sorted(os.listdir(self.nova.log_dir))
                  if name.endswith('.log')] if os.path.isdir(
                      self.nova.log_dir) else []
-        paths += [self.keystone.log_path, self.keystone.setup_log]
+        paths += [self.keystone.log_path, self.keystone.setup_log,
+                  self.glance.log_path, self.glance.setup_log]
         return [p for p in paths if os.path.exists(p)]

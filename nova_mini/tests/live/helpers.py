@@ -18,20 +18,26 @@ In-process tests have theirs in nova_mini.tests.fixtures.builders.
 """
 
 import base64
+import contextlib
 import datetime
 import os
+import sqlite3
 import time
 import uuid
 
+import kombu
 import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
 from nova_mini.objects import node as node_obj
+from nova_mini.tests.harness import glance as glance_harness
 
 RUN = uuid.uuid4().hex[:6]
 RESOURCE_CLASS = 'baremetal-md-%s' % RUN
 FLAVOR = 'bm-md-%s' % RUN
+# The stack's cirros-like image in Glance (uploaded by the harness).
+IMAGE = glance_harness.CIRROS_ID
 
 
 def stack_engine(stack):
@@ -43,6 +49,23 @@ def stack_engine(stack):
     path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
     return sa.create_engine('sqlite:///%s' % path,
                             connect_args={'timeout': 30})
+
+
+@contextlib.contextmanager
+def database_locked(stack):
+    """Hold the write lock of the stack's database (SQLite) for the block:
+    the daemons' writes wait for it meanwhile (reads go on).
+
+    :param stack: the running harness.Stack.
+    """
+    path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
+    connection = sqlite3.connect(path, timeout=30, isolation_level=None)
+    try:
+        connection.execute('BEGIN IMMEDIATE')
+        yield
+    finally:
+        connection.execute('ROLLBACK')
+        connection.close()
 
 
 def insert_node(engine, resource_class, traits=(), name_prefix='md',
@@ -132,11 +155,11 @@ def create_server(url, headers, flavor_id, name, **fields):
     :param flavor_id: the flavorRef.
     :param name: the server's name.
     :param fields: further fields of the server body (``metadata`` ...);
-        ``imageRef`` defaults to an image of this run.
+        ``imageRef`` defaults to the stack's cirros-like image (IMAGE).
     :returns: the new server's id.
     """
     body = dict({'name': name, 'flavorRef': flavor_id,
-                 'imageRef': 'image-%s' % RUN}, **fields)
+                 'imageRef': IMAGE}, **fields)
     response = requests.post(url + '/servers', json={'server': body},
                              headers=headers, timeout=30)
     assert response.status_code == 202, response.text
@@ -188,3 +211,20 @@ def delete(stack, server_id, user='demo'):
         stack.nova.compute_url + '/servers/%s' % server_id,
         headers={'X-Auth-Token': stack.token(user)}, timeout=30)
     assert response.status_code == 204, response.text
+
+
+def declare_scheduler_queue(stack, transport_url):
+    """Declare the queue the stack's schedulers consume, on the virtual
+    host of ``transport_url``, with no consumer: as if a scheduler had run
+    there and gone. Builds cast to it are then accepted and wait (the API
+    refuses them with 503 while no such queue exists).
+
+    :param stack: the live stack (its RPC exchange).
+    :param transport_url: a ``rabbit://`` URL of the virtual host.
+    """
+    exchange = kombu.Exchange(stack.exchange, type='topic', durable=False)
+    queue = kombu.Queue('scheduler', exchange, routing_key='scheduler',
+                        durable=False)
+    with kombu.Connection(transport_url.replace('rabbit://', 'amqp://', 1),
+                          connect_timeout=10) as connection:
+        queue(connection.channel()).declare()

@@ -58,7 +58,7 @@ def servers(stack, admin_token):
 def _boot(stack, token, flavor_id, servers):
     response = requests.post(stack.nova.compute_url + '/servers', json={
         'server': {'name': 'nvh-%s' % RUN, 'flavorRef': flavor_id,
-                   'imageRef': 'image-%s' % RUN}},
+                   'imageRef': helpers.IMAGE}},
         headers=_headers(token), timeout=30)
     assert response.status_code == 202, response.text
     server_id = response.json()['server']['id']

@@ -159,7 +159,7 @@ def _boot(url, headers, index):
     """POST one server; (status code, server id or None, body text)."""
     response = requests.post(url + '/servers', json={'server': {
         'name': 'full-%s-%03d' % (RUN, index), 'flavorRef': FLAVOR,
-        'imageRef': 'image-%s' % RUN}}, headers=headers, timeout=60)
+        'imageRef': helpers.IMAGE}}, headers=headers, timeout=60)
     server_id = None
     if response.status_code == 202:
         server_id = response.json()['server']['id']

@@ -133,7 +133,7 @@ def test_groups_no_node_can_meet_are_refused(stack, engine):
     url = stack.nova.compute_url
     response = requests.post(url + '/servers', json={'server': {
         'name': 'isolated', 'flavorRef': flavor,
-        'imageRef': 'image-%s' % RUN}},
+        'imageRef': helpers.IMAGE}},
         headers={'X-Auth-Token': stack.token('demo')}, timeout=30)
     assert response.status_code == 400, response.text
     message = response.json()['badRequest']['message']

@@ -31,6 +31,7 @@ import requests
 
 from nova_mini.metadata import identity
 from nova_mini.tests import harness
+from nova_mini.tests.harness import glance as glance_harness
 from nova_mini.tests.harness import postgresql
 
 pytestmark = [pytest.mark.live, pytest.mark.postgresql]
@@ -157,7 +158,7 @@ def _boot_on_a_node(st, client):
     server = client.call('POST', compute + '/servers', 202, headers=demo,
                          json={'server': {
                              'name': 'secret-server', 'flavorRef': FLAVOR,
-                             'imageRef': 'image-%s' % RUN,
+                             'imageRef': glance_harness.CIRROS_ID,
                              'adminPass': 'admin-pass-%s' % RUN}}).json()
     server_id = server['server']['id']
     for _attempt in range(300):

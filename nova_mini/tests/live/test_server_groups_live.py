@@ -72,7 +72,7 @@ def _boot(stack, token, group_id, made, count=1):
     name = 'sg-%s-%s' % (RUN, uuid.uuid4().hex[:4])
     response = requests.post(stack.nova.compute_url + '/servers', json={
         'server': {'name': name, 'flavorRef': FLAVOR,
-                   'imageRef': 'image-%s' % RUN, 'min_count': count},
+                   'imageRef': helpers.IMAGE, 'min_count': count},
         'os:scheduler_hints': {'group': group_id}},
         headers=_headers(token), timeout=30)
     assert response.status_code == 202, response.text

@@ -108,7 +108,7 @@ class PostgreSQLDeployment(Deployment):
         headers = {'X-Auth-Token': self.stack.token('demo')}
         resp = requests.post(self.compute_url + '/servers', json={
             'server': {'name': 'race-%s' % uuid.uuid4().hex[:6],
-                       'flavorRef': PG_FLAVOR, 'imageRef': 'image-' + RUN,
+                       'flavorRef': PG_FLAVOR, 'imageRef': helpers.IMAGE,
                        'metadata': metadata}},
             headers=headers, timeout=REQUEST_TIMEOUT)
         assert resp.status_code == 202, resp.text
@@ -149,6 +149,8 @@ def deployment(request, stack):
                 common, api={'bind_port': api_port, 'workers': 2},
                 metadata={'bind_port': metadata_port, 'workers': 2}))
             files = [stack.nova.conf_path, conf]
+            # No scheduler here: its queue, so the builds are accepted.
+            helpers.declare_scheduler_queue(stack, urls[0])
             stack.nova.manage('db', 'sync', config_files=files)
             for script, port in ((nova.API, api_port),
                                  (nova.METADATA, metadata_port)):

@@ -89,7 +89,7 @@ def flavor(stack):
 
 
 def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
-                                            admin_token):
+                                            admin_token, stack, vhosts):
     with_scheduler, without_scheduler = boot_apis
     headers = _headers(admin_token)
     name = 'boot-%s' % RUN
@@ -105,9 +105,16 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
     row = _node_row(engine, good)
     assert row.provision_state == 'active'
     assert row.instance_uuid == server_id
-    # The deploy leased the node to the server's project, as Ironic does.
-    assert row.instance_info == {'traits': [TRAIT],
-                                 'project_id': server['tenant_id']}
+    # The deploy leased the node to the server's project, as Ironic does;
+    # the claim recorded the image read from Glance.
+    info = dict(row.instance_info)
+    assert {key: info.pop(key) for key in (
+        'traits', 'project_id', 'image_source', 'image_properties')} == {
+            'traits': [TRAIT], 'project_id': server['tenant_id'],
+            'image_source': helpers.IMAGE, 'image_properties': {}}
+    assert sorted(info) == [
+        'image_checksum', 'image_container_format', 'image_disk_format',
+        'image_os_hash_algo', 'image_os_hash_value', 'image_tags']
     assert row.lessee == server['tenant_id']
 
     # Only a node missing the trait is left: ERROR, No valid host.
@@ -126,7 +133,23 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
     assert row.provision_state == 'available'
     assert row.instance_uuid is None
 
-    # No scheduler on the broker: ERROR once rpc_response_timeout passed.
+    # No scheduler queue on the broker (none ever started): the broker
+    # returns the build, 503 and nothing written.
+    refused = requests.post(
+        without_scheduler + '/servers', headers=headers, timeout=30,
+        json={'server': {'name': name, 'flavorRef': flavor,
+                         'imageRef': helpers.IMAGE}})
+    assert refused.status_code == 503, refused.text
+    assert refused.json()['serviceUnavailable']['message'].startswith(
+        'No scheduler listens on the message broker')
+    assert refused.headers['Retry-After']
+    listed = requests.get(without_scheduler + '/servers?name=^%s$' % name,
+                          headers=headers, timeout=30).json()['servers']
+    assert [s['id'] for s in listed] == [failed_id]
+
+    # A scheduler queue nobody consumes (its schedulers gone): ERROR once
+    # rpc_response_timeout passed.
+    helpers.declare_scheduler_queue(stack, vhosts[1])
     started = time.monotonic()
     lost_id = helpers.create_server(without_scheduler, headers, flavor, name)
     lost = helpers.wait_for_build(without_scheduler, headers, lost_id,

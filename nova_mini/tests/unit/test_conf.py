@@ -32,7 +32,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova_mini.__file__)))
 BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
-              'filter_scheduler', 'quota', 'vendordata_dynamic_auth')
+              'filter_scheduler', 'quota', 'vendordata_dynamic_auth',
+              'glance')
 
 # Groups that also list the options of sample keystoneauth1 plugins: those
 # are registered when the configured plugin is loaded, not beforehand.

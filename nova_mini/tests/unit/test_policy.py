@@ -25,11 +25,18 @@ from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import policies
 from nova_mini.policies import base
+from nova_mini.policies import chassis as chassis_policies
+from nova_mini.policies import extensions as extension_policies
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
+from nova_mini.policies import instance_actions as action_policies
+from nova_mini.policies import keypairs as keypair_policies
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
+from nova_mini.policies import portgroups as portgroup_policies
+from nova_mini.policies import ports as port_policies
+from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
@@ -45,31 +52,54 @@ ADMIN_ONLY = [
     node_policies.GET_FILTER_THRESHOLD, node_policies.UPDATE_DRIVER,
     node_policies.UPDATE_OWNER, node_policies.UPDATE_OWNER_PROVISIONED,
     trait_policies.SET, trait_policies.DELETE,
+    node_policies.UPDATE_CHASSIS, chassis_policies.GET,
+    chassis_policies.CREATE, chassis_policies.UPDATE,
+    chassis_policies.DELETE, port_policies.LIST_ALL, port_policies.CREATE,
+    port_policies.UPDATE, port_policies.DELETE,
+    portgroup_policies.LIST_ALL, portgroup_policies.CREATE,
+    portgroup_policies.UPDATE, portgroup_policies.DELETE,
     server_policies.EXTENDED_ATTRIBUTES, server_policies.CREATE_FORCED_HOST,
     server_policies.INDEX_ALL_TENANTS, server_policies.DETAIL_ALL_TENANTS,
     server_policies.ALLOW_ALL_FILTERS, group_policies.INDEX_ALL_PROJECTS,
+    server_action_policies.UNLOCK_OVERRIDE, action_policies.EVENTS,
+    action_policies.EVENTS_DETAILS,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
+           port_policies.LIST, portgroup_policies.LIST,
            server_policies.INDEX, server_policies.SHOW,
            metadata_policies.INDEX, metadata_policies.SHOW,
-           group_policies.INDEX, group_policies.SHOW]
+           group_policies.INDEX, group_policies.SHOW,
+           action_policies.LIST, action_policies.SHOW]
 MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            server_policies.UPDATE, metadata_policies.CREATE,
            metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
            metadata_policies.DELETE, group_policies.CREATE,
-           group_policies.DELETE]
-ANYONE = [flavor_policies.LIST, flavor_policies.SHOW]
+           group_policies.DELETE, server_action_policies.STOP,
+           server_action_policies.START, server_action_policies.REBOOT,
+           server_action_policies.REBUILD,
+           server_action_policies.CREATE_IMAGE, server_action_policies.LOCK,
+           server_action_policies.UNLOCK]
+ANYONE = [flavor_policies.LIST, flavor_policies.SHOW,
+          extension_policies.BASE]
+# A user's own, or anyone's for an administrator (Nova's key pairs).
+USER_OR_ADMIN = [keypair_policies.INDEX, keypair_policies.CREATE,
+                 keypair_policies.DELETE, keypair_policies.SHOW]
 # Node rules, on the node's owner and lessee (Ironic's defaults).
 NODE_READERS = [node_policies.GET, node_policies.GET_STATES,
-                trait_policies.LIST]
-NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA]
+                trait_policies.LIST, port_policies.GET,
+                portgroup_policies.GET]
+NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA,
+                node_policies.SET_POWER_STATE]
 OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO]
 OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
                  node_policies.UPDATE_DRIVER_INFO,
                  node_policies.UPDATE_PROPERTIES,
                  node_policies.UPDATE_INSTANCE_UUID,
                  node_policies.UPDATE_NAME, node_policies.UPDATE_LESSEE,
-                 node_policies.VALIDATE, node_policies.SET_PROVISION_STATE]
+                 node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
+                 node_policies.GET_CONSOLE, node_policies.SET_CONSOLE_STATE,
+                 node_policies.GET_BOOT_DEVICE,
+                 node_policies.SET_BOOT_DEVICE]
 NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]
 NODE_RULES = NODE_READERS + NODE_MEMBERS + OWNER_READERS + OWNER_MEMBERS
 
@@ -104,7 +134,9 @@ def test_rules_are_documented():
             assert operation['method'] in ('GET', 'POST', 'PUT', 'DELETE',
                                            'PATCH')
             prefixes = ('/flavors', '/nodes', '/servers',
-                        '/os-server-groups')
+                        '/os-server-groups', '/chassis', '/ports',
+                        '/extensions', '/os-keypairs',
+                        '/portgroups')
             assert operation['path'].startswith(prefixes), name
 
 
@@ -128,7 +160,7 @@ def test_admin_only_defaults(name):
 
 def test_every_rule_has_an_expected_default():
     assert set(ADMIN_ONLY + READERS + MEMBERS + ANYONE + NODE_RULES +
-               NOBODY) == (
+               NOBODY + USER_OR_ADMIN) == (
         set(_rules()) - {rule.name for rule in base.list_rules()})
 
 
@@ -254,3 +286,11 @@ def test_sample_generator_config_file():
         capture_output=True, text=True, timeout=120, cwd=repo)
     assert result.returncode == 0, result.stderr
     assert flavor_policies.CREATE in result.stdout
+
+
+@pytest.mark.parametrize('name', USER_OR_ADMIN, ids=_ids(USER_OR_ADMIN))
+def test_key_pairs_are_their_users(contexts, name):
+    assert contexts['member'].can(name, {'user_id': 'demo'})
+    assert contexts['admin'].can(name, {'user_id': 'someone'})
+    with pytest.raises(exception.PolicyNotAuthorized):
+        contexts['member'].can(name, {'user_id': 'someone'})

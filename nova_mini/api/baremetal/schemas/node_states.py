@@ -23,3 +23,34 @@ provision = {
     'required': ['target'],
     'additionalProperties': False,
 }
+
+# Any text: a target that is not one is Ironic's 400 with the node's
+# state (InvalidStateRequested), not a schema error.
+power = {
+    'type': 'object',
+    'properties': {
+        'target': {'type': 'string'},
+        'timeout': {'type': ['integer', 'null'], 'minimum': 1},
+    },
+    'required': ['target'],
+    'additionalProperties': False,
+}
+
+console = {
+    'type': 'object',
+    'properties': {
+        'enabled': {'type': 'boolean'},
+    },
+    'required': ['enabled'],
+    'additionalProperties': False,
+}
+
+boot_device = {
+    'type': 'object',
+    'properties': {
+        'boot_device': {'type': 'string'},
+        'persistent': {'type': 'boolean'},
+    },
+    'required': ['boot_device'],
+    'additionalProperties': False,
+}

@@ -18,6 +18,7 @@ import copy
 
 from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.api import validation
+from nova_mini.objects import node_interfaces
 
 # RFC 3986 unreserved characters (from 1.10); before, host names.
 NAME_PATTERN = '^[a-zA-Z0-9-._~]+$'
@@ -64,6 +65,16 @@ create = {
         'instance_info': _instance_info,
         'owner': _project,
         'lessee': _project,
+        'chassis_uuid': {'type': ['string', 'null'], 'format': 'uuid'},
+        'automated_clean': {'type': ['boolean', 'null']},
+        'conductor_group': {'type': ['string', 'null'], 'maxLength': 255,
+                            'pattern': r'^[a-zA-Z0-9_\-\.]*$'},
+        'description': {'type': ['string', 'null'], 'maxLength': 4096},
+        'retired': {'type': 'boolean'},
+        'retired_reason': {'type': ['string', 'null'], 'maxLength': 4096},
+        **{name: {'type': ['string', 'null'], 'minLength': 1,
+                  'maxLength': 255}
+           for name in node_interfaces.FIELDS},
     },
     'required': ['driver'],
     'additionalProperties': False,
@@ -79,6 +90,8 @@ patched = copy.deepcopy(create)
 patched['properties'].update({
     'maintenance': {'type': 'boolean'},
     'instance_uuid': {'type': ['string', 'null'], 'format': 'uuid'},
+    'protected': {'type': 'boolean'},
+    'protected_reason': {'type': ['string', 'null'], 'maxLength': 4096},
 })
 patched['additionalProperties'] = True
 patched_hostname = copy.deepcopy(patched)
@@ -126,6 +139,12 @@ list_query = {
         'owner': validation.single_param({'type': 'string'}),
         'lessee': validation.single_param({'type': 'string'}),
         'project': validation.single_param({'type': 'string'}),
+        'chassis_uuid': validation.single_param(_uuid),
+        'fault': validation.single_param({'type': 'string'}),
+        'conductor_group': validation.single_param({'type': 'string'}),
+        'conductor': validation.single_param({'type': 'string'}),
+        'description_contains': validation.single_param({'type': 'string'}),
+        'retired': validation.single_param(_bool),
         'detail': validation.single_param(_bool),
         'traits': validation.single_param(_trait_list),
         'not-traits': validation.single_param(_trait_list),

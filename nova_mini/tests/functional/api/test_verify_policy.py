@@ -23,9 +23,14 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
+from nova_mini.objects import instance_action
+from nova_mini.policies import extensions as extension_policies
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
+from nova_mini.policies import instance_actions as action_policies
+from nova_mini.policies import keypairs as keypair_policies
+from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
@@ -67,6 +72,9 @@ def _server(context, flavor):
     builders.boot_server(context, SERVER, name='s', flavor=flavor,
                          user_id='demo', image_ref=None, vm_state='active',
                          metadata={'k': 'v'})
+    recorder = nm_context.RequestContext(
+        user_id='demo', project_id='demo', request_id=policy_routes.ACTION)
+    instance_action.record(recorder, SERVER, instance_action.CREATE)
     objects.ServerGroup(context, uuid=policy_routes.GROUP, name='g',
                         policy='affinity', rules={}, project_id='demo',
                         user_id='demo').create()
@@ -162,6 +170,9 @@ def test_default_policy(api_fixture_factory):
         if rule in WRITES:
             assert member.status_int == 403, (method, path)
             assert rule in member.json['forbidden']['message']
+        elif rule in ALLOWED_STATUS:
+            assert member.status_int == ALLOWED_STATUS[rule], (
+                method, path, member.body)
         else:
             # 202 for a boot, 204 for a delete.
             assert member.status_int in (200, 202, 204), (
@@ -186,17 +197,28 @@ PERSONA_TOKENS = {'member': ('demo:demo', None),
 _READS = {flavor_policies.LIST, flavor_policies.SHOW, specs_policies.INDEX,
           specs_policies.SHOW, server_policies.INDEX, server_policies.SHOW,
           metadata_policies.INDEX, metadata_policies.SHOW,
-          group_policies.INDEX, group_policies.SHOW}
+          group_policies.INDEX, group_policies.SHOW,
+          action_policies.LIST, action_policies.SHOW}
+# Anyone's own key pairs, and the extension list.
+_OWN = {extension_policies.BASE, keypair_policies.CREATE,
+        keypair_policies.INDEX, keypair_policies.SHOW,
+        keypair_policies.DELETE}
+_SERVER_ACTIONS = {server_action_policies.STOP, server_action_policies.START,
+                   server_action_policies.REBOOT,
+                   server_action_policies.REBUILD,
+                   server_action_policies.LOCK, server_action_policies.UNLOCK,
+                   server_action_policies.CREATE_IMAGE}
+ALLOWED_STATUS = policy_routes.COMPUTE_ALLOWED_STATUS
 _MEMBER_WRITES = {server_policies.CREATE, server_policies.UPDATE,
                   server_policies.DELETE, metadata_policies.CREATE,
                   metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
                   metadata_policies.DELETE, group_policies.CREATE,
-                  group_policies.DELETE}
+                  group_policies.DELETE} | _SERVER_ACTIONS
 PERSONA_ALLOWED = {
-    'member': _READS | _MEMBER_WRITES,
-    'reader': _READS,
+    'member': _READS | _MEMBER_WRITES | _OWN,
+    'reader': _READS | _OWN,
     'other': {flavor_policies.LIST, server_policies.INDEX,
-              group_policies.INDEX, group_policies.CREATE},
+              group_policies.INDEX, group_policies.CREATE} | _OWN,
 }
 PERSONA_REFUSALS = {
     'other': {
@@ -208,6 +230,8 @@ PERSONA_REFUSALS = {
         metadata_policies.INDEX: 404, metadata_policies.SHOW: 404,
         metadata_policies.CREATE: 404, metadata_policies.UPDATE_ALL: 404,
         metadata_policies.UPDATE: 404, metadata_policies.DELETE: 404,
+        action_policies.LIST: 404, action_policies.SHOW: 404,
+        **{rule: 404 for rule in _SERVER_ACTIONS},
         # Nova finds any group, then checks the rule on its project.
         group_policies.SHOW: 403, group_policies.DELETE: 403,
     },
@@ -243,7 +267,9 @@ def test_default_policy_by_persona(api_fixture_factory):
             response = _persona_request(app, persona, method, path, body,
                                         version)
             if rule in PERSONA_ALLOWED[persona]:
-                assert response.status_int in (200, 202, 204), (
+                assert response.status_int in (
+                    (ALLOWED_STATUS[rule],) if rule in ALLOWED_STATUS
+                    else (200, 202, 204)), (
                     persona, method, path, response.body)
                 continue
             expected = PERSONA_REFUSALS.get(persona, {}).get(rule, 403)

@@ -13,11 +13,12 @@
 """Every route of the bare-metal API enforces its policy (the twin of
 test_verify_policy.py for /baremetal), with Ironic's project scoping.
 
-With every rule denied, the lists and the create answer 403 naming their
-rule and every route on a node 404 (a node the caller may not see is not
-found, as in Ironic for project-scoped callers); with only
-``baremetal:node:get`` allowed, each route on a node answers 403 naming
-its own rule. Then every route is walked with the default policy by an
+With every rule denied, the lists, the chassis routes and the create
+answer 403 naming their rule and every route on a node or port 404 (a
+node the caller may not see is not found, as in Ironic for
+project-scoped callers); with only ``baremetal:node:get`` and
+``baremetal:port:get`` allowed, each route on a node or port answers 403
+naming its own rule. Then every route is walked with the default policy by an
 admin, a member of the project owning the node, a member of the project
 leasing it, a reader of the owning project and a member of another
 project, each answer checked against Ironic's defaults. The routes are
@@ -31,8 +32,11 @@ import pytest
 import webtest
 
 from nova_mini import context as nm_context
+from nova_mini import objects
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
+from nova_mini.policies import portgroups as group_policies
+from nova_mini.policies import ports as port_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import policy as policy_fixture
@@ -46,8 +50,29 @@ OTHER = 'p-other'
 ROUTES = policy_routes.BAREMETAL_ROUTES
 
 VERSION_DOCUMENTS = ['/baremetal', '/baremetal/', V1, V1 + '/']
-# The routes that do not name a node.
-NODELESS = {node_policies.LIST, node_policies.CREATE}
+# The rules that let a caller see a node or port (else not found).
+SEEING = {node_policies.GET, port_policies.GET, group_policies.GET}
+
+
+def _kind(method, path):
+    """What a route's request names: ``node`` (a node, in its path or,
+    for a port create, in its body), ``port`` or ``free`` (nothing a
+    project owns: lists, creates, chassis).
+    """
+    if path.startswith('/nodes/%s' % NODE) or \
+            (method, path) in (('POST', '/ports'), ('POST', '/portgroups')):
+        return 'node'
+    if path.startswith('/ports/' + policy_routes.PORT):
+        return 'port'
+    if path.startswith('/portgroups/' + policy_routes.PORTGROUP):
+        return 'portgroup'
+    return 'free'
+
+
+_NOT_FOUND = {'node': 'Node %s could not be found.' % NODE,
+              'port': 'Port %s could not be found.' % policy_routes.PORT,
+              'portgroup': 'Portgroup %s could not be found.' % (
+                  policy_routes.PORTGROUP)}
 
 # Persona: (token, roles or None for the noauth2 defaults).
 PERSONAS = {
@@ -61,18 +86,24 @@ PERSONAS = {
 # What each persona may do on NODE under the default policy (Ironic's
 # defaults): the other rules answer 403 on a node it sees.
 _READS = {node_policies.LIST, node_policies.GET, node_policies.GET_STATES,
-          trait_policies.LIST}
+          trait_policies.LIST, port_policies.LIST, port_policies.GET,
+          group_policies.LIST, group_policies.GET}
 ALLOWED = {
     'owner member': _READS | {
         node_policies.UPDATE, node_policies.UPDATE_EXTRA,
         node_policies.UPDATE_INSTANCE_INFO, node_policies.UPDATE_DRIVER_INFO,
         node_policies.UPDATE_PROPERTIES, node_policies.UPDATE_INSTANCE_UUID,
         node_policies.UPDATE_NAME, node_policies.UPDATE_LESSEE,
-        node_policies.VALIDATE, node_policies.SET_PROVISION_STATE},
+        node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
+        node_policies.SET_POWER_STATE, node_policies.GET_CONSOLE,
+        node_policies.SET_CONSOLE_STATE, node_policies.GET_BOOT_DEVICE,
+        node_policies.SET_BOOT_DEVICE},
     'lessee member': _READS | {node_policies.UPDATE,
-                               node_policies.UPDATE_EXTRA},
+                               node_policies.UPDATE_EXTRA,
+                               node_policies.SET_POWER_STATE},
     'owner reader': _READS,
-    'other member': {node_policies.LIST},
+    'other member': {node_policies.LIST, port_policies.LIST,
+                     group_policies.LIST},
 }
 # Success statuses of the routes by method.
 _SUCCESS = {'GET': 200, 'PATCH': 200, 'POST': 201, 'PUT': 204,
@@ -84,6 +115,11 @@ def _make_nodes():
     node = builders.create_node(admin, NODE, ['CUSTOM_A'], owner=OWNER,
                                 lessee=LESSEE)
     other = builders.create_node(admin, 'node-other', owner=OTHER)
+    builders.create_port(admin, node, policy_routes.PORT_MAC,
+                         uuid=policy_routes.PORT)
+    builders.create_chassis(admin, uuid=policy_routes.CHASSIS)
+    objects.Portgroup(admin, node_id=node.id,
+                      uuid=policy_routes.PORTGROUP).create()
     return node, other
 
 
@@ -108,7 +144,8 @@ def denied_api():
 @pytest.fixture
 def visible_api():
     rules = policy_fixture.deny_everything()
-    rules[node_policies.GET] = '@'
+    for rule in SEEING:
+        rules[rule] = '@'
     fixture = _api(rules)
     _make_nodes()
     try:
@@ -138,7 +175,8 @@ def test_every_route_denies(denied_api):
     for method, _doc, rule, path, body in ROUTES:
         for persona in ('admin', 'owner member'):
             response = _request(denied_api, method, path, body, persona)
-            if rule in NODELESS:
+            kind = _kind(method, path)
+            if kind == 'free':
                 assert response.status_int == 403, (method, path, persona,
                                                     response.body)
                 assert _fault(response) == (
@@ -147,13 +185,12 @@ def test_every_route_denies(denied_api):
                 # Not even seen: not found, whoever asks.
                 assert response.status_int == 404, (method, path, persona,
                                                     response.body)
-                assert _fault(response) == 'Node %s could not be found.' % (
-                    NODE)
+                assert _fault(response) == _NOT_FOUND[kind]
 
 
 def test_every_node_route_checks_its_rule(visible_api):
     for method, _doc, rule, path, body in ROUTES:
-        if rule in NODELESS or rule == node_policies.GET:
+        if _kind(method, path) == 'free' or rule in SEEING:
             continue
         for persona in ('admin', 'owner member', 'other member'):
             response = _request(visible_api, method, path, body, persona)
@@ -169,13 +206,14 @@ def test_version_documents_need_no_policy(denied_api):
         assert response.status_int == 200, path
 
 
-def _expected(persona, rule):
+def _expected(persona, rule, method, path):
+    # A node or port route: 404 for a node the persona does not see.
+    if _kind(method, path) != 'free' and \
+            node_policies.GET not in ALLOWED[persona]:
+        return 404
     if rule in ALLOWED[persona]:
         return None
-    if rule in NODELESS:
-        return 403
-    # A node route: 404 for a node the persona does not see.
-    return 403 if node_policies.GET in ALLOWED[persona] else 404
+    return 403
 
 
 def test_default_policy_by_persona(api_fixture_factory):
@@ -189,7 +227,7 @@ def test_default_policy_by_persona(api_fixture_factory):
                     'owner member'):
         for method, _doc, rule, path, body in ROUTES:
             response = _request(app, method, path, body, persona)
-            expected = _expected(persona, rule)
+            expected = _expected(persona, rule, method, path)
             if expected is None:
                 assert response.status_int in (_SUCCESS[method], 202), (
                     persona, method, path, response.body)

@@ -25,23 +25,29 @@ from nova_mini.tests.fixtures import database as db_fixture
 
 
 def test_sqlite_database_is_a_fresh_file_removed_after():
-    before = db_api.context_manager._root_factory
-    fixture = db_fixture.DatabaseFixture('sqlite')
-    fixture.setUp()
+    # Inside another fixture, so that "pointed back where it was" is seen
+    # through the facade's public get_engine(): the outer fixture's engine.
+    outer = db_fixture.DatabaseFixture('sqlite', sync=False)
+    outer.setUp()
     try:
-        path = fixture.engine.url.database
-        assert os.path.isfile(path)
-        assert db_api.context_manager._root_factory is not before
-        assert db_api.get_engine() is fixture.engine
-        builders.create_flavor(nm_context.get_admin_context(), 'f',
-                               memory_mb=1, vcpus=1, root_gb=0)
-        assert fixture.row_counts()['flavors'] == 1
-        fixture.clear()
-        assert fixture.row_counts()['flavors'] == 0
+        fixture = db_fixture.DatabaseFixture('sqlite')
+        fixture.setUp()
+        try:
+            path = fixture.engine.url.database
+            assert os.path.isfile(path)
+            assert fixture.engine is not outer.engine
+            assert db_api.get_engine() is fixture.engine
+            builders.create_flavor(nm_context.get_admin_context(), 'f',
+                                   memory_mb=1, vcpus=1, root_gb=0)
+            assert fixture.row_counts()['flavors'] == 1
+            fixture.clear()
+            assert fixture.row_counts()['flavors'] == 0
+        finally:
+            fixture.cleanUp()
+        assert not os.path.exists(path)
+        assert db_api.get_engine() is outer.engine
     finally:
-        fixture.cleanUp()
-    assert not os.path.exists(path)
-    assert db_api.context_manager._root_factory is before
+        outer.cleanUp()
 
 
 @pytest.mark.postgresql

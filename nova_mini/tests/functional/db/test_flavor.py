@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova_mini import context as nm_context
+from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
@@ -346,6 +347,32 @@ def test_merge_extra_specs_by_flavor_id(db, admin, demo):
     flavor_obj.merge_extra_specs(demo, 'priv', {'k': 'v'})
     assert objects.Flavor.get_by_flavor_id(admin, 'priv').extra_specs == {
         'k': 'v'}
+
+
+def test_merge_extra_specs_unchanged_writes_nothing(db, admin):
+    _make(admin, 'f1', extra_specs={'a': '1', 'b': '2'})
+    statements = []
+
+    def record(conn, cursor, statement, *args):
+        # Statements, not transaction control (SQLite's BEGIN).
+        if not statement.upper().startswith(('BEGIN', 'COMMIT',
+                                             'ROLLBACK')):
+            statements.append(statement.split()[0].upper())
+
+    engine = db_api.get_engine()
+    sa.event.listen(engine, 'before_cursor_execute', record)
+    try:
+        # Stored already (a subset, the same values): one read, no write.
+        flavor_obj.merge_extra_specs(admin, 'f1', {'b': '2'})
+        flavor_obj.merge_extra_specs(admin, 'f1', {})
+        assert statements == ['SELECT', 'SELECT']
+        # One value differs: written.
+        flavor_obj.merge_extra_specs(admin, 'f1', {'a': '1', 'b': '3'})
+        assert 'UPDATE' in statements
+    finally:
+        sa.event.remove(engine, 'before_cursor_execute', record)
+    assert objects.Flavor.get_by_flavor_id(admin, 'f1').extra_specs == {
+        'a': '1', 'b': '3'}
 
 
 def test_list_records_match_the_objects(db, admin):

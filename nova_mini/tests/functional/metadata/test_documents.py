@@ -199,3 +199,19 @@ def test_head(app, instance):
     resp = app.head('/openstack/latest/meta_data.json',
                     headers=metadata_service.headers(instance.uuid))
     assert resp.status_int == 200 and resp.body == b''
+
+
+def test_meta_data_of_a_server_with_a_key_pair(app, make_instance):
+    # As Nova: the key the server kept at boot, by name, and with its
+    # type; the key pair may be gone since.
+    key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxY2FFvN6hRn7Pc4TVKtf me@h'
+    instance = make_instance(key_name='mykey', key_data=key)
+    doc = app.get('/openstack/latest/meta_data.json',
+                  headers=metadata_service.headers(instance.uuid)).json
+    assert doc['public_keys'] == {'mykey': key}
+    assert doc['keys'] == [{'name': 'mykey', 'type': 'ssh', 'data': key}]
+    cert = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'
+    instance = make_instance(key_name='cert', key_data=cert)
+    doc = app.get('/openstack/2012-08-10/meta_data.json',
+                  headers=metadata_service.headers(instance.uuid)).json
+    assert doc['keys'] == [{'name': 'cert', 'type': 'x509', 'data': cert}]

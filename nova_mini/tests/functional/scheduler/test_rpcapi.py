@@ -101,7 +101,7 @@ def test_pinned_to_1_0(fake_rpc):
     with pytest.raises(exception.RPCVersionCapped):
         api.claim_destinations(nm_context.get_admin_context(), _spec(),
                                [str(uuid.uuid4())])
-    with pytest.raises(exception.RPCVersionCapped, match='1.2'):
+    with pytest.raises(exception.SchedulerUpgrading, match='1.2'):
         api.build_instances(nm_context.get_admin_context(), _spec(),
                             [str(uuid.uuid4())])
 
@@ -109,6 +109,6 @@ def test_pinned_to_1_0(fake_rpc):
 def test_pinned_to_1_1_refuses_builds(fake_rpc):
     fake_rpc.config(scheduler='1.1', group='upgrade_levels')
     api = rpcapi.SchedulerAPI(fake_rpc.conf)
-    with pytest.raises(exception.RPCVersionCapped, match='1.2'):
+    with pytest.raises(exception.SchedulerUpgrading, match='1.2'):
         api.build_instances(nm_context.get_admin_context(), _spec(),
                             [str(uuid.uuid4())])

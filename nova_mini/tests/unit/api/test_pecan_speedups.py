@@ -96,3 +96,37 @@ def test_other_callables_are_not_cached():
     assert tuple(pecan_speedups.cached_getargspec(obj)) == tuple(
         pecan_speedups.PECAN_GETARGSPEC(obj))
     assert pecan_speedups._function_argspec.cache_info().currsize == before
+
+
+def test_sub_resource_controller_checks_its_class_once():
+    class Child(pecan_speedups.SubResourceController):
+        def __init__(self, parent_id):
+            self.parent_id = parent_id
+
+        @pecan.expose()
+        def get_all(self):
+            pass
+
+    first = Child('p1')
+    assert Child in pecan_speedups._CHECKED_CLASSES
+    assert first.parent_id == 'p1' and Child('p2').parent_id == 'p2'
+    assert isinstance(first, pecan.rest.RestController)
+
+
+def test_sub_resource_controller_refuses_routes_as_pecan_does():
+    # pecan refuses route= on a RestController when it is made; so must
+    # the check done once per class (and again for a class that failed).
+    class Routed(pecan_speedups.SubResourceController):
+        @pecan.expose(route='some-path')
+        def get_all(self):
+            pass
+
+    for _ in range(2):
+        try:
+            Routed()
+        except ValueError as exc:
+            assert 'Path segments cannot be used' in str(exc)
+        else:
+            raise AssertionError('pecan no longer refuses route= on a '
+                                 'RestController, or the check is skipped')
+    assert Routed not in pecan_speedups._CHECKED_CLASSES

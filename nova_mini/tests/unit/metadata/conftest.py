@@ -11,7 +11,8 @@
 #    under the License.
 
 """Fixtures of the metadata service's unit tests (the in-process ones
-with an application and a database are in tests/functional/metadata).
+with an application, a database, HTTP servers or memcached are in
+tests/functional/metadata).
 """
 
 import pytest

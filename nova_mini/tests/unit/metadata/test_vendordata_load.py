@@ -21,7 +21,7 @@ from nova_mini import exception
 from nova_mini.metadata import vendordata
 from nova_mini.metadata.vendordata import dynamic_json
 from nova_mini.metadata.vendordata import static_json
-from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
+from nova_mini.tests.fixtures import vendordata as helpers
 
 DOCUMENT = {'ldap': ['ldap1.example.org', 'ldap2.example.org'],
             'motd': 'hello', 'nested': {'a': 1}}

@@ -16,7 +16,7 @@ import pytest
 
 from nova_mini import exception
 from nova_mini.metadata.vendordata import targets
-from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
+from nova_mini.tests.fixtures import vendordata as helpers
 
 
 # The helpers' pytest fixtures, used by the tests of this module.

@@ -23,7 +23,7 @@ import pytest
 from nova_mini import exception
 from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import threads
-from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
+from nova_mini.tests.fixtures import vendordata as helpers
 
 LOGGER = 'nova_mini.metadata.vendordata.dynamic_json'
 

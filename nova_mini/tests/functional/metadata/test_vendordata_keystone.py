@@ -20,7 +20,7 @@ import json
 import pytest
 
 from nova_mini.tests.fixtures import http_servers
-from nova_mini.tests.unit.metadata import vendordata_helpers as helpers
+from nova_mini.tests.fixtures import vendordata as helpers
 
 # The helpers' pytest fixtures, used by the tests of this module.
 vd_conf = helpers.vd_conf

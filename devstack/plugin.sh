@@ -1,0 +1,126 @@
+#!/bin/bash
+#
+# devstack plugin for nova_mini: devstack sources this file with the phase
+# it is in ("stack install", "stack post-config", "stack extra", "unstack",
+# "clean"). The daemons run under devstack's run_process (systemd units
+# devstack@nova-mini-*.service).
+
+NOVA_MINI_XTRACE=$(set +o | grep xtrace)
+set -o xtrace
+
+function install_nova_mini {
+    setup_develop "$NOVA_MINI_DIR"
+}
+
+function _nova_mini_rabbit_url {
+    # The virtual host and user of nova_mini's own on devstack's broker.
+    sudo rabbitmqctl add_vhost "$NOVA_MINI_RABBIT_VHOST" || true
+    sudo rabbitmqctl add_user "$NOVA_MINI_RABBIT_USER" \
+        "$NOVA_MINI_RABBIT_PASSWORD" ||
+        sudo rabbitmqctl change_password "$NOVA_MINI_RABBIT_USER" \
+            "$NOVA_MINI_RABBIT_PASSWORD"
+    sudo rabbitmqctl set_permissions -p "$NOVA_MINI_RABBIT_VHOST" \
+        "$NOVA_MINI_RABBIT_USER" ".*" ".*" ".*"
+    local credentials="$NOVA_MINI_RABBIT_USER:$NOVA_MINI_RABBIT_PASSWORD"
+    echo "rabbit://$credentials@$SERVICE_HOST:5672/$NOVA_MINI_RABBIT_VHOST"
+}
+
+function configure_nova_mini {
+    sudo install -d -o "$STACK_USER" "$NOVA_MINI_CONF_DIR"
+    rm -f "$NOVA_MINI_CONF"
+
+    iniset "$NOVA_MINI_CONF" DEFAULT debug "$ENABLE_DEBUG_LOG_LEVEL"
+    iniset "$NOVA_MINI_CONF" DEFAULT transport_url "$(_nova_mini_rabbit_url)"
+    iniset "$NOVA_MINI_CONF" database connection \
+        "$(database_connection_url "$NOVA_MINI_DB_NAME")"
+
+    iniset "$NOVA_MINI_CONF" api auth_strategy keystone
+    iniset "$NOVA_MINI_CONF" api bind_host "$SERVICE_LISTEN_ADDRESS"
+    iniset "$NOVA_MINI_CONF" api bind_port "$NOVA_MINI_API_PORT"
+    iniset "$NOVA_MINI_CONF" api workers "$NOVA_MINI_API_WORKERS"
+    configure_keystone_authtoken_middleware "$NOVA_MINI_CONF" nova_mini
+
+    iniset "$NOVA_MINI_CONF" metadata bind_host "$SERVICE_LISTEN_ADDRESS"
+    iniset "$NOVA_MINI_CONF" metadata bind_port "$NOVA_MINI_METADATA_PORT"
+    iniset "$NOVA_MINI_CONF" metadata workers "$NOVA_MINI_METADATA_WORKERS"
+    iniset "$NOVA_MINI_CONF" metadata metadata_proxy_shared_secret \
+        "$NOVA_MINI_METADATA_SECRET"
+
+    # Dynamic vendordata answers cached in devstack's memcached, shared by
+    # the metadata workers.
+    if [[ "$NOVA_MINI_USE_MEMCACHE" == "True" ]]; then
+        iniset "$NOVA_MINI_CONF" cache enabled True
+        iniset "$NOVA_MINI_CONF" cache backend dogpile.cache.pymemcache
+        iniset "$NOVA_MINI_CONF" cache memcache_servers \
+            "${MEMCACHE_SERVERS:-localhost:11211}"
+    fi
+}
+
+function create_nova_mini_accounts {
+    create_service_user nova_mini admin
+
+    local compute baremetal base
+    base="$SERVICE_PROTOCOL://$SERVICE_HOST:$NOVA_MINI_API_PORT"
+    compute=$(get_or_create_service nova_mini compute \
+        "nova_mini compute (Nova-compatible)")
+    get_or_create_endpoint "$compute" "$REGION_NAME" "$base/compute/v2.1"
+    baremetal=$(get_or_create_service nova_mini-baremetal baremetal \
+        "nova_mini bare metal (Ironic-compatible)")
+    get_or_create_endpoint "$baremetal" "$REGION_NAME" "$base/baremetal"
+}
+
+function init_nova_mini {
+    recreate_database "$NOVA_MINI_DB_NAME"
+    "$NOVA_MINI_BIN_DIR/nova-mini-manage" --config-file "$NOVA_MINI_CONF" \
+        db sync
+}
+
+function start_nova_mini {
+    local daemon
+    for daemon in nova-mini-api nova-mini-scheduler nova-mini-metadata; do
+        if is_service_enabled "$daemon"; then
+            run_process "$daemon" \
+                "$NOVA_MINI_BIN_DIR/$daemon --config-file $NOVA_MINI_CONF"
+        fi
+    done
+}
+
+function stop_nova_mini {
+    local daemon
+    for daemon in nova-mini-api nova-mini-scheduler nova-mini-metadata; do
+        stop_process "$daemon"
+    done
+}
+
+function cleanup_nova_mini {
+    sudo rm -rf "$NOVA_MINI_CONF_DIR"
+    sudo rabbitmqctl delete_vhost "$NOVA_MINI_RABBIT_VHOST" || true
+}
+
+NOVA_MINI_BIN_DIR=${NOVA_MINI_BIN_DIR:-$(get_python_exec_prefix)}
+
+if is_service_enabled nova-mini-api nova-mini-scheduler \
+        nova-mini-metadata; then
+    if [[ "$1" == "stack" && "$2" == "install" ]]; then
+        echo_summary "Installing nova_mini"
+        install_nova_mini
+    elif [[ "$1" == "stack" && "$2" == "post-config" ]]; then
+        echo_summary "Configuring nova_mini"
+        configure_nova_mini
+        create_nova_mini_accounts
+        init_nova_mini
+    elif [[ "$1" == "stack" && "$2" == "extra" ]]; then
+        echo_summary "Starting nova_mini"
+        start_nova_mini
+    fi
+
+    if [[ "$1" == "unstack" ]]; then
+        stop_nova_mini
+    fi
+
+    if [[ "$1" == "clean" ]]; then
+        cleanup_nova_mini
+    fi
+fi
+
+$NOVA_MINI_XTRACE

@@ -1,0 +1,60 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""A node's boot device: GET/PUT /nodes/{node_ident}/management/boot_device
+and GET .../boot_device/supported.
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal.schemas import node_states as schema
+from nova_mini.api.baremetal import utils
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini.objects import node_power
+from nova_mini.policies import nodes as policies
+
+
+class BootDeviceController(rest.RestController):
+    """/nodes/{node_ident}/management/boot_device[/supported]."""
+
+    _custom_actions = {'supported': ['GET']}
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    @wsgi.expose()
+    def get_all(self):
+        node = utils.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        return node_power.get_boot_device(node)
+
+    @wsgi.expose(status=204)
+    @validation.body(schema.boot_device)
+    def put(self):
+        req = pecan.request
+        node = utils.get_node(self.node_ident, policies.SET_BOOT_DEVICE)
+        node_power.set_boot_device(req.ctxt, node, req.json['boot_device'],
+                                   req.json.get('persistent', False))
+
+    @wsgi.expose()
+    def supported(self):
+        utils.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        return {'supported_boot_devices':
+                list(node_power.SUPPORTED_BOOT_DEVICES)}
+
+
+class NodeManagementController(rest.RestController):
+    """/nodes/{node_ident}/management."""
+
+    def __init__(self, node_ident):
+        self.boot_device = BootDeviceController(node_ident)

@@ -1,0 +1,103 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The filters of a node list request, checked as Ironic checks them
+(each from its version, else 406) and turned into the filters of
+objects.node_filters.
+"""
+
+from oslo_utils import strutils
+
+from nova_mini.api.baremetal.schemas import nodes as schema
+from nova_mini.api.baremetal import utils
+from nova_mini.api import validation
+from nova_mini import conf
+from nova_mini import exception
+from nova_mini import objects
+from nova_mini import states
+
+# Query parameters given to the node list as they are.
+_PLAIN_FILTERS = ('provision_state', 'driver', 'resource_class', 'owner',
+                  'lessee', 'conductor_group')
+# Ironic's node faults; nova_mini's nodes never have one.
+FAULTS = ('power failure', 'clean failure', 'rescue abort failure',
+          'service failure')
+
+_check_trait = validation.value_checker(schema.trait, 'trait')
+
+
+def query_bool(req, name):
+    """The query parameter ``name`` as a bool (None: absent)."""
+    value = req.GET.get(name)
+    return None if value is None else strutils.bool_from_string(value)
+
+
+def _given(req, name):
+    """The query parameter ``name``, refused (406) before its version."""
+    value = req.GET.get(name)
+    if value is not None and not utils.allow_node_filter(name):
+        raise utils.not_acceptable()
+    return value
+
+
+def _never_matching(req, filters):
+    """Filters no node of nova_mini passes: a fault (none has one), a
+    conductor other than the API's host.
+    """
+    fault = _given(req, 'fault')
+    if fault is not None:
+        if fault not in FAULTS:
+            raise exception.Invalid(
+                'Unrecognized fault "%s" is specified, allowed faults are '
+                '%s.' % (fault, ', '.join(FAULTS)))
+        filters['none'] = True
+    conductor = _given(req, 'conductor')
+    if conductor is not None and conductor != conf.CONF.host:
+        filters['none'] = True
+
+
+def filters(req):
+    """Return the objects.node_filters filters of a node list request.
+
+    :param req: the request.
+    :returns: a dict.
+    :raises NotAcceptable: a filter of a later version.
+    :raises Invalid: a value no node could have that Ironic refuses.
+    :raises ChassisNotFound: ``chassis_uuid`` names no chassis.
+    """
+    found = {}
+    for name in _PLAIN_FILTERS:
+        if _given(req, name) is not None:
+            found[name] = req.GET[name]
+    if found.get('provision_state') not in (None,) + states.ALL:
+        raise exception.Invalid('Invalid provision state %s.'
+                                % found['provision_state'])
+    found['maintenance'] = query_bool(req, 'maintenance')
+    found['associated'] = query_bool(req, 'associated')
+    found['instance_uuid'] = req.GET.get('instance_uuid')
+    if _given(req, 'retired') is not None:
+        found['retired'] = query_bool(req, 'retired')
+    found['description_contains'] = _given(req, 'description_contains')
+    if req.GET.get('chassis_uuid') is not None:
+        found['chassis_id'] = objects.Chassis.get_by_uuid(
+            req.ctxt, req.GET['chassis_uuid']).id
+    _never_matching(req, found)
+    for param, name in schema.TRAIT_FILTERS.items():
+        if req.GET.get(param) is None:
+            continue
+        if not utils.allow_node_traits():
+            raise utils.not_acceptable()
+        traits = [t for t in req.GET[param].split(',') if t]
+        for trait in traits:
+            _check_trait(trait)
+        found[name] = traits
+    return found

@@ -1,0 +1,27 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Query parameters every bare-metal list takes: a page, its order, the
+fields shown and ``detail``.
+"""
+
+from nova_mini.api.baremetal.schemas import nodes
+from nova_mini.api import validation
+
+PAGE = {
+    'limit': nodes.list_query['properties']['limit'],
+    'marker': validation.single_param({'type': 'string'}),
+    'sort_key': validation.single_param({'type': 'string'}),
+    'sort_dir': nodes.list_query['properties']['sort_dir'],
+    'fields': validation.single_param({'type': 'string'}),
+    'detail': nodes.list_query['properties']['detail'],
+}

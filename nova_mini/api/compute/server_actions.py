@@ -1,0 +1,256 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Server actions (POST /servers/{server_id}/action) mapped onto the node.
+
+``os-stop`` and ``os-start`` power the node off and on, ``reboot`` (SOFT
+or HARD) reboots it, ``rebuild`` deploys an image again (new
+``imageRef``, and as the microversion allows ``name``, ``metadata``,
+``description``, access addresses, ``key_name`` from 2.54, ``user_data``
+from 2.57; the server keeps its embedded flavor); ``lock`` and
+``unlock`` keep non-administrators from acting on the server
+(``locked_reason`` from 2.73). ``createImage`` is refused: a bare-metal
+node's disk cannot be snapshotted.
+
+Each action runs as Nova's does, only at once (the fake hardware changes
+its power state when told): the server enters the task state of the
+action (REBOOT, HARD_REBOOT, REBUILD statuses) from the states Nova
+allows it in (else Nova's 409), the node is told, and the server ends in
+its new state (SHUTOFF after os-stop, ACTIVE after os-start, reboot and
+rebuild) before the 202. Each is recorded as an instance action
+(os-instance-actions). Any other action is Nova's 400 "There is no such
+action".
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.compute.schemas import server_actions as schema
+from nova_mini.api.compute import server_view
+from nova_mini.api.compute import servers as servers_api
+from nova_mini.api.compute import versions
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import exception
+from nova_mini.image import glance
+from nova_mini import objects
+from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_action
+from nova_mini.objects import instance_task as task
+from nova_mini.objects import node_power
+from nova_mini.policies import server_actions as policies
+from nova_mini import states
+
+KEY_NAME_ON_REBUILD = versions.KEY_NAME_ON_REBUILD
+USER_DATA_ON_REBUILD = versions.PERSONALITY_REMOVED
+
+# Where each action may start from (Nova's check_instance_state).
+_STOP_FROM = (task.ACTIVE, task.ERROR)
+_START_FROM = (task.STOPPED,)
+_SOFT_REBOOT_FROM = (task.ACTIVE,)
+_HARD_REBOOT_FROM = (task.ACTIVE, task.STOPPED, task.ERROR)
+_REBUILD_FROM = (task.ACTIVE, task.STOPPED, task.ERROR)
+
+
+def _power(context, instance, target):
+    """Tell the server's node to power ``target``; the node's uuid (None
+    for a server without a node).
+    """
+    if not instance.node_uuid:
+        return None
+    try:
+        node = objects.Node.get_by_uuid(context, instance.node_uuid)
+    except exception.NotFound:
+        return None
+    node_power.set_power_state(context, node, target)
+    return node.uuid
+
+
+class ServerActionController(rest.RestController):
+    """POST /servers/{server_id}/action."""
+
+    def __init__(self, server_id):
+        self.server_id = server_id
+
+    def _instance(self, rule):
+        return servers_api.get_server(pecan.request.ctxt, self.server_id,
+                                      rule)
+
+    @wsgi.expose()
+    def post(self):
+        req = pecan.request
+        body = validation.request_json(req)
+        if not isinstance(body, dict) or len(body) != 1:
+            raise exception.Invalid('Malformed request body')
+        name = next(iter(body))
+        handler = self._HANDLERS.get(name)
+        if handler is None:
+            # Nova's words for an action it does not have.
+            raise exception.Invalid('There is no such action: %s' % name)
+        return handler(self)
+
+    def _power_task(self, rule, action, task_state, from_states, target,
+                    event, end):
+        context = pecan.request.ctxt
+        instance = self._instance(rule)
+        task.check_lock(context, instance)
+        task.start(instance, action, task_state, from_states)
+        try:
+            host = _power(context, instance, target)
+        except Exception:
+            task.finish(instance, task_state)
+            raise
+        task.finish(instance, task_state, **end)
+        instance_action.record(context, instance.uuid, action, event, host)
+        return wsgi.json_response(None, status=202)
+
+    @validation.body(schema.stop)
+    def _stop(self):
+        return self._power_task(
+            policies.STOP, instance_action.STOP, task.POWERING_OFF,
+            _STOP_FROM, states.POWER_OFF, 'compute_stop_instance',
+            {'vm_state': task.STOPPED, 'power_state': task.SHUTDOWN})
+
+    @validation.body(schema.start)
+    def _start(self):
+        return self._power_task(
+            policies.START, instance_action.START, task.POWERING_ON,
+            _START_FROM, states.POWER_ON, 'compute_start_instance',
+            {'vm_state': task.ACTIVE, 'power_state': task.RUNNING})
+
+    @validation.body(schema.reboot)
+    def _reboot(self):
+        hard = pecan.request.json['reboot']['type'].upper() == 'HARD'
+        return self._power_task(
+            policies.REBOOT, instance_action.REBOOT,
+            task.REBOOTING_HARD if hard else task.REBOOTING,
+            _HARD_REBOOT_FROM if hard else _SOFT_REBOOT_FROM,
+            node_power.REBOOT if hard else node_power.SOFT_REBOOT,
+            'compute_reboot_instance',
+            {'vm_state': task.ACTIVE, 'power_state': task.RUNNING})
+
+    @validation.body([(None, schema.lock),
+                      (versions.SERVER_LOCKED_REASON, schema.lock_v273)])
+    def _lock(self):
+        req = pecan.request
+        context = req.ctxt
+        instance = self._instance(policies.LOCK)
+        reason = (req.json['lock'] or {}).get('locked_reason')
+        # As Nova: the owner's project locks as 'owner', anyone else (an
+        # administrator) as 'admin'.
+        locked_by = ('owner' if context.project_id == instance.project_id
+                     else 'admin')
+        task.set_lock(instance, locked_by, reason)
+        instance_action.record(context, instance.uuid, instance_action.LOCK)
+        return wsgi.json_response(None, status=202)
+
+    @validation.body(schema.unlock)
+    def _unlock(self):
+        context = pecan.request.ctxt
+        instance = self._instance(policies.UNLOCK)
+        owner = context.project_id == instance.project_id
+        if instance.locked_by == 'admin' and owner or (
+                instance.locked_by == 'owner' and not owner):
+            # Locked by someone else: Nova's override rule (admins).
+            context.can(policies.UNLOCK_OVERRIDE,
+                        {'project_id': instance.project_id,
+                         'user_id': instance.user_id})
+        task.set_lock(instance, None)
+        instance_action.record(context, instance.uuid,
+                               instance_action.UNLOCK)
+        return wsgi.json_response(None, status=202)
+
+    @validation.body(schema.create_image)
+    def _create_image(self):
+        self._instance(policies.CREATE_IMAGE)
+        raise exception.Invalid(
+            'createImage is not supported: nova_mini cannot take an image '
+            "of a bare-metal node's disk. Upload the image to the Image "
+            'service instead.')
+
+    @validation.body([(None, schema.rebuild),
+                      (versions.SERVER_DESCRIPTION, schema.rebuild_v219),
+                      (KEY_NAME_ON_REBUILD, schema.rebuild_v254),
+                      (USER_DATA_ON_REBUILD, schema.rebuild_v257),
+                      (versions.TRUSTED_IMAGE_CERTIFICATES,
+                       schema.rebuild_v263)])
+    def _rebuild(self):
+        req = pecan.request
+        context = req.ctxt
+        body = req.json['rebuild']
+        instance = self._instance(policies.REBUILD)
+        task.check_lock(context, instance)
+        servers_api.refuse_auto_disk_config(body)
+        if body.get('personality'):
+            servers_api.refuse_personality()
+        if body.get('trusted_image_certificates'):
+            raise exception.Invalid(
+                'Image signature certificate validation is not supported.')
+        if 'user_data' in body:
+            servers_api.check_user_data(body)
+        metadata = body.get('metadata')
+        if metadata is not None:
+            instance_obj.check_metadata_quota(metadata)
+        image = glance.image_meta(body['imageRef'],
+                                  req.environ.get(glance.USER_AUTH_KEY))
+        servers_api.check_image_fits(instance.flavor, image)
+        values = {'image_ref': image.id}
+        if req.api_version >= KEY_NAME_ON_REBUILD and 'key_name' in body:
+            values['key_name'], values['key_data'] = servers_api.key_pair(
+                context, body['key_name'])
+        if req.api_version >= USER_DATA_ON_REBUILD and 'user_data' in body:
+            values['user_data'] = body['user_data']
+        details = servers_api.details_of(body)
+        original = instance.vm_state
+        task.start(instance, instance_action.REBUILD, task.REBUILDING,
+                   _REBUILD_FROM)
+        try:
+            if details:
+                instance.update_details(**details)
+            if metadata is not None:
+                instance.replace_metadata(metadata, states=None,
+                                          action='rebuild')
+            # A stopped server stays stopped (as in Nova); the others are
+            # deployed again and powered on.
+            stopped = original == task.STOPPED
+            host = _power(context, instance, states.POWER_OFF if stopped
+                          else node_power.REBOOT)
+        except Exception:
+            task.finish(instance, task.REBUILDING)
+            raise
+        values.update(
+            vm_state=task.STOPPED if stopped else task.ACTIVE,
+            power_state=task.SHUTDOWN if stopped else task.RUNNING,
+            fault=None)
+        task.finish(instance, task.REBUILDING, **values)
+        instance_action.record(context, instance.uuid,
+                               instance_action.REBUILD,
+                               'compute_rebuild_instance', host)
+        instance = objects.Instance.get_by_uuid(context, instance.uuid)
+        server = server_view.ServerView(req).updated(instance)['server']
+        if req.api_version >= KEY_NAME_ON_REBUILD:
+            server['key_name'] = instance.key_name
+        if req.api_version >= USER_DATA_ON_REBUILD:
+            server['user_data'] = instance.user_data
+        server['adminPass'] = body.get('adminPass') or (
+            servers_api.generate_password())
+        return wsgi.json_response({'server': server}, status=202)
+
+    _HANDLERS = {
+        'os-stop': _stop,
+        'os-start': _start,
+        'reboot': _reboot,
+        'rebuild': _rebuild,
+        'lock': _lock,
+        'unlock': _unlock,
+        'createImage': _create_image,
+    }

@@ -1,0 +1,186 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Chassis and ChassisList: groups of bare-metal nodes (Ironic's chassis).
+
+A chassis holding nodes is not deleted: the delete removes the row only
+where no node names it, in one statement, and the foreign key of nodes
+refuses a delete racing a node's insert (ChassisNotEmpty); a node whose
+chassis went meanwhile is refused on the same key where the database
+enforces it (PostgreSQL, MySQL).
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import base
+from nova_mini.objects import fields
+from nova_mini.objects import paging
+
+_CHASSIS = models.Chassis.__table__
+_NODES = models.Node.__table__
+COLUMNS = ('id', 'uuid', 'description', 'extra', 'created_at', 'updated_at')
+SORT_KEYS = ('id', 'uuid', 'description', 'created_at', 'updated_at')
+
+
+@db_api.context_manager.writer
+def _create(context, values):
+    row = models.Chassis(**values)
+    context.session.add(row)
+    try:
+        context.session.flush()
+    except db_exc.DBDuplicateEntry:
+        raise exception.ChassisExists(uuid=values['uuid'])
+    return row
+
+
+@db_api.context_manager.reader
+def _get(context, column, value):
+    row = context.session.query(models.Chassis).filter(
+        getattr(models.Chassis, column) == value).first()
+    if row is None:
+        raise exception.ChassisNotFound(chassis=value)
+    return row
+
+
+@db_api.context_manager.writer
+def _update(context, chassis_id, ident, values):
+    if not context.session.execute(_CHASSIS.update().where(
+            _CHASSIS.c.id == chassis_id).values(**values)).rowcount:
+        raise exception.ChassisNotFound(chassis=ident)
+
+
+@db_api.context_manager.writer
+def _destroy(context, chassis_id, ident):
+    holds_nodes = sa.exists().where(_NODES.c.chassis_id == chassis_id)
+    try:
+        deleted = context.session.execute(_CHASSIS.delete().where(
+            _CHASSIS.c.id == chassis_id, ~holds_nodes)).rowcount
+    except db_exc.DBReferenceError:
+        # A node joining the chassis committed while this delete waited
+        # for its row: the foreign key keeps the chassis.
+        raise exception.ChassisNotEmpty(chassis=ident)
+    if deleted:
+        return
+    if context.session.execute(sa.select(_CHASSIS.c.id).where(
+            _CHASSIS.c.id == chassis_id)).first() is None:
+        raise exception.ChassisNotFound(chassis=ident)
+    raise exception.ChassisNotEmpty(chassis=ident)
+
+
+@base.NovaMiniObjectRegistry.register
+class Chassis(base.NovaMiniPersistentObject, base.NovaMiniObject):
+    """A chassis: a description and ``extra`` data, and nodes naming it."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(),
+        'uuid': fields.UUIDField(),
+        'description': fields.StringField(nullable=True),
+        'extra': fields.FlexibleDictField(nullable=True),
+    }
+
+    @classmethod
+    def _from_db_object(cls, context, chassis, row):
+        for name in COLUMNS:
+            value = getattr(row, name)
+            if name == 'extra' and value is None:
+                value = {}
+            setattr(chassis, name, value)
+        chassis._context = context
+        chassis.obj_reset_changes()
+        return chassis
+
+    @classmethod
+    def get_by_uuid(cls, context, uuid):
+        """Load the chassis of uuid ``uuid``; ChassisNotFound if none."""
+        return cls._from_db_object(context, cls(),
+                                   _get(context, 'uuid', uuid))
+
+    @classmethod
+    def get_by_id(cls, context, chassis_id):
+        """Load the chassis of id ``chassis_id``; ChassisNotFound if none."""
+        return cls._from_db_object(context, cls(),
+                                   _get(context, 'id', chassis_id))
+
+    def create(self):
+        """Insert the chassis; ChassisExists if its uuid is taken."""
+        values = self.obj_get_changes()
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        values.setdefault('extra', {})
+        self._from_db_object(self._context, self,
+                             _create(self._context, values))
+
+    def save(self):
+        """Store the changed fields; ChassisNotFound if it is gone."""
+        values = self.obj_get_changes()
+        if values:
+            values['updated_at'] = timeutils.utcnow()
+            _update(self._context, self.id, self.uuid, values)
+            self.updated_at = values['updated_at']
+        self.obj_reset_changes()
+
+    def destroy(self):
+        """Delete the chassis.
+
+        :raises nova_mini.exception.ChassisNotEmpty: nodes name it.
+        :raises nova_mini.exception.ChassisNotFound: it is gone.
+        """
+        _destroy(self._context, self.id, self.uuid)
+
+
+@db_api.context_manager.reader
+def _get_all(context, sort_key, sort_dir, limit, marker):
+    return paging.page(context.session,
+                       context.session.query(models.Chassis), models.Chassis,
+                       sort_key, sort_dir, limit, marker)
+
+
+@base.NovaMiniObjectRegistry.register
+class ChassisList(base.ObjectListBase, base.NovaMiniObject):
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('Chassis'),
+    }
+
+    @classmethod
+    def get_all(cls, context, sort_key='id', sort_dir='asc', limit=None,
+                marker=None):
+        """Load a page of chassis.
+
+        :param context: the request context.
+        :param sort_key: one of SORT_KEYS (ties go by id).
+        :param sort_dir: ``asc`` or ``desc``.
+        :param limit: the most returned (None: all).
+        :param marker: the uuid of the chassis the page follows.
+        :returns: a ChassisList.
+        :raises nova_mini.exception.MarkerNotFound: no chassis has that
+            uuid.
+        :raises nova_mini.exception.InvalidSortKey: not a sort key.
+        """
+        if sort_key not in SORT_KEYS:
+            raise exception.InvalidSortKey(sort_key=sort_key)
+        rows = _get_all(context, sort_key, sort_dir, limit, marker)
+        result = cls(context)
+        result.objects = [Chassis._from_db_object(context, Chassis(), row)
+                          for row in rows]
+        result.obj_reset_changes()
+        return result

@@ -1,0 +1,123 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""What the fake hardware of a node does at once: power, console and
+boot device (Ironic's fake power, console and management interfaces).
+
+A power change is complete when it is stored (no target power state is
+left behind), a console is enabled by storing that it is, and the boot
+device set is kept in the node's ``driver_internal_info`` (so that the
+next read shows what was set, where Ironic's fake management always
+answers PXE).
+"""
+
+from oslo_utils import timeutils
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini import states
+
+REBOOT = 'rebooting'
+SOFT_REBOOT = 'soft rebooting'
+SOFT_POWER_OFF = 'soft power off'
+# The power targets (Ironic's names), and the power state each ends in.
+TARGETS = {
+    states.POWER_ON: states.POWER_ON,
+    states.POWER_OFF: states.POWER_OFF,
+    REBOOT: states.POWER_ON,
+    SOFT_REBOOT: states.POWER_ON,
+    SOFT_POWER_OFF: states.POWER_OFF,
+}
+# The targets that came with soft power off (1.27).
+SOFT_TARGETS = (SOFT_REBOOT, SOFT_POWER_OFF)
+
+BOOT_DEVICE_KEY = 'boot_device'
+# The boot devices of fake hardware: PXE only, as Ironic's.
+SUPPORTED_BOOT_DEVICES = ('pxe',)
+DEFAULT_BOOT_DEVICE = {'boot_device': 'pxe', 'persistent': False}
+
+_NODES = models.Node.__table__
+
+
+@db_api.context_manager.writer
+def _store(context, node_id, node_ident, values):
+    values['updated_at'] = timeutils.utcnow()
+    if not context.session.execute(_NODES.update().where(
+            _NODES.c.id == node_id).values(**values)).rowcount:
+        raise exception.NodeNotFound(node=node_ident)
+    return values
+
+
+def set_power_state(context, node, target):
+    """Power ``node`` on, off or reboot it (``target``, one of TARGETS).
+
+    :param context: the request context.
+    :param node: the Node; its fields are updated.
+    :raises nova_mini.exception.InvalidStateRequested: not a target.
+    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    """
+    if target not in TARGETS:
+        raise exception.InvalidStateRequested(
+            action=target, node=node.uuid, state=node.power_state)
+    values = _store(context, node.id, node.uuid,
+                    {'power_state': TARGETS[target],
+                     'target_power_state': None})
+    _apply(node, values)
+
+
+def set_console(context, node, enabled):
+    """Enable or disable the (fake) serial console of ``node``.
+
+    :param context: the request context.
+    :param node: the Node; its fields are updated.
+    :param enabled: a bool.
+    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    """
+    _apply(node, _store(context, node.id, node.uuid,
+                        {'console_enabled': bool(enabled)}))
+
+
+def get_boot_device(node):
+    """Return ``{'boot_device': ..., 'persistent': bool}`` of ``node``:
+    the one last set, else PXE (not persistent).
+    """
+    info = node.driver_internal_info or {}
+    return dict(info.get(BOOT_DEVICE_KEY) or DEFAULT_BOOT_DEVICE)
+
+
+def set_boot_device(context, node, device, persistent=False):
+    """Set the boot device of ``node`` (for the next boot, or for every
+    boot if ``persistent``).
+
+    :param context: the request context.
+    :param node: the Node; its fields are updated.
+    :param device: a boot device name.
+    :param persistent: a bool.
+    :raises nova_mini.exception.InvalidBootDevice: not one of
+        SUPPORTED_BOOT_DEVICES.
+    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    """
+    if device not in SUPPORTED_BOOT_DEVICES:
+        raise exception.InvalidBootDevice(
+            device=device, supported=', '.join(SUPPORTED_BOOT_DEVICES))
+    info = dict(node.driver_internal_info or {})
+    info[BOOT_DEVICE_KEY] = {'boot_device': device,
+                             'persistent': bool(persistent)}
+    _apply(node, _store(context, node.id, node.uuid,
+                        {'driver_internal_info': info}))
+
+
+def _apply(node, values):
+    for name, value in values.items():
+        setattr(node, name, value)
+    node.obj_reset_changes(list(values))

@@ -1,0 +1,258 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Port and PortList: the network ports of bare-metal nodes, one per MAC
+address (Ironic's ports).
+
+Two ports never share a MAC address: the unique constraint decides
+between concurrent creates (the loser gets MACAlreadyExists, 409), so no
+check-then-insert race exists. A port is loaded with its node's uuid,
+owner and lessee and its port group's uuid (joins), which its body and
+its policy checks need.
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import base
+from nova_mini.objects import fields
+from nova_mini.objects import paging
+
+_PORTS = models.Port.__table__
+COLUMNS = ('id', 'uuid', 'address', 'node_id', 'extra',
+           'local_link_connection', 'pxe_enabled', 'physical_network',
+           'internal_info', 'portgroup_id', 'created_at', 'updated_at')
+_DICTS = ('extra', 'local_link_connection', 'internal_info')
+SORT_KEYS = ('id', 'uuid', 'address', 'pxe_enabled', 'physical_network',
+             'created_at', 'updated_at')
+
+
+def _duplicate(exc, values):
+    columns = set(exc.columns or ())
+    if 'address' in columns or 'uniq_ports0address' in columns:
+        return exception.MACAlreadyExists(mac=values.get('address'))
+    return exception.PortExists(uuid=values.get('uuid'))
+
+
+def _query(session):
+    return session.query(
+        models.Port, models.Node.uuid, models.Node.owner,
+        models.Node.lessee, models.Portgroup.uuid).join(
+        models.Node, models.Node.id == models.Port.node_id).outerjoin(
+        models.Portgroup, models.Portgroup.id == models.Port.portgroup_id)
+
+
+@db_api.context_manager.writer
+def _create(context, values):
+    row = models.Port(**values)
+    context.session.add(row)
+    try:
+        context.session.flush()
+    except db_exc.DBDuplicateEntry as exc:
+        raise _duplicate(exc, values)
+    except db_exc.DBReferenceError:
+        raise exception.NodeNotFound(node=values.get('node_id'))
+    return _query(context.session).filter(models.Port.id == row.id).one()
+
+
+@db_api.context_manager.reader
+def _get(context, column, value):
+    result = _query(context.session).filter(
+        getattr(models.Port, column) == value).first()
+    if result is None:
+        raise exception.PortNotFound(port=value)
+    return result
+
+
+@db_api.context_manager.writer
+def _update(context, port_id, ident, values):
+    try:
+        count = context.session.execute(_PORTS.update().where(
+            _PORTS.c.id == port_id).values(**values)).rowcount
+    except db_exc.DBDuplicateEntry as exc:
+        raise _duplicate(exc, values)
+    except db_exc.DBReferenceError:
+        raise exception.NodeNotFound(node=values.get('node_id'))
+    if not count:
+        raise exception.PortNotFound(port=ident)
+
+
+@db_api.context_manager.writer
+def _destroy(context, port_id, ident):
+    if not context.session.execute(_PORTS.delete().where(
+            _PORTS.c.id == port_id)).rowcount:
+        raise exception.PortNotFound(port=ident)
+
+
+@base.NovaMiniObjectRegistry.register
+class Port(base.NovaMiniPersistentObject, base.NovaMiniObject):
+    """A node's port; ``node_uuid``, ``node_owner`` and ``node_lessee``
+    are its node's, read with it.
+    """
+
+    # Version 1.0: Initial version
+    # Version 1.1: portgroup_id, portgroup_uuid
+    VERSION = '1.1'
+
+    fields = {
+        'id': fields.IntegerField(),
+        'uuid': fields.UUIDField(),
+        'address': fields.StringField(),
+        'portgroup_id': fields.IntegerField(nullable=True),
+        'portgroup_uuid': fields.UUIDField(nullable=True),
+        'node_id': fields.IntegerField(),
+        'node_uuid': fields.UUIDField(nullable=True),
+        'node_owner': fields.StringField(nullable=True),
+        'node_lessee': fields.StringField(nullable=True),
+        'extra': fields.FlexibleDictField(nullable=True),
+        'local_link_connection': fields.FlexibleDictField(nullable=True),
+        'pxe_enabled': fields.BooleanField(default=True),
+        'physical_network': fields.StringField(nullable=True),
+        'internal_info': fields.FlexibleDictField(nullable=True),
+    }
+
+    def obj_make_compatible(self, primitive, target_version):
+        super().obj_make_compatible(primitive, target_version)
+        target = tuple(int(part) for part in target_version.split('.'))
+        if target < (1, 1):
+            primitive.pop('portgroup_id', None)
+            primitive.pop('portgroup_uuid', None)
+
+    @classmethod
+    def _from_db_object(cls, context, port, result):
+        row, node_uuid, owner, lessee, portgroup_uuid = result
+        for name in COLUMNS:
+            value = getattr(row, name)
+            if name in _DICTS and value is None:
+                value = {}
+            setattr(port, name, value)
+        port.node_uuid = node_uuid
+        port.node_owner = owner
+        port.node_lessee = lessee
+        port.portgroup_uuid = portgroup_uuid
+        port._context = context
+        port.obj_reset_changes()
+        return port
+
+    @classmethod
+    def get_by_uuid(cls, context, uuid):
+        """Load the port of uuid ``uuid``; PortNotFound if none."""
+        return cls._from_db_object(context, cls(),
+                                   _get(context, 'uuid', uuid))
+
+    @classmethod
+    def get_by_address(cls, context, address):
+        """Load the port of MAC ``address``; PortNotFound if none."""
+        return cls._from_db_object(context, cls(),
+                                   _get(context, 'address', address))
+
+    def create(self):
+        """Insert the port.
+
+        :raises nova_mini.exception.MACAlreadyExists: its address is taken.
+        :raises nova_mini.exception.PortExists: its uuid is taken.
+        """
+        values = {name: value for name, value in self.obj_get_changes().items()
+                  if name in COLUMNS}
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        values.setdefault('pxe_enabled', True)
+        for name in _DICTS:
+            values.setdefault(name, {})
+        self._from_db_object(self._context, self,
+                             _create(self._context, values))
+
+    def save(self):
+        """Store the changed fields.
+
+        :raises nova_mini.exception.MACAlreadyExists: its new address is
+            taken.
+        :raises nova_mini.exception.PortNotFound: it is gone.
+        """
+        values = {name: value for name, value in self.obj_get_changes().items()
+                  if name in COLUMNS}
+        if values:
+            values['updated_at'] = timeutils.utcnow()
+            _update(self._context, self.id, self.uuid, values)
+            if 'node_id' in values or 'portgroup_id' in values:
+                # The node's uuid and projects, the group's uuid, go too.
+                self._from_db_object(self._context, self,
+                                     _get(self._context, 'id', self.id))
+                return
+            self.updated_at = values['updated_at']
+        self.obj_reset_changes()
+
+    def destroy(self):
+        """Delete the port; PortNotFound if it is gone."""
+        _destroy(self._context, self.id, self.uuid)
+
+
+@db_api.context_manager.reader
+def _get_all(context, filters, sort_key, sort_dir, limit, marker):
+    query = _query(context.session)
+    if filters.get('node_id') is not None:
+        query = query.filter(models.Port.node_id == filters['node_id'])
+    if filters.get('node_uuid') is not None:
+        query = query.filter(models.Node.uuid == filters['node_uuid'])
+    if filters.get('portgroup_id') is not None:
+        query = query.filter(
+            models.Port.portgroup_id == filters['portgroup_id'])
+    if filters.get('address') is not None:
+        query = query.filter(models.Port.address == filters['address'])
+    if filters.get('project') is not None:
+        project = filters['project']
+        query = query.filter(sa.or_(models.Node.owner == project,
+                                    models.Node.lessee == project))
+    return paging.page(context.session, query, models.Port, sort_key,
+                       sort_dir, limit, marker)
+
+
+@base.NovaMiniObjectRegistry.register
+class PortList(base.ObjectListBase, base.NovaMiniObject):
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('Port'),
+    }
+
+    @classmethod
+    def get_all(cls, context, filters=None, sort_key='id', sort_dir='asc',
+                limit=None, marker=None):
+        """Load a page of ports.
+
+        :param context: the request context.
+        :param filters: ``node_id`` or ``node_uuid`` (a node's ports),
+            ``portgroup_id`` (a port group's ports), ``address`` (a MAC,
+            lower case), ``project`` (ports of the nodes it owns or
+            leases); None values are ignored.
+        :param sort_key: one of SORT_KEYS (ties go by id).
+        :param sort_dir: ``asc`` or ``desc``.
+        :param limit: the most returned (None: all).
+        :param marker: the uuid of the port the page follows.
+        :returns: a PortList.
+        :raises nova_mini.exception.MarkerNotFound: no port has that uuid.
+        :raises nova_mini.exception.InvalidSortKey: not a sort key.
+        """
+        if sort_key not in SORT_KEYS:
+            raise exception.InvalidSortKey(sort_key=sort_key)
+        rows = _get_all(context, filters or {}, sort_key, sort_dir, limit,
+                        marker)
+        result = cls(context)
+        result.objects = [Port._from_db_object(context, Port(), row)
+                          for row in rows]
+        result.obj_reset_changes()
+        return result

@@ -1,0 +1,247 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Run Tempest (and its plugins) against the live stack.
+
+Tempest is not a requirement of nova_mini: it lives in a virtualenv of its
+own, named by NOVA_MINI_TEMPEST_VENV (``tools/run-tests.sh`` builds one
+and names it; there a missing Tempest fails the test) or
+``/tmp/tempest-venv`` (``python3 -m venv /tmp/tempest-venv &&
+/tmp/tempest-venv/bin/pip install tempest==47.0.0``); without either the
+tests using it are skipped. A plugin (ironic-tempest-plugin) is installed
+into the same virtualenv.
+
+``Tempest(stack, tmp_path)`` makes a workspace whose tempest.conf points
+at the stack: dynamic credentials made with the stack's Keystone admin,
+the services the catalog has (``[service_available]``), the compute
+microversion range the API serves. ``run(regex, sections=...)`` adds or
+overrides configuration (``{section: {option: value}}``), runs the tests
+matching ``regex`` and answers a ``Result``: each test's outcome (``ok``,
+``fail``, ``skip``) and skip reason, and a per-module count.
+"""
+
+import collections
+import json
+import os
+import re
+import subprocess
+import urllib.request
+
+import pytest
+
+from nova_mini.api.compute import versions
+
+VENV = os.environ.get('NOVA_MINI_TEMPEST_VENV', '/tmp/tempest-venv')
+
+# Catalog service type -> [service_available] flag.
+_SERVICES = {
+    'compute': 'nova',
+    'network': 'neutron',
+    'image': 'glance',
+    'volumev3': 'cinder',
+    'block-storage': 'cinder',
+    'object-store': 'swift',
+    'placement': 'placement',
+    'baremetal': 'ironic',
+}
+
+# One result line of ``tempest run`` (stestr's subunit-trace):
+# ``{0} <test id> [<duration>] ... ok|FAILED|SKIPPED: reason``.
+_LINE = re.compile(r'^\{\d+\} (?P<test>.+?)(?: \[[\d.]+s\])? \.\.\. '
+                   r'(?P<status>ok|FAILED|SKIPPED(?::\s*(?P<reason>.*))?)$')
+# Tempest's attributes after a test id: ``[id-<uuid>,smoke]``.
+_ATTRS = re.compile(r'\[[^\]]*\]$')
+# A class fixture's result names its class: ``setUpClass (pkg.mod.Class)``.
+_FIXTURE = re.compile(r'^(?P<fixture>\w+) \((?P<cls>[\w.]+)\)$')
+
+
+def venv_or_skip():
+    """The Tempest virtualenv's ``tempest`` script; skips (or fails when
+    NOVA_MINI_TEMPEST_VENV names a virtualenv without it).
+    """
+    tempest = os.path.join(VENV, 'bin', 'tempest')
+    if not os.path.exists(tempest):
+        if 'NOVA_MINI_TEMPEST_VENV' in os.environ:
+            pytest.fail('no Tempest in NOVA_MINI_TEMPEST_VENV %s' % VENV)
+        pytest.skip('no Tempest in %s (see tempest_run.py)' % VENV)
+    return tempest
+
+
+def module_of(test_id):
+    """The module of a test id (``pkg.mod.Class.test`` or a class
+    fixture's ``setUpClass (pkg.mod.Class)``).
+    """
+    match = _FIXTURE.match(test_id)
+    name = match.group('cls') if match else test_id
+    parts = name.split('.')
+    for index, part in enumerate(parts):
+        if part[:1].isupper():
+            return '.'.join(parts[:index])
+    return name
+
+
+class Result(object):
+    """The outcome of one ``tempest run``."""
+
+    def __init__(self, returncode, output):
+        self.returncode = returncode
+        self.output = output
+        self.tests = collections.OrderedDict()
+        self.reasons = {}
+        for line in output.splitlines():
+            match = _LINE.match(line.strip())
+            if not match:
+                continue
+            test = _ATTRS.sub('', match.group('test')).strip()
+            status = match.group('status')
+            if status == 'ok':
+                self.tests[test] = 'ok'
+            elif status == 'FAILED':
+                self.tests[test] = 'fail'
+            else:
+                self.tests[test] = 'skip'
+                self.reasons[test] = match.group('reason') or ''
+
+    def with_status(self, status):
+        return [test for test, got in self.tests.items() if got == status]
+
+    def by_module(self):
+        """``{module: {'ok': n, 'fail': n, 'skip': n}}``."""
+        counts = collections.OrderedDict()
+        for test, status in self.tests.items():
+            module = counts.setdefault(module_of(test),
+                                       {'ok': 0, 'fail': 0, 'skip': 0})
+            module[status] += 1
+        return counts
+
+    def summary(self):
+        lines = ['%-70s ok %3d  fail %3d  skip %3d'
+                 % (module, c['ok'], c['fail'], c['skip'])
+                 for module, c in self.by_module().items()]
+        for test in self.with_status('fail'):
+            lines.append('FAILED %s' % test)
+        for test in self.with_status('skip'):
+            lines.append('SKIPPED %s: %s' % (test, self.reasons[test]))
+        return '\n'.join(lines)
+
+    def failure_details(self, limit=20000):
+        """The end of the run's output (tracebacks of the failures); all
+        of it with ``limit`` None.
+        """
+        return self.output if limit is None else self.output[-limit:]
+
+
+def catalog_types(stack):
+    """The service types in the admin's catalog."""
+    creds = stack.credentials('admin')
+    body = {'auth': {
+        'identity': {'methods': ['password'], 'password': {'user': {
+            'name': creds['OS_USERNAME'], 'domain': {'id': 'default'},
+            'password': creds['OS_PASSWORD']}}},
+        'scope': {'project': {'name': creds['OS_PROJECT_NAME'],
+                              'domain': {'id': 'default'}}}}}
+    req = urllib.request.Request(
+        creds['OS_AUTH_URL'].rstrip('/') + '/auth/tokens',
+        data=json.dumps(body).encode(), method='POST',
+        headers={'Content-Type': 'application/json'})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        token = json.loads(resp.read())['token']
+    return {service['type'] for service in token.get('catalog', [])}
+
+
+def base_sections(stack, workspace):
+    """tempest.conf for the stack, as ``{section: {option: value}}``."""
+    creds = stack.credentials('admin')
+    auth_url = creds['OS_AUTH_URL'].rstrip('/')
+    if auth_url.endswith('/v3'):
+        auth_url = auth_url[:-3]
+    types = catalog_types(stack)
+    available = {flag: 'False' for flag in set(_SERVICES.values())}
+    for service_type in types:
+        if service_type in _SERVICES:
+            available[_SERVICES[service_type]] = 'True'
+    region = creds['OS_REGION_NAME']
+    return {
+        'DEFAULT': {'log_dir': str(workspace), 'log_file': 'tempest.log'},
+        'oslo_concurrency': {'lock_path': os.path.join(str(workspace),
+                                                       'locks')},
+        # Tempest makes its own projects and users (primary, alt, admin,
+        # readers) with the stack's admin.
+        'auth': {'use_dynamic_credentials': 'True',
+                 'create_isolated_networks': 'False',
+                 'admin_username': creds['OS_USERNAME'],
+                 'admin_password': creds['OS_PASSWORD'],
+                 'admin_project_name': creds['OS_PROJECT_NAME'],
+                 'admin_domain_name': 'Default'},
+        'identity': {'uri_v3': auth_url + '/v3', 'auth_version': 'v3',
+                     'region': region},
+        'identity-feature-enabled': {'api_v2': 'False'},
+        'compute': {
+            'region': region, 'endpoint_type': 'publicURL',
+            'min_microversion': str(versions.COMPUTE_API.min_version),
+            'max_microversion': str(versions.COMPUTE_API.max_version)},
+        'service_available': available,
+        'validation': {'run_validation': 'False'},
+    }
+
+
+def render(sections):
+    lines = []
+    for section, options in sections.items():
+        lines.append('[%s]' % section)
+        lines.extend('%s = %s' % (option, value)
+                     for option, value in options.items())
+        lines.append('')
+    return '\n'.join(lines)
+
+
+class Tempest(object):
+    """A Tempest workspace for the live stack (see the module)."""
+
+    def __init__(self, stack, tmp_path):
+        self.tempest = venv_or_skip()
+        self.stack = stack
+        self.home = tmp_path
+        self.workspace = tmp_path / 'tempest'
+        proc = subprocess.run(
+            [self.tempest, 'init', str(self.workspace)],
+            capture_output=True, text=True, timeout=120, env=self.env())
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        self.sections = base_sections(stack, self.workspace)
+
+    def env(self):
+        # A home of its own: Tempest keeps a workspace list in ~/.tempest.
+        return dict(os.environ, HOME=str(self.home),
+                    PATH=os.path.join(VENV, 'bin') + os.pathsep +
+                    os.environ.get('PATH', ''))
+
+    def configure(self, sections=None):
+        """Write tempest.conf: the stack's, with ``sections`` merged in
+        (option by option); answers the merged sections.
+        """
+        merged = {name: dict(options)
+                  for name, options in self.sections.items()}
+        for name, options in (sections or {}).items():
+            merged.setdefault(name, {}).update(
+                {key: str(value) for key, value in options.items()})
+        (self.workspace / 'etc' / 'tempest.conf').write_text(render(merged))
+        return merged
+
+    def run(self, regex, sections=None, concurrency=1, timeout=3600):
+        """Run the tests matching ``regex``; a Result."""
+        self.configure(sections)
+        proc = subprocess.run(
+            [self.tempest, 'run', '--regex', regex,
+             '--concurrency', str(concurrency)],
+            cwd=str(self.workspace), capture_output=True, text=True,
+            timeout=timeout, env=self.env())
+        return Result(proc.returncode, proc.stdout + proc.stderr)

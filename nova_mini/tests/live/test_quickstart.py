@@ -1,0 +1,157 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The quick start as a new user runs it: tools/stack.sh on free ports
+with a state directory and RabbitMQ virtual host and user of the test's
+own, then the README's first commands exactly as printed there (only
+``~/.nova_mini`` replaced by the test's state directory), a second
+tools/stack.sh that must not duplicate anything, and tools/unstack.sh.
+
+The deployment venv is built once by stack.sh itself under the harness
+cache (``quickstart-venv``); the first run takes a few minutes more.
+"""
+
+import json
+import os
+import re
+import subprocess
+import uuid
+
+import pytest
+
+from nova_mini.tests.harness import rabbitmq
+from nova_mini.tests.harness import util
+from nova_mini.tests.harness import venvs
+
+
+pytestmark = pytest.mark.live
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+MARK = '=== next command ==='
+
+
+def _first_commands(text, fence):
+    """The commands of the first code block of ``text`` that holds
+    ``openstack baremetal node list`` (comments dropped).
+    """
+    if fence == 'md':
+        blocks = re.findall(r'```console\n(.*?)```', text, re.S)
+    else:
+        blocks = re.findall(r'::\n\n((?:    .*\n|\n)+)', text)
+    block = next(b for b in blocks if 'openstack baremetal node list' in b)
+    commands = [line.strip().split('  #')[0].strip()
+                for line in block.splitlines()]
+    return [c for c in commands if c]
+
+
+def _read(path):
+    with open(os.path.join(REPO, path)) as f:
+        return f.read()
+
+
+def _run(argv, env, timeout=900):
+    """Run ``argv`` in the repository; its standard output and error
+    (stack.sh logs its steps on the latter).
+    """
+    proc = subprocess.run(argv, cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
+    return proc.stdout, proc.stderr
+
+
+def test_readme_and_quickstart_page_show_the_same_commands():
+    readme = _first_commands(_read('README.md'), 'md')
+    page = _first_commands(_read('doc/source/admin/quickstart.rst'), 'rst')
+    assert readme == page
+    assert readme[1] == 'openstack baremetal node list'
+    assert any(c.startswith('openstack server create ') for c in readme)
+
+
+def test_quickstart_commands_work_as_printed(tmp_path):
+    state = str(tmp_path / 'state')
+    suffix = uuid.uuid4().hex[:8]
+    vhost, rabbit_user = 'nova_mini_qs_' + suffix, 'nova_mini_qs_' + suffix
+    env = util.clean_env(
+        NOVA_MINI_STATE=state,
+        NOVA_MINI_VENV=os.path.join(venvs.cache_dir(), 'quickstart-venv'),
+        NOVA_MINI_LAUNCHER='process',
+        NOVA_MINI_RABBIT_VHOST=vhost, NOVA_MINI_RABBIT_USER=rabbit_user,
+        **{'NOVA_MINI_%s_PORT' % name: str(util.free_port())
+           for name in ('API', 'METADATA', 'KEYSTONE', 'GLANCE',
+                        'VENDORDATA_SAMPLE')})
+    for name in ('VIRTUAL_ENV', 'PYTHONPATH', 'PYTHONHOME'):
+        env.pop(name, None)     # the test venv's: not the deployment's
+    broker = rabbitmq.RabbitMQ()
+    try:
+        printed = _run(['tools/stack.sh'], env)[0]
+        api = 'http://127.0.0.1:%s' % env['NOVA_MINI_API_PORT']
+        metadata = env['NOVA_MINI_METADATA_PORT']
+        for line in ('%s/compute/v2.1' % api, '%s/baremetal' % api,
+                     '127.0.0.1:%s/openstack' % metadata,
+                     '127.0.0.1:%s' % env['NOVA_MINI_GLANCE_PORT'],
+                     '127.0.0.1:%s/v3' % env['NOVA_MINI_KEYSTONE_PORT'],
+                     'virtual host %s, user %s' % (vhost, rabbit_user),
+                     os.path.join(state, 'openrc')):
+            assert line in printed
+        assert vhost in broker.virtual_host_names()
+        assert rabbit_user in broker.user_names()
+        with open(os.path.join(state, 'stack.json')) as f:
+            record = json.load(f)
+        assert record['transport_url'] == (
+            'rabbit://%s:%s@127.0.0.1:5672/%s'
+            % (rabbit_user, record['passwords']['rabbit'], vhost))
+
+        commands = [c.replace('~/.nova_mini', state) for c in
+                    _first_commands(_read('README.md'), 'md')]
+        script = ('set -euo pipefail\n' + commands[0] + '\n' + ''.join(
+            "echo '%s'\n%s\n" % (MARK, c) for c in commands[1:]))
+        outputs = _run(['bash', '-c', script], env)[0].split(
+            MARK + '\n')[1:]
+        by_command = dict(zip(commands[1:], outputs))
+
+        nodes = by_command['openstack baremetal node list']
+        for name in ('bm-0', 'bm-1', 'bm-gpu-0'):
+            assert ' %s ' % name in nodes
+        assert nodes.count('available') == 3
+        assert 'bm.gpu' in by_command['openstack flavor list']
+        create = next(c for c in commands if c.startswith(
+            'openstack server create'))
+        assert re.search(r'\| status\s+\| ACTIVE', by_command[create])
+        server_id = re.search(r'\| id\s+\| ([0-9a-f-]{36})',
+                              by_command[create]).group(1)
+        show = next(c for c in commands if 'metadata show x' in c)
+        vendordata = json.loads(by_command[show])
+        assert vendordata['sample']['hostname'] == 'x'
+        assert vendordata['sample']['instance-id'] == server_id
+        assert vendordata['static']['cloud-name'] == 'nova_mini'
+
+        source = commands[0]
+        placed = _run(['bash', '-c', source + ' && openstack baremetal node '
+                       'show bm-gpu-0 -f value -c instance_uuid'], env)[0]
+        assert placed.strip() == server_id
+
+        # Again: nothing new, the server's node untouched.
+        again = _run(['tools/stack.sh'], env)[1]
+        assert 'node bm-gpu-0: exists' in again
+        assert 'flavor bm.gpu: exists' in again
+        listed = _run(['bash', '-c', source + ' && openstack baremetal node '
+                       'list -f json && openstack flavor list -f json'],
+                      env)[0]
+        assert ': created' not in again
+        assert listed.count('"name": "bm-') == 3
+        assert listed.count('"Name": "bm.') == 2
+    finally:
+        _run(['tools/unstack.sh'], env, timeout=300)
+    assert vhost not in broker.virtual_host_names()
+    assert rabbit_user not in broker.user_names()

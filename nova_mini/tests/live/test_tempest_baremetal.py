@@ -1,0 +1,110 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""ironic-tempest-plugin's own admin API tests of nodes, chassis and
+ports against the live stack's /baremetal (through Keystone and the
+catalog), with the fake-hardware type nova_mini drives.
+
+Tempest and the plugin run from a virtualenv of their own (tempest_run.py
+says where; ``tools/run-tests.sh`` installs ironic-tempest-plugin 3.2.0
+into it; without the plugin the test is skipped, or fails where
+NOVA_MINI_TEMPEST_VENV names the virtualenv). The run's per-module
+outcome is printed (``pytest -s``) and a failure shows the tracebacks.
+
+The plugin's classes above the API's newest version skip themselves
+(their ``min_microversion``); the VIF tests skip without Neutron and
+``TestResetInterfaces`` without the ipmi hardware type; ALLOWED_SKIPS
+names each with its reason, and any other skip fails.
+"""
+
+import os
+
+import pytest
+
+from nova_mini.api.baremetal import versions
+from nova_mini.tests.live import tempest_run
+
+pytestmark = pytest.mark.live
+
+MODULES = ('test_nodes', 'test_chassis', 'test_ports')
+TESTS = (r'^ironic_tempest_plugin\.tests\.api\.admin\.(%s)\.'
+         % '|'.join(MODULES))
+
+# Skips that are the plugin's own answer to what nova_mini is: the class
+# (or test) name, and why.
+ALLOWED_SKIPS = {
+    # Above 1.65, the API's newest version.
+    'TestNodesWithJsonExtSupport': 'needs 1.90',
+    'TestNodesWithoutJsonExtSupport': 'needs 1.91',
+    'TestNodeGraphicalConsole': 'needs 1.96',
+    # Needs the ipmi hardware type enabled; nova_mini drives fake only.
+    'TestResetInterfaces': 'ipmi hardware type not enabled',
+    # VIFs are Neutron ports: no networking service here.
+    'TestNodesVif': 'Neutron is not enabled',
+}
+
+
+def _plugin_installed():
+    lib = os.path.join(tempest_run.VENV, 'lib')
+    if not os.path.isdir(lib):
+        return False
+    return any(os.path.isdir(os.path.join(lib, name, 'site-packages',
+                                          'ironic_tempest_plugin'))
+               for name in os.listdir(lib))
+
+
+def sections(stack):
+    """tempest.conf's bare-metal part for the stack."""
+    region = stack.credentials('admin')['OS_REGION_NAME']
+    api = versions.BAREMETAL_API
+    return {
+        'baremetal': {
+            'driver': 'fake-hardware',
+            'enabled_hardware_types': 'fake-hardware',
+            'enabled_boot_interfaces': 'fake',
+            'enabled_deploy_interfaces': 'fake',
+            'enabled_management_interfaces': 'fake',
+            'enabled_power_interfaces': 'fake',
+            'enabled_console_interfaces': 'fake,no-console',
+            'enabled_inspect_interfaces': 'fake,no-inspect',
+            'enabled_raid_interfaces': 'fake,no-raid',
+            'enabled_rescue_interfaces': 'fake,no-rescue',
+            'enabled_bios_interfaces': 'fake,no-bios',
+            'min_microversion': str(api.min_version),
+            'max_microversion': str(api.max_version),
+            'endpoint_type': 'public',
+            'power_timeout': '10',
+            'unprovision_timeout': '10',
+            'active_timeout': '10',
+        },
+        'enforce_scope': {'ironic': 'False'},
+        'identity': {'region': region},
+    }
+
+
+def test_ironic_tempest_plugin_nodes_chassis_ports(stack, tmp_path):
+    tempest = tempest_run.Tempest(stack, tmp_path)
+    if not _plugin_installed():
+        message = 'ironic-tempest-plugin is not in %s' % tempest_run.VENV
+        if 'NOVA_MINI_TEMPEST_VENV' in os.environ:
+            pytest.fail(message)
+        pytest.skip(message)
+    result = tempest.run(TESTS, sections=sections(stack))
+    print('\n' + result.summary())
+    assert result.with_status('ok'), (result.summary() + '\n' +
+                                      result.failure_details())
+    assert not result.with_status('fail'), (result.summary() + '\n' +
+                                            result.failure_details())
+    unexplained = [test for test in result.with_status('skip')
+                   if not any(name in test for name in ALLOWED_SKIPS)]
+    assert not unexplained, result.summary()
+    assert result.returncode == 0, result.failure_details()

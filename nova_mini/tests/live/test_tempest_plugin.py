@@ -1,0 +1,70 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""nova_mini's own Tempest plugin (contrib/tempest-plugin) run with
+``tempest run`` against the live stack: extra-spec validation, node
+traits, servers' embedded flavor and the metadata service, each test with
+Tempest's dynamic credentials. The plugin is installed into Tempest's
+virtualenv (tempest_run.py says which) as an operator installs it.
+"""
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+from nova_mini.tests.live import helpers
+from nova_mini.tests.live import tempest_run
+
+pytestmark = pytest.mark.live
+
+PLUGIN = pathlib.Path(__file__).resolve().parents[3] / 'contrib' / (
+    'tempest-plugin')
+TESTS = r'^nova_mini_tempest_plugin\.'
+# Every test of the plugin, by module.
+EXPECTED = {
+    'nova_mini_tempest_plugin.tests.api.test_extra_spec_validation': 7,
+    'nova_mini_tempest_plugin.tests.api.test_node_traits': 5,
+    'nova_mini_tempest_plugin.tests.api.test_servers_embedded_flavor': 1,
+    'nova_mini_tempest_plugin.tests.api.test_metadata': 3,
+}
+
+
+def _install_plugin():
+    python = os.path.join(tempest_run.VENV, 'bin', 'python')
+    # Copied in, not linked: Tempest loads every installed plugin, and one
+    # whose checkout is gone would break every run of the virtualenv.
+    proc = subprocess.run(
+        [python, '-m', 'pip', 'install', '--quiet', '--no-deps',
+         '--force-reinstall', str(PLUGIN)],
+        capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_nova_mini_tempest_plugin(stack, tmp_path):
+    tempest = tempest_run.Tempest(stack, tmp_path)
+    _install_plugin()
+
+    result = tempest.run(TESTS, sections={
+        'service_available': {'nova_mini': 'True'},
+        'compute': {'image_ref': helpers.IMAGE, 'build_timeout': '120',
+                    'build_interval': '1'},
+        'nova_mini': {'metadata_url': stack.nova.metadata_url,
+                      'metadata_shared_secret': stack.nova.metadata_secret},
+    })
+
+    assert result.returncode == 0, result.failure_details()
+    assert not result.with_status('skip'), result.summary()
+    passed = {module: counts.get('ok', 0)
+              for module, counts in result.by_module().items()}
+    assert passed == EXPECTED, result.summary()
