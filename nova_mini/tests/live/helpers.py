@@ -102,6 +102,41 @@ def insert_node(engine, resource_class, traits=(), name_prefix='md',
     return node_uuid
 
 
+def remove_fleet(engine, node_uuids, instance_uuids=()):
+    """Delete a test's nodes (with their traits) and instances (with the
+    rows that hang on them) from the stack's database, so that the tests
+    after it see the fleet they would see alone: a list of every node, as
+    ironic-tempest-plugin's takes, holds one page only up to
+    ``[api] max_limit`` nodes.
+
+    :param engine: the stack's engine (stack_engine).
+    :param node_uuids: the nodes to delete.
+    :param instance_uuids: the instances to delete.
+    """
+    nodes, node_traits = models.Node.__table__, models.NodeTrait.__table__
+    instances = models.Instance.__table__
+    node_uuids, instance_uuids = sorted(node_uuids), sorted(instance_uuids)
+    with engine.begin() as connection:
+        for start in range(0, len(instance_uuids), 500):
+            batch = instance_uuids[start:start + 500]
+            # The tables that refer to an instance (SQLite does not
+            # cascade unless asked), then the instances.
+            for table in models.Base.metadata.sorted_tables:
+                for key in table.foreign_keys:
+                    if key.column is instances.c.uuid:
+                        connection.execute(table.delete().where(
+                            key.parent.in_(batch)))
+            connection.execute(instances.delete().where(
+                instances.c.uuid.in_(batch)))
+        for start in range(0, len(node_uuids), 500):
+            ids = sa.select(nodes.c.id).where(
+                nodes.c.uuid.in_(node_uuids[start:start + 500]))
+            connection.execute(node_traits.delete().where(
+                node_traits.c.node_id.in_(ids)))
+            connection.execute(nodes.delete().where(
+                nodes.c.uuid.in_(node_uuids[start:start + 500])))
+
+
 def add_node(stack):
     """Add a node of this run's resource class, available: the stack's
     scheduler places the servers of FLAVOR on it.

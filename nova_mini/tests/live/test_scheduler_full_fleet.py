@@ -192,17 +192,30 @@ def test_full_fleet_never_double_books(stack, fleet_stack, client_conf,
     url, _files, procs = fleet_stack
     _make_flavor(stack)
     node_uuids = _create_nodes(engine)
+    server_ids = []
+    try:
+        _check_full_fleet(url, {'X-Auth-Token': stack.token('demo')}, procs,
+                          client_conf, engine, node_uuids, server_ids)
+    finally:
+        # The stack is the session's: the tests after this one list every
+        # node and would find a thousand more than their own.
+        helpers.remove_fleet(engine, node_uuids, server_ids)
+
+
+def _check_full_fleet(url, headers, procs, client_conf, engine, node_uuids,
+                      server_ids):
+    """The test's checks; the servers it posts go into ``server_ids``."""
     deployed = _fill(rpcapi.SchedulerAPI(client_conf), engine, node_uuids)
     free = NODES - len(deployed)
 
-    headers = {'X-Auth-Token': stack.token('demo')}
     with concurrent.futures.ThreadPoolExecutor(BOOTS) as pool:
         posted = list(pool.map(lambda i: _boot(url, headers, i),
                                range(BOOTS)))
     # Every create was accepted: no 5xx, no refusal.
     assert [code for code, _i, _t in posted] == [202] * BOOTS, [
         text for code, _i, text in posted if code != 202][:3]
-    server_ids = [server_id for _c, server_id, _t in posted]
+    server_ids.extend(server_id for _c, server_id, _t in posted
+                      if server_id)
     servers, codes = _settle(url, headers, server_ids)
     assert set(codes) == {200}
 
