@@ -20,7 +20,9 @@ When a live test fails, the end of every daemon's log is attached to its
 report; the state directory (configs, logs) is kept and its path printed.
 """
 
+import os
 import signal
+import time
 import uuid
 
 import pytest
@@ -123,14 +125,27 @@ def engine(stack):
     eng.dispose()
 
 
-def _log_tails(st, lines=30):
+def _log_tails(st, lines=30, since=None):
+    """The last lines of the stack's logs (of those written to at or
+    after ``since``, a time.time(), if given).
+    """
     if st is None:
         return ''
     parts = []
     for path in st.log_files():
+        if since is not None and os.path.getmtime(path) < since:
+            continue
         parts.append('---- %s (last %d lines)\n%s'
                      % (path, lines, util.tail(path, lines)))
     return '\n'.join(parts)
+
+
+_STARTED = pytest.StashKey()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    item.stash[_STARTED] = time.time()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -139,8 +154,10 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.failed and _STATE['stack'] is not None and (
             'stack' in getattr(item, 'fixturenames', ())):
-        report.sections.append(('live stack logs',
-                                _log_tails(_STATE['stack'])))
+        # Only the logs the test wrote to: a whole session's daemons
+        # would bury the failure.
+        report.sections.append(('live stack logs', _log_tails(
+            _STATE['stack'], since=item.stash.get(_STARTED, None))))
 
 
 def pytest_terminal_summary(terminalreporter):
