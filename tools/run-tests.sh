@@ -113,7 +113,7 @@ for arg in "$@"; do
 done
 set +e
 (cd "$REPO" && timeout -k 60 "$TEST_TIMEOUT" "$VENV/bin/python" -m pytest \
-    -p no:cacheprovider --basetemp="$TEST_TMP" -ra "${paths[@]}" "$@")
+    -p no:cacheprovider --basetemp="$TEST_TMP" -ra --durations=25 "${paths[@]}" "$@")
 rc=$?
 set -e
 
