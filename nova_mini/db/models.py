@@ -349,6 +349,10 @@ class Instance(Base):
     power_state = sa.Column(sa.Integer, nullable=True)
     locked_by = sa.Column(sa.String(255), nullable=True)
     locked_reason = sa.Column(sa.Text, nullable=True)
+    # OS-DCF:diskConfig AUTO (True) or MANUAL (False): what the deploy
+    # writes of the root partition into the node's instance_info.
+    auto_disk_config = sa.Column(sa.Boolean, nullable=False, default=False,
+                                 server_default=sa.false())
 
 
 class RequestSpec(Base):

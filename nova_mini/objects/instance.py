@@ -75,11 +75,11 @@ _COLUMNS = ('id', 'uuid', 'name', 'project_id', 'user_id', 'image_ref',
             'user_data', 'description', 'access_ip_v4', 'access_ip_v6',
             'config_drive', 'launch_index', 'launched_at', 'key_name',
             'key_data', 'task_state', 'power_state', 'locked_by',
-            'locked_reason')
+            'locked_reason', 'auto_disk_config')
 
 # What update_details() may change (PUT /servers/{id}).
 _UPDATABLE = frozenset(['name', 'description', 'access_ip_v4',
-                        'access_ip_v6'])
+                        'access_ip_v6', 'auto_disk_config'])
 
 # Host names: what becomes a hyphen, and what is dropped (\w is any
 # letter or digit, not only ASCII ones, as in Nova).
@@ -164,7 +164,8 @@ class Instance(instance_metadata.MetadataWriter,
     #              key_name, launched_at
     # Version 1.2: key_data, task_state, power_state, locked_by,
     #              locked_reason
-    VERSION = '1.2'
+    # Version 1.3: auto_disk_config
+    VERSION = '1.3'
 
     fields = {
         'id': fields.IntegerField(),
@@ -199,6 +200,8 @@ class Instance(instance_metadata.MetadataWriter,
         # 'owner' or 'admin' while locked, None when unlocked.
         'locked_by': fields.StringField(nullable=True),
         'locked_reason': fields.StringField(nullable=True),
+        # OS-DCF:diskConfig: AUTO (True) or MANUAL (False).
+        'auto_disk_config': fields.BooleanField(default=False),
     }
 
     # The Flavor version each Instance version carries.
@@ -212,10 +215,14 @@ class Instance(instance_metadata.MetadataWriter,
                    'launch_index', 'boot_roles', 'key_name', 'launched_at')
     _FIELDS_1_2 = ('key_data', 'task_state', 'power_state', 'locked_by',
                    'locked_reason')
+    _FIELDS_1_3 = ('auto_disk_config',)
 
     def obj_make_compatible(self, primitive, target_version):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
+        if target < (1, 3):
+            for name in self._FIELDS_1_3:
+                primitive.pop(name, None)
         if target < (1, 2):
             for name in self._FIELDS_1_2:
                 primitive.pop(name, None)
@@ -283,6 +290,7 @@ class Instance(instance_metadata.MetadataWriter,
         tags = sorted(set(values.pop('tags', None) or []))
         values.setdefault('vm_state', BUILDING)
         values.setdefault('config_drive', False)
+        values.setdefault('auto_disk_config', False)
         values.setdefault('launch_index', 0)
         values['boot_roles'] = list(values.get('boot_roles') or [])
         # Copies for server lists to filter and sort on.
@@ -296,8 +304,8 @@ class Instance(instance_metadata.MetadataWriter,
                                                        row.uuid))
 
     def update_details(self, **values):
-        """Change ``name``, ``description``, ``access_ip_v4`` or
-        ``access_ip_v6`` (PUT /servers/{id}).
+        """Change ``name``, ``description``, ``access_ip_v4``,
+        ``access_ip_v6`` or ``auto_disk_config`` (PUT /servers/{id}).
 
         One UPDATE, which also sets updated_at, settles the race with a
         deletion.

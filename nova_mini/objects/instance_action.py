@@ -16,9 +16,11 @@ events, as the os-instance-actions API lists them.
 One row per request that acted on a server (create, delete, stop, start,
 reboot, rebuild, lock, unlock), named by the request id, kept after the
 server is deleted (Nova lists a deleted server's actions from 2.21). An
-action done by the node at once records one event with its result: the
-event named as Nova's compute manager names it (``compute_stop_instance``
-...), on the node as its host. Plain dicts: nothing sends them over RPC.
+action done at once records its events with their result, named as
+Nova's services name them (``compute_stop_instance`` on the node as its
+host, ``rebuild_server`` on the API's host as Nova's conductor); a build
+adds its event when the scheduler runs it (event_start, event_finish).
+Plain dicts: nothing sends them over RPC.
 """
 
 from oslo_utils import timeutils
@@ -51,26 +53,29 @@ _EVENT_COLUMNS = ('event', 'start_time', 'finish_time', 'result',
 
 
 @db_api.context_manager.writer
-def _record(context, values, event):
+def _record(context, values, events):
     action_id = context.session.execute(
         _ACTIONS.insert().values(**values)).inserted_primary_key[0]
-    if event is not None:
+    for event in events:
         context.session.execute(_EVENTS.insert().values(
-            action_id=action_id, created_at=values['created_at'],
-            updated_at=values['updated_at'], **event))
+            action_id=action_id, created_at=event['start_time'],
+            updated_at=event['finish_time'] or event['start_time'],
+            **event))
     return action_id
 
 
-def record(context, instance_uuid, action, event=None, host=None,
-           result=SUCCESS, details=None, started=None):
+def record(context, instance_uuid, action, events=(), result=SUCCESS,
+           details=None, started=None):
     """Record ``action`` on the server by the request of ``context``,
-    finished now; with ``event``, its one event and ``result``.
+    with the events it ran, all finished now with ``result`` (an action
+    that runs later, a build, adds its events with event_start and
+    event_finish).
 
     :param context: the request context (request id, user, project).
     :param instance_uuid: the server.
     :param action: the action's name (CREATE ...).
-    :param event: the event's name, or None for an action without one.
-    :param host: where the event ran (the node's uuid).
+    :param events: ``(event name, host)`` of each event, in the order
+        they ran (the host: the node's uuid, or the service's host).
     :param result: SUCCESS or ERROR.
     :param details: what went wrong, for an error.
     :param started: when it started (default: now).
@@ -80,15 +85,83 @@ def record(context, instance_uuid, action, event=None, host=None,
     values = {'action': action, 'instance_uuid': instance_uuid,
               'request_id': context.request_id, 'user_id': context.user_id,
               'project_id': context.project_id, 'start_time': started,
-              'finish_time': None if event is None else now,
+              'finish_time': now if events else None,
               'message': None if result == SUCCESS else ERROR,
               'created_at': started, 'updated_at': now}
-    row = None
-    if event is not None:
-        row = {'event': event, 'start_time': started, 'finish_time': now,
-               'result': result, 'traceback': None, 'host': host,
-               'details': details}
-    _record(context, values, row)
+    rows = [{'event': event, 'start_time': started, 'finish_time': now,
+             'result': result, 'traceback': None, 'host': host,
+             'details': details} for event, host in events]
+    _record(context, values, rows)
+
+
+def _latest(context, instance_uuid, action):
+    return context.session.execute(
+        sa.select(_ACTIONS.c.id).where(
+            _ACTIONS.c.instance_uuid == instance_uuid,
+            _ACTIONS.c.action == action).order_by(
+            _ACTIONS.c.created_at.desc(), _ACTIONS.c.id.desc())).scalar()
+
+
+@db_api.context_manager.writer
+def event_start(context, instance_uuid, action, event, host):
+    """Start ``event`` of the server's latest ``action`` (a build that a
+    scheduler runs after the API answered); whether the action exists.
+    """
+    action_id = _latest(context, instance_uuid, action)
+    if action_id is None:
+        return False
+    now = timeutils.utcnow()
+    context.session.execute(_EVENTS.insert().values(
+        action_id=action_id, event=event, start_time=now, host=host,
+        created_at=now, updated_at=now))
+    context.session.execute(_ACTIONS.update().where(
+        _ACTIONS.c.id == action_id).values(updated_at=now))
+    return True
+
+
+@db_api.context_manager.writer
+def event_finish(context, instance_uuid, action, event, host,
+                 result=SUCCESS, details=None, traceback=None):
+    """Finish ``event`` of the server's latest ``action`` with ``result``
+    (started now if it was not); an error marks the action's message
+    ``Error``, as Nova does. Whether the action exists.
+
+    :param details: the error's message (shown to administrators from
+        2.84).
+    :param traceback: where it failed (administrators).
+    """
+    action_id = _latest(context, instance_uuid, action)
+    if action_id is None:
+        return False
+    now = timeutils.utcnow()
+    values = {'finish_time': now, 'result': result, 'details': details,
+              'traceback': traceback, 'updated_at': now}
+    done = context.session.execute(_EVENTS.update().where(
+        _EVENTS.c.action_id == action_id, _EVENTS.c.event == event,
+        _EVENTS.c.finish_time.is_(None)).values(**values)).rowcount
+    if not done:
+        context.session.execute(_EVENTS.insert().values(
+            action_id=action_id, event=event, start_time=now, host=host,
+            created_at=now, **values))
+    action = {'updated_at': now}
+    if result == ERROR:
+        action['message'] = ERROR
+    context.session.execute(_ACTIONS.update().where(
+        _ACTIONS.c.id == action_id).values(**action))
+    return True
+
+
+@db_api.context_manager.writer
+def forget(context, instance_uuids):
+    """Remove the actions (and events) of servers whose create was
+    undone (nothing stays of a refused create).
+    """
+    ids = sa.select(_ACTIONS.c.id).where(
+        _ACTIONS.c.instance_uuid.in_(list(instance_uuids)))
+    context.session.execute(_EVENTS.delete().where(
+        _EVENTS.c.action_id.in_(ids)))
+    context.session.execute(_ACTIONS.delete().where(
+        _ACTIONS.c.instance_uuid.in_(list(instance_uuids))))
 
 
 def _action_dict(row):

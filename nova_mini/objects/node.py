@@ -335,6 +335,17 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
             context, cls(), _get(context, 'instance_uuid', instance_uuid))
 
     @classmethod
+    def rebuild_info(cls, context, node_uuid, instance_uuid, image,
+                     auto_disk_config):
+        """Write a rebuild's image and disk configuration into the node's
+        instance_info while the node is the instance's (see
+        nova_mini.objects.node_provision); whether it was.
+        """
+        return node_provision.rebuild_info(context, node_uuid,
+                                           instance_uuid, image,
+                                           auto_disk_config)
+
+    @classmethod
     def release(cls, context, instance_uuid):
         """Free the node an instance has: undeploy it if it was deployed, else
         undo the claim.

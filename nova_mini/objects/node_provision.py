@@ -29,15 +29,26 @@ Nova's Ironic driver and Ironic's conductor record of it:
 ``image_container_format``, ``image_tags``, ``image_os_hash_algo``,
 ``image_os_hash_value`` (Ironic's names for the image's properties and
 attributes).
+
+A deploy (and a rebuild) writes the root partition of the server's disk
+configuration (``OS-DCF:diskConfig``) as ``root_gb``, the key Ironic's
+partition-image deploy sizes the root partition by: MANUAL, the flavor's
+disk (what Nova's Ironic driver writes); AUTO, the node's whole disk (its
+``local_gb``, the flavor's disk if the node states none), as Nova grows
+an AUTO server's root partition to fill its disk. ``auto_disk_config``
+records which one it was. A rebuild replaces the image keys with those
+of the new image.
 """
 
 from oslo_db import exception as db_exc
+from oslo_serialization import jsonutils
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import node_trait
 from nova_mini import states
 
@@ -83,6 +94,28 @@ _IMAGE_FIELDS = (
 )
 
 
+_IMAGE_KEYS = ('image_source', 'image_properties', 'image_tags') + tuple(
+    key for key, _name in _IMAGE_FIELDS)
+
+
+def image_info(image):
+    """Return the ``instance_info`` keys of ``image`` (see the module):
+    none for an image not read from Glance ([api] auth_strategy =
+    noauth2 without [glance] endpoint_override).
+
+    :param image: an ImageMeta, or None.
+    :returns: a dict.
+    """
+    if image is None or image.get('status') is None:
+        return {}
+    info = {'image_source': image.id,
+            'image_properties': dict(image.get('raw_properties', {})),
+            'image_tags': list(image.get('tags', []))}
+    for key, name in _IMAGE_FIELDS:
+        info[key] = image.get(name)
+    return info
+
+
 def instance_info(spec):
     """Return the ``instance_info`` a claim for ``spec`` writes (see the
     module).
@@ -91,17 +124,62 @@ def instance_info(spec):
     :returns: a dict.
     """
     info = {'traits': list(spec.required_traits)}
-    image = spec.image if spec.obj_attr_is_set('image') else None
-    if image is None or image.get('status') is None:
-        # Not read from Glance ([api] auth_strategy = noauth2 without
-        # [glance] endpoint_override): nothing is known of the image.
-        return info
-    info['image_source'] = image.id
-    info['image_properties'] = dict(image.get('raw_properties', {}))
-    info['image_tags'] = list(image.get('tags', []))
-    for key, name in _IMAGE_FIELDS:
-        info[key] = image.get(name)
+    info.update(image_info(
+        spec.image if spec.obj_attr_is_set('image') else None))
     return info
+
+
+def disk_layout(root_gb, local_gb, auto_disk_config):
+    """Return the ``instance_info`` keys of a server's disk configuration
+    (see the module).
+
+    :param root_gb: the flavor's disk (GiB).
+    :param local_gb: the node's disk (GiB, 0 when it states none).
+    :param auto_disk_config: True for AUTO, False for MANUAL.
+    :returns: ``{'root_gb': ..., 'auto_disk_config': ...}``.
+    """
+    size = (local_gb or root_gb) if auto_disk_config else root_gb
+    return {'root_gb': str(size or 0),
+            'auto_disk_config': bool(auto_disk_config)}
+
+
+def _root_gb(flavor_text):
+    # The instance's flavor, as the Instance object stores it.
+    if not flavor_text:
+        return 0
+    flavor = flavor_obj.Flavor.obj_from_primitive(
+        jsonutils.loads(flavor_text))
+    return flavor.root_gb if flavor.obj_attr_is_set('root_gb') else 0
+
+
+@db_api.context_manager.writer
+def rebuild_info(context, node_uuid, instance_uuid, image,
+                 auto_disk_config):
+    """Write the new image and disk configuration of a rebuild into the
+    node's ``instance_info`` while the node is the instance's; whether it
+    was.
+
+    :param image: the new ImageMeta.
+    :param auto_disk_config: the server's disk configuration.
+    """
+    row = context.session.execute(sa.select(
+        _NODES.c.instance_info, _NODES.c.local_gb).where(
+            _NODES.c.uuid == node_uuid,
+            _NODES.c.instance_uuid == instance_uuid)).first()
+    flavor = context.session.execute(sa.select(_INSTANCES.c.flavor).where(
+        _INSTANCES.c.uuid == instance_uuid)).scalar()
+    if row is None:
+        return False
+    info = {key: value for key, value in (row.instance_info or {}).items()
+            if key not in _IMAGE_KEYS}
+    info.update(image_info(image))
+    info.update(disk_layout(_root_gb(flavor), row.local_gb,
+                            auto_disk_config))
+    return bool(context.session.execute(_NODES.update().where(
+        _NODES.c.uuid == node_uuid,
+        _NODES.c.instance_uuid == instance_uuid).values(
+            instance_info=info,
+            updated_at=timeutils.utcnow())).rowcount)
 
 
 @db_api.context_manager.writer
@@ -135,7 +213,8 @@ def set_provision_state(context, node, action, instance_uuid=None):
     row = context.session.execute(sa.select(
         _NODES.c.provision_state, _NODES.c.maintenance,
         _NODES.c.instance_info, _NODES.c.instance_uuid,
-        _NODES.c.lessee).where(_NODES.c.id == node.id)).first()
+        _NODES.c.lessee, _NODES.c.local_gb).where(
+            _NODES.c.id == node.id)).first()
     if row is None:
         raise exception.NodeNotFound(node=node.uuid)
     if not count:
@@ -153,7 +232,7 @@ def set_provision_state(context, node, action, instance_uuid=None):
         if missing:
             raise exception.MissingNodeTraits(node=node.uuid,
                                               missing=', '.join(missing))
-        more = _automatic_lessee(context, row)
+        more = _deploy_info(context, row)
     elif action == states.UNDEPLOY:
         more = {'instance_info': {}, 'instance_uuid': None}
         given = (row.instance_info or {}).get('project_id')
@@ -166,20 +245,27 @@ def set_provision_state(context, node, action, instance_uuid=None):
     return values
 
 
-def _automatic_lessee(context, row):
-    """The values making the project of the node's instance its lessee,
-    if it has none (else none).
+def _deploy_info(context, row):
+    """The values a deploy writes for the node's instance: its disk
+    configuration, and its project as the node's lessee if the node has
+    none (see the module).
     """
-    if row.lessee is not None or row.instance_uuid is None:
+    if row.instance_uuid is None:
         return {}
-    project_id = context.session.execute(sa.select(
-        _INSTANCES.c.project_id).where(
-            _INSTANCES.c.uuid == row.instance_uuid)).scalar()
-    if not project_id:
+    instance = context.session.execute(sa.select(
+        _INSTANCES.c.project_id, _INSTANCES.c.flavor,
+        _INSTANCES.c.auto_disk_config).where(
+            _INSTANCES.c.uuid == row.instance_uuid)).first()
+    if instance is None:
         return {}
-    return {'lessee': project_id,
-            'instance_info': dict(row.instance_info or {},
-                                  project_id=project_id)}
+    info = dict(row.instance_info or {})
+    info.update(disk_layout(_root_gb(instance.flavor), row.local_gb,
+                            instance.auto_disk_config))
+    more = {'instance_info': info}
+    if row.lessee is None and instance.project_id:
+        more['lessee'] = instance.project_id
+        info['project_id'] = instance.project_id
+    return more
 
 
 @db_api.context_manager.writer

@@ -12,12 +12,15 @@
 
 """Server side of the scheduler RPC API (see rpcapi for the history)."""
 
+import traceback
+
 from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_action
 from nova_mini.objects import node as node_obj
 from nova_mini import rpc
 from nova_mini.scheduler import filter_scheduler
@@ -27,6 +30,11 @@ from nova_mini import states
 from nova_mini import version
 
 LOG = logging.getLogger(__name__)
+
+# The events of a create action, named as Nova's compute manager (a
+# deploy) and conductor (no node found) name theirs.
+BUILD_EVENT = 'compute__do_build_and_run_instance'
+SCHEDULE_EVENT = 'conductor_schedule_and_build_instances'
 
 
 class SchedulerManager(object):
@@ -94,6 +102,8 @@ class SchedulerManager(object):
         """Deploy the claimed node (the node's own trait check runs) and
         mark the instance ACTIVE; on failure record the fault. The node is
         freed again whenever the instance did not become ACTIVE on it.
+
+        :returns: why the instance did not become ACTIVE, or None.
         """
         try:
             node = node_obj.Node.get_by_uuid(ctxt, selection.node_uuid)
@@ -112,22 +122,57 @@ class SchedulerManager(object):
             refused = no_valid_host.deploy_refused(exc)
             instance.mark_error(refused.format_message(), code=500,
                                 details=refused.kwargs['details'])
-            return
+            return refused.format_message()
         if instance.mark_active(selection.node_uuid):
             LOG.info('Instance %s is ACTIVE on node %s', instance.uuid,
                      selection.node_uuid)
-            return
+            return None
         # Deleted or expired meanwhile: give the node back.
         LOG.info('Instance %s stopped building meanwhile; freeing node %s',
                  instance.uuid, selection.node_uuid)
         node_obj.Node.release(ctxt, instance.uuid)
+        return 'Instance %s was deleted during its build.' % instance.uuid
+
+    def _build(self, ctxt, instance, selection):
+        """Deploy one instance, recorded as the event of its create
+        action that Nova's compute manager records.
+        """
+        instance_action.event_start(ctxt, instance.uuid,
+                                    instance_action.CREATE, BUILD_EVENT,
+                                    selection.node_uuid)
+        failed = trace = None
+        try:
+            failed = self._deploy(ctxt, instance, selection)
+        except Exception as exc:
+            LOG.exception('Building instance %s failed', instance.uuid)
+            node_obj.Node.release(ctxt, instance.uuid)
+            failed = 'Build of instance %s failed: %s' % (instance.uuid, exc)
+            trace = traceback.format_exc()
+            instance.mark_error(failed, code=500)
+        instance_action.event_finish(
+            ctxt, instance.uuid, instance_action.CREATE, BUILD_EVENT,
+            selection.node_uuid,
+            result=instance_action.ERROR if failed else
+            instance_action.SUCCESS, details=failed, traceback=trace)
+
+    def _schedule_failed(self, ctxt, instances, message, details=None):
+        """Fail the instances no node was found for, recorded as the
+        event Nova's conductor records then.
+        """
+        trace = traceback.format_exc()
+        for instance in instances:
+            instance.mark_error(message, code=500, details=details)
+            instance_action.event_finish(
+                ctxt, instance.uuid, instance_action.CREATE,
+                SCHEDULE_EVENT, self.host, result=instance_action.ERROR,
+                details=message, traceback=trace)
 
     def build_instances(self, ctxt, spec_obj, instance_uuids):
         """Build servers whose rows the API made in BUILD (RPC cast).
 
         Each instance gets a claimed node and is marked ACTIVE, or ERROR
         with a fault; an instance deleted or expired meanwhile frees its
-        node.
+        node. Each build is an event of the instance's create action.
 
         :param ctxt: the request context.
         :param spec_obj: the RequestSpec of the boot request.
@@ -147,21 +192,14 @@ class SchedulerManager(object):
                      ', '.join(uuids), exc)
             # The message says why, for the user; the counts behind it
             # go to the details, which only administrators see.
-            for instance in instances:
-                instance.mark_error(exc.format_message(), code=500,
-                                    details=exc.kwargs.get('details'))
+            self._schedule_failed(ctxt, instances, exc.format_message(),
+                                  exc.kwargs.get('details'))
             return
         except Exception as exc:
             LOG.exception('Scheduling instances %s failed', ', '.join(uuids))
-            for instance in instances:
-                instance.mark_error('Build of instance %s failed: %s'
-                                    % (instance.uuid, exc), code=500)
+            self._schedule_failed(
+                ctxt, instances, 'Build of instances %s failed: %s'
+                % (', '.join(uuids), exc))
             return
         for instance, selection in zip(instances, selections):
-            try:
-                self._deploy(ctxt, instance, selection)
-            except Exception as exc:
-                LOG.exception('Building instance %s failed', instance.uuid)
-                node_obj.Node.release(ctxt, instance.uuid)
-                instance.mark_error('Build of instance %s failed: %s'
-                                    % (instance.uuid, exc), code=500)
+            self._build(ctxt, instance, selection)

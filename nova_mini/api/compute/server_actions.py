@@ -40,6 +40,7 @@ from nova_mini.api.compute import servers as servers_api
 from nova_mini.api.compute import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
+from nova_mini import conf
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
@@ -49,6 +50,8 @@ from nova_mini.objects import instance_task as task
 from nova_mini.objects import node_power
 from nova_mini.policies import server_actions as policies
 from nova_mini import states
+
+CONF = conf.CONF
 
 KEY_NAME_ON_REBUILD = versions.KEY_NAME_ON_REBUILD
 USER_DATA_ON_REBUILD = versions.PERSONALITY_REMOVED
@@ -110,7 +113,8 @@ class ServerActionController(rest.RestController):
             task.finish(instance, task_state)
             raise
         task.finish(instance, task_state, **end)
-        instance_action.record(context, instance.uuid, action, event, host)
+        instance_action.record(context, instance.uuid, action,
+                               [(event, host)])
         return wsgi.json_response(None, status=202)
 
     @validation.body(schema.stop)
@@ -189,7 +193,6 @@ class ServerActionController(rest.RestController):
         body = req.json['rebuild']
         instance = self._instance(policies.REBUILD)
         task.check_lock(context, instance)
-        servers_api.refuse_auto_disk_config(body)
         if body.get('personality'):
             servers_api.refuse_personality()
         if body.get('trusted_image_certificates'):
@@ -203,7 +206,9 @@ class ServerActionController(rest.RestController):
         image = glance.image_meta(body['imageRef'],
                                   req.environ.get(glance.USER_AUTH_KEY))
         servers_api.check_image_fits(instance.flavor, image)
-        values = {'image_ref': image.id}
+        values = {'image_ref': image.id,
+                  'auto_disk_config': servers_api.image_disk_config(
+                      image, servers_api.disk_config(body))}
         if req.api_version >= KEY_NAME_ON_REBUILD and 'key_name' in body:
             values['key_name'], values['key_data'] = servers_api.key_pair(
                 context, body['key_name'])
@@ -222,6 +227,12 @@ class ServerActionController(rest.RestController):
             # A stopped server stays stopped (as in Nova); the others are
             # deployed again and powered on.
             stopped = original == task.STOPPED
+            if instance.node_uuid:
+                # The node is deployed with the new image (its
+                # instance_info), then powered as the server ends.
+                objects.Node.rebuild_info(
+                    context, instance.node_uuid, instance.uuid, image,
+                    values['auto_disk_config'])
             host = _power(context, instance, states.POWER_OFF if stopped
                           else node_power.REBOOT)
         except Exception:
@@ -232,9 +243,11 @@ class ServerActionController(rest.RestController):
             power_state=task.SHUTDOWN if stopped else task.RUNNING,
             fault=None)
         task.finish(instance, task.REBUILDING, **values)
+        # As Nova: its conductor's event, then its compute manager's.
         instance_action.record(context, instance.uuid,
                                instance_action.REBUILD,
-                               'compute_rebuild_instance', host)
+                               [('rebuild_server', CONF.host),
+                                ('compute_rebuild_instance', host)])
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
         server = server_view.ServerView(req).updated(instance)['server']
         if req.api_version >= KEY_NAME_ON_REBUILD:

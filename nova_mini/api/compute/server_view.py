@@ -46,6 +46,11 @@ SHUTDOWN = instance_task.SHUTDOWN
 _PROGRESS_STATUSES = ('ACTIVE', 'BUILD')
 
 
+def disk_config(instance):
+    """``OS-DCF:diskConfig`` of the server: AUTO or MANUAL."""
+    return 'AUTO' if instance.auto_disk_config else 'MANUAL'
+
+
 def _iso(value):
     return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value else None
 
@@ -177,7 +182,7 @@ class ServerView(object):
             'hostId': host_id(instance),
             'accessIPv4': instance.access_ip_v4 or '',
             'accessIPv6': instance.access_ip_v6 or '',
-            'OS-DCF:diskConfig': 'MANUAL',
+            'OS-DCF:diskConfig': disk_config(instance),
         })
         if instance.status in _PROGRESS_STATUSES:
             body['progress'] = 0
@@ -240,7 +245,7 @@ class ServerView(object):
         return {'server': {
             'id': instance.uuid,
             'links': self._links('servers', instance.uuid),
-            'OS-DCF:diskConfig': 'MANUAL',
+            'OS-DCF:diskConfig': disk_config(instance),
             'security_groups': security_groups or [{'name': 'default'}],
             'adminPass': admin_pass,
         }}

@@ -178,12 +178,33 @@ def _description(req, body):
     return body.get('description')
 
 
-def refuse_auto_disk_config(body):
-    if body.get('OS-DCF:diskConfig') == 'AUTO':
-        # Nova's Ironic driver cannot resize a deployed disk either.
-        raise exception.Invalid(
-            'OS-DCF:diskConfig AUTO is not supported: nova_mini deploys '
-            'images onto bare-metal nodes as they are (MANUAL).')
+def disk_config(body):
+    """``OS-DCF:diskConfig`` of a create, rebuild or PUT body: True for
+    AUTO, False for MANUAL, None when not given (the schema allows no
+    other value).
+    """
+    value = body.get('OS-DCF:diskConfig')
+    return None if value is None else value == 'AUTO'
+
+
+def image_disk_config(image, requested):
+    """The server's disk configuration with ``image``, as Nova settles it:
+    the request's, else the image's ``auto_disk_config`` property (AUTO
+    when it reads true). Nova's 400 for AUTO on an image whose property is
+    ``disabled``.
+
+    :param image: the ImageMeta (its Glance properties).
+    :param requested: disk_config() of the body.
+    :returns: True for AUTO, False for MANUAL.
+    """
+    prop = (image.get('raw_properties') or {}).get('auto_disk_config')
+    disabled = prop is not None and prop.strip().lower() == 'disabled'
+    if requested and disabled:
+        raise exception.Invalid('Requested image %s has automatic disk '
+                                'resize disabled.' % image.id)
+    if requested is None:
+        return strutils.bool_from_string(prop)
+    return requested
 
 
 def _refuse_unsupported(body):
@@ -191,7 +212,6 @@ def _refuse_unsupported(body):
     them (it has no key pairs, networks, reservation ids or file injection
     to use).
     """
-    refuse_auto_disk_config(body)
     if body.get('personality'):
         refuse_personality()
     networks = body.get('networks')
@@ -323,6 +343,7 @@ def _discard(context, instances):
     for instance in instances:
         instance.destroy()
         objects.Node.release(context, instance.uuid)
+    instance_action.forget(context, [i.uuid for i in instances])
 
 
 def get_server(context, server_id, action):
@@ -420,6 +441,7 @@ class ServersController(rest.RestController):
                                   req.environ.get(glance.USER_AUTH_KEY))
         image_ref = image.id
         check_image_fits(flavor, image)
+        auto_disk_config = image_disk_config(image, disk_config(body))
         uuids = [uuidutils.generate_uuid() for _index in range(count)]
         # The spec first: a flavor it cannot be derived from is refused
         # before anything is written.
@@ -441,6 +463,7 @@ class ServersController(rest.RestController):
             'boot_roles': list(context.roles or []),
             'key_name': key_name,
             'key_data': key_data,
+            'auto_disk_config': auto_disk_config,
         }
         instances = []
         for index, uuid in enumerate(uuids):
@@ -463,6 +486,10 @@ class ServersController(rest.RestController):
                                                  group)
             except exception.ServerGroupNotFound as exc:
                 raise exception.Invalid(exc.format_message())
+        # Before the build is sent: the scheduler adds its events to it.
+        for instance in instances:
+            instance_action.record(context, instance.uuid,
+                                   instance_action.CREATE)
         try:
             scheduler_rpcapi.SchedulerAPI(CONF).build_instances(
                 context, spec, uuids, retry=CAST_RETRIES)
@@ -473,9 +500,6 @@ class ServersController(rest.RestController):
                 LOG.error('Could not hand instances %s to a scheduler, '
                           'deleting them: %s', ', '.join(uuids), exc)
                 _discard(context, instances)
-        for instance in instances:
-            instance_action.record(context, instance.uuid,
-                                   instance_action.CREATE)
         admin_pass = body.get('adminPass')
         if admin_pass is None:
             admin_pass = generate_password()
@@ -495,8 +519,10 @@ class ServersController(rest.RestController):
         context = req.ctxt
         instance = get_server(context, server_id, policies.UPDATE)
         body = req.json['server']
-        refuse_auto_disk_config(body)
         values = details_of(body)
+        if disk_config(body) is not None:
+            # As Nova: kept, for the next rebuild to deploy.
+            values['auto_disk_config'] = disk_config(body)
         if values:
             instance.update_details(**values)
         return server_view.ServerView(req).updated(instance)
@@ -507,7 +533,12 @@ class ServersController(rest.RestController):
         instance = get_server(context, server_id, policies.DELETE)
         instance_task.check_lock(context, instance)
         instance.destroy()
-        instance_action.record(context, instance.uuid, instance_action.DELETE)
+        # As Nova: the compute manager's event where the server has a
+        # node (a server that never got one is deleted by the API alone).
+        instance_action.record(
+            context, instance.uuid, instance_action.DELETE,
+            [('compute_terminate_instance', instance.node_uuid)]
+            if instance.node_uuid else [])
         # After the row is gone: a scheduler finishing the build now fails
         # to mark it ACTIVE and frees the node itself.
         node_uuid = objects.Node.release(context, instance.uuid)

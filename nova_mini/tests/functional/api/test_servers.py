@@ -112,7 +112,9 @@ def test_boot_on_a_node_with_the_traits(stack):
     assert stored.provision_state == states.ACTIVE
     assert stored.instance_uuid == created['id']
     # The deploy leased the node to the server's project, as Ironic does.
-    assert stored.instance_info == {'traits': [TRAIT], 'project_id': 'demo'}
+    assert stored.instance_info == {'traits': [TRAIT], 'project_id': 'demo',
+                                    'root_gb': '10',
+                                    'auto_disk_config': False}
     assert stored.lessee == 'demo'
     # The owner sees it, without the node.
     own = app.get(V21 + '/servers/%s' % created['id'],

@@ -128,7 +128,7 @@ def test_one_of_concurrent_actions_runs(admin, db):
                              vm_state=instance_task.STOPPED,
                              power_state=instance_task.SHUTDOWN)
         instance_action.record(context, mine.uuid, instance_action.STOP,
-                               'compute_stop_instance')
+                               [('compute_stop_instance', None)])
         started.append(index)
 
     assert threads.race(stop, THREADS) == []

@@ -39,7 +39,7 @@ OBJECT_VERSIONS = {
     'FlavorList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'ImageMeta': '1.2-5a2aa4298ebd2943bab37093e3c24ff1',
     'ImageMetaProps': '1.1-f9c83078c6a43ebbd68a0eaeefcc14a1',
-    'Instance': '1.2-eebeee2a6ad9a08e3c2a1edbb9228834',
+    'Instance': '1.3-ed31fcd01a2e28afda40d3aa3b227f6f',
     'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'KeyPair': '1.0-3dfc26a47ef5869dbd5dd3874472080b',
     'KeyPairList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
