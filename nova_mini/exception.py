@@ -370,6 +370,13 @@ class DriverNotFound(Invalid):
                '%(drivers)s.')
 
 
+class HardwareTypeNotFound(NotFound):
+    # Ironic's 404 for a driver path naming a hardware type no conductor
+    # drives.
+    msg_fmt = ('Could not find the following driver(s) or hardware type(s): '
+               '%(driver)s.')
+
+
 class IncompatibleInterface(Invalid):
     msg_fmt = ("%(interface_type)s interface implementation "
                "'%(interface_impl)s' is not supported by hardware type "

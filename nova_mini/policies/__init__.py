@@ -16,6 +16,7 @@ import itertools
 
 from nova_mini.policies import base
 from nova_mini.policies import chassis
+from nova_mini.policies import drivers
 from nova_mini.policies import extensions
 from nova_mini.policies import flavor_access
 from nova_mini.policies import flavor_extra_specs
@@ -41,6 +42,7 @@ def list_rules():
         nodes.list_rules(),
         node_traits.list_rules(),
         chassis.list_rules(),
+        drivers.list_rules(),
         ports.list_rules(),
         portgroups.list_rules(),
         servers.list_rules(),

@@ -20,6 +20,7 @@ version out of range).
 import pecan
 
 from nova_mini.api.baremetal import chassis
+from nova_mini.api.baremetal import drivers
 from nova_mini.api.baremetal import nodes
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
@@ -49,6 +50,7 @@ class V1Controller(object):
     ports = ports.PortsController()
     portgroups = portgroups.PortgroupsController()
     chassis = chassis.ChassisController()
+    drivers = drivers.DriversController()
 
     @wsgi.expose()
     def index(self):
@@ -70,6 +72,7 @@ class V1Controller(object):
             'nodes': _links(root_url, 'nodes'),
             'ports': _links(root_url, 'ports'),
             'chassis': _links(root_url, 'chassis'),
+            'drivers': _links(root_url, 'drivers'),
             'version': _default_version(root_url),
         }
 

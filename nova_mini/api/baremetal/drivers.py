@@ -1,0 +1,204 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The drivers resource: /drivers, /drivers/{name}, its ``properties``
+and ``raid/logical_disk_properties``.
+
+The drivers are the hardware types of nova_mini.objects.node_interfaces
+(``fake-hardware``), each driven by the one host doing a conductor's
+work (``[DEFAULT] host``, the ``conductor`` nodes show), with the
+implementations it enables and the default of each interface type, as
+nodes get them. Every hardware type is ``dynamic`` (Ironic's classic
+drivers are gone), so a ``type=classic`` list is empty.
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.schemas import drivers as schema
+from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import conf
+from nova_mini import exception
+from nova_mini.objects import node_interfaces
+from nova_mini.policies import drivers as policies
+
+# Interface types shown from a later version than 1.30, and that version.
+_INTERFACE_VERSIONS = {
+    'storage': versions.STORAGE_INTERFACE,
+    'rescue': versions.RESCUE_INTERFACE,
+    'bios': versions.BIOS_INTERFACE,
+}
+
+# The node properties each hardware type reads: those of its default
+# interfaces (fake-hardware's default vendor interface names two).
+_PROPERTIES = {
+    node_interfaces.FAKE_HARDWARE: {
+        'B1': 'B1 description. Required.',
+        'B2': 'B2 description. Required.',
+    },
+}
+
+# What a logical disk of a RAID configuration may state (the RAID
+# configuration schema every RAID interface checks against).
+_LOGICAL_DISK_PROPERTIES = {
+    'raid_level': 'RAID level of the logical disk: 0, 1, 2, 5, 6, 1+0, '
+                  '5+0 or 6+0. Required.',
+    'size_gb': 'Size in GiB (an integer) of the logical disk, or "MAX" '
+               'for all the space left. Required.',
+    'volume_name': 'Name of the volume. Optional.',
+    'is_root_volume': 'Whether the logical disk is the root device. '
+                      'Optional.',
+    'share_physical_disks': 'Whether the logical disk may share physical '
+                            'disks with other logical disks. Optional.',
+    'disk_type': 'Type of physical disks: "hdd" or "ssd". Optional.',
+    'interface_type': 'Interface of the physical disks: "sata", "scsi" or '
+                      '"sas". Optional.',
+    'number_of_physical_disks': 'How many physical disks the logical disk '
+                                'spans. Optional.',
+    'controller': 'The RAID controller holding the logical disk. Optional.',
+    'physical_disks': 'The physical disks to use, as the controller names '
+                      'them. Optional.',
+}
+
+# RAID implementations that configure nothing.
+_NO_RAID = ('no-raid',)
+
+
+def _hosts():
+    return [conf.CONF.host]
+
+
+def _get_driver(name):
+    if name not in node_interfaces.HARDWARE_TYPES:
+        raise exception.HardwareTypeNotFound(driver=name)
+    return node_interfaces.HARDWARE_TYPES[name]
+
+
+def _links(path):
+    view = node_view.NodeView(pecan.request)
+    return [{'href': view.link(path), 'rel': 'self'},
+            {'href': view.link(path, bookmark=True), 'rel': 'bookmark'}]
+
+
+def _render(name, detail):
+    version = pecan.request.api_version
+    body = {'name': name, 'hosts': _hosts(),
+            'links': _links('drivers/%s' % name)}
+    if version >= versions.STATES_LINKS:
+        body['properties'] = _links('drivers/%s/properties' % name)
+    if version < versions.DYNAMIC_DRIVERS:
+        return body
+    body['type'] = 'dynamic'
+    if detail:
+        for kind, implementations in sorted(
+                node_interfaces.HARDWARE_TYPES[name].items()):
+            needed = _INTERFACE_VERSIONS.get(kind)
+            if needed is not None and version < needed:
+                continue
+            body['default_%s_interface' % kind] = implementations[0]
+            body['enabled_%s_interfaces' % kind] = list(implementations)
+    return body
+
+
+def _bool(text):
+    return text.lower() in ('1', 't', 'true', 'on', 'y', 'yes')
+
+
+def _refuse_before_dynamic_drivers(name):
+    if pecan.request.GET.get(name) is not None and (
+            pecan.request.api_version < versions.DYNAMIC_DRIVERS):
+        raise exception.NotAcceptable(
+            version=str(pecan.request.api_version))
+
+
+class DriverRaidController(rest.RestController):
+    """/drivers/{name}/raid/logical_disk_properties (from 1.12)."""
+
+    _custom_actions = {'logical_disk_properties': ['GET']}
+
+    def __init__(self, driver_name):
+        self.driver_name = driver_name
+
+    @wsgi.expose()
+    @validation.query(schema.no_query)
+    def logical_disk_properties(self):
+        req = pecan.request
+        req.ctxt.can(policies.GET_RAID_PROPERTIES)
+        if req.api_version < versions.RAID_CONFIG:
+            raise utils.not_acceptable()
+        interfaces = _get_driver(self.driver_name)
+        if interfaces['raid'][0] in _NO_RAID:
+            raise exception.HardwareTypeNotFound(driver=self.driver_name)
+        return dict(_LOGICAL_DISK_PROPERTIES)
+
+
+class DriverPropertiesController(rest.RestController):
+    """/drivers/{name}/properties."""
+
+    def __init__(self, driver_name):
+        self.driver_name = driver_name
+
+    @wsgi.expose()
+    @validation.query(schema.no_query)
+    def get_all(self):
+        pecan.request.ctxt.can(policies.GET_PROPERTIES)
+        _get_driver(self.driver_name)
+        return dict(_PROPERTIES.get(self.driver_name, {}))
+
+
+class DriversController(rest.RestController):
+    """/drivers and /drivers/{name}."""
+
+    @wsgi.expose()
+    @validation.query(schema.list_query)
+    def get_all(self):
+        req = pecan.request
+        detail = req.GET.get('detail')
+        if req.GET.get('fields') is not None and detail is not None:
+            raise exception.Invalid('Can not specify ?detail=True and fields '
+                                    'in the same request.')
+        req.ctxt.can(policies.GET)
+        _refuse_before_dynamic_drivers('detail')
+        _refuse_before_dynamic_drivers('type')
+        if req.GET.get('fields') is not None:
+            # Ironic takes fields= on drivers from 1.77 only.
+            raise utils.not_acceptable()
+        kind = req.GET.get('type')
+        if kind not in (None, 'classic', 'dynamic'):
+            raise exception.Invalid('"type" filter must be one of "classic" '
+                                    'or "dynamic", if specified.')
+        names = [] if kind == 'classic' else sorted(
+            node_interfaces.HARDWARE_TYPES)
+        detail = detail is not None and _bool(detail)
+        return {'drivers': [_render(name, detail) for name in names]}
+
+    @wsgi.expose()
+    @validation.query(schema.show_query)
+    def get_one(self, driver_name):
+        req = pecan.request
+        req.ctxt.can(policies.GET)
+        if req.GET.get('fields') is not None:
+            raise utils.not_acceptable()
+        _get_driver(driver_name)
+        return _render(driver_name, detail=True)
+
+    @pecan.expose()
+    def _lookup(self, driver_name, *remainder):
+        if remainder and remainder[0] == 'properties':
+            return DriverPropertiesController(driver_name), remainder[1:]
+        if remainder and remainder[0] == 'raid':
+            return DriverRaidController(driver_name), remainder[1:]
+        return None
