@@ -63,7 +63,7 @@ def _rows():
     with db_api.context_manager.reader.using(
             nm_context.get_admin_context()) as session:
         for model in (models.Instance, models.RequestSpec,
-                      models.ServerGroupMember):
+                      models.ServerGroupMember, models.InstanceAction):
             counts[model.__tablename__] = session.execute(
                 sa.select(sa.func.count()).select_from(
                     model.__table__)).scalar()
@@ -91,7 +91,8 @@ def _assert_refused(app, message_start, retry_after=rpc.BROKER_RETRY_AFTER):
         # No password or URL of the broker in the answer.
         assert 'guest' not in response.text
         assert _rows() == {'instances': 0, 'request_specs': 0,
-                           'server_group_members': 0}
+                           'server_group_members': 0,
+                           'instance_actions': 0}
     servers = app.get(V21 + '/servers/detail', headers=DEMO).json
     assert servers['servers'] == []
     members = app.get(V21 + '/os-server-groups/%s' % group,
