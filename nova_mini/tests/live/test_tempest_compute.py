@@ -61,10 +61,6 @@ DIFFERENCES = {
     'FlavorMetadataValidation.test_flavor_update_with_custom_namespace':
         'extra specs are validated strictly from 2.86: an unknown '
         'namespace is a 400, as the extra-spec spec asks',
-    'setUpClass (tempest.api.compute.servers.test_create_server.'
-    'ServersTestJSON)':
-        'OS-DCF:diskConfig AUTO is a 400: an image is deployed onto the '
-        'node as it is',
 }
 
 # What a bare-metal cloud without networking, volumes or consoles does
