@@ -377,6 +377,22 @@ class HardwareTypeNotFound(NotFound):
                '%(driver)s.')
 
 
+class AllocationNotFound(NotFound):
+    msg_fmt = 'Allocation %(allocation)s could not be found.'
+
+
+class NodeAllocationNotFound(NotFound):
+    msg_fmt = 'Allocation for node %(node)s was not found.'
+
+
+class AllocationDuplicateName(Conflict):
+    msg_fmt = 'An allocation with name %(name)s already exists.'
+
+
+class AllocationAlreadyExists(Conflict):
+    msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
+
+
 class IncompatibleInterface(Invalid):
     msg_fmt = ("%(interface_type)s interface implementation "
                "'%(interface_impl)s' is not supported by hardware type "

@@ -217,6 +217,33 @@ class Chassis(Base):
     extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
 
 
+class Allocation(Base):
+    """A request for a bare-metal node, and the node it got (Ironic's
+    allocations). The node is the one whose ``instance_uuid`` is the
+    allocation's uuid; ``node_id`` records it.
+    """
+
+    __tablename__ = 'allocations'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_allocations0uuid'),
+        sa.UniqueConstraint('name', name='uniq_allocations0name'),
+        sa.Index('allocations_node_id_idx', 'node_id'),
+        sa.Index('allocations_owner_idx', 'owner'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    node_id = sa.Column(sa.Integer, nullable=True)
+    state = sa.Column(sa.String(15), nullable=False)
+    owner = sa.Column(sa.String(255), nullable=True)
+    last_error = sa.Column(sa.Text, nullable=True)
+    resource_class = sa.Column(sa.String(80), nullable=True)
+    traits = sa.Column(db_types.JsonEncodedList, nullable=True)
+    candidate_nodes = sa.Column(db_types.JsonEncodedList, nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
 class Port(Base):
     """A network port of a bare-metal node, by MAC address (unique)."""
 

@@ -22,6 +22,7 @@ def register_all():
     __import__('nova_mini.objects.node_trait')
     __import__('nova_mini.objects.node')
     __import__('nova_mini.objects.chassis')
+    __import__('nova_mini.objects.allocation')
     __import__('nova_mini.objects.port')
     __import__('nova_mini.objects.portgroup')
     __import__('nova_mini.objects.image_meta')

@@ -20,6 +20,7 @@ from oslo_utils import uuidutils
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import node_filters
@@ -135,6 +136,7 @@ def _destroy(context, node_id, node_ident):
         _PORTS.c.node_id == node_id))
     context.session.execute(_GROUPS.delete().where(
         _GROUPS.c.node_id == node_id))
+    allocation_obj.destroy_of_node(context, node_id)
     if not context.session.execute(_NODES.delete().where(
             _NODES.c.id == node_id)).rowcount:
         raise exception.NodeNotFound(node=node_ident)

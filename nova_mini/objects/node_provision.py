@@ -48,6 +48,7 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import node_trait
 from nova_mini import states
@@ -235,6 +236,8 @@ def set_provision_state(context, node, action, instance_uuid=None):
         more = _deploy_info(context, row)
     elif action == states.UNDEPLOY:
         more = {'instance_info': {}, 'instance_uuid': None}
+        # As Ironic's tear down: the node's allocation goes with it.
+        allocation_obj.destroy_of_node(context, node.id)
         given = (row.instance_info or {}).get('project_id')
         if given and row.lessee == given:
             more['lessee'] = None

@@ -14,6 +14,7 @@
 
 import itertools
 
+from nova_mini.policies import allocations
 from nova_mini.policies import base
 from nova_mini.policies import chassis
 from nova_mini.policies import drivers
@@ -43,6 +44,7 @@ def list_rules():
         node_traits.list_rules(),
         chassis.list_rules(),
         drivers.list_rules(),
+        allocations.list_rules(),
         ports.list_rules(),
         portgroups.list_rules(),
         servers.list_rules(),

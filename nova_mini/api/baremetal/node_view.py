@@ -24,6 +24,7 @@ from nova_mini.api.baremetal import versions
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import nodes as policies
 from nova_mini import states
@@ -75,8 +76,8 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
     'traits', 'owner', 'lessee', 'created_at', 'updated_at')
 # Fields of Ironic's nodes that nova_mini keeps no state for, and the
 # value they always have: it has no conductor locks (reservation),
-# inspection, cleaning or deploy steps, RAID, faults (power failures) or
-# allocations. ``conductor`` is the host the API runs on, which does a
+# inspection, cleaning or deploy steps, RAID or faults (power failures).
+# ``conductor`` is the host the API runs on, which does a
 # conductor's work.
 _FIXED = {
     'reservation': None,
@@ -87,7 +88,6 @@ _FIXED = {
     'target_raid_config': {},
     'deploy_step': {},
     'fault': None,
-    'allocation_uuid': None,
 }
 # The fields of a brief node list.
 BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
@@ -151,6 +151,8 @@ class NodeView(object):
         self.context = req.ctxt
         self._decisions = {}
         self._chassis_uuids = {}
+        self._allocation_uuids = {}
+        self._pending_allocations = set()
 
     def _can(self, rule, node=None):
         """Whether the caller passes ``rule`` (on ``node``'s projects);
@@ -259,9 +261,27 @@ class NodeView(object):
             return self._chassis_uuid(node.chassis_id)
         if name == 'conductor':
             return conf.CONF.host
+        if name == 'allocation_uuid':
+            return self._allocation_uuid(node)
         if name == 'conductor_group':
             return node.conductor_group or ''
         return getattr(node, name)
+
+    def _allocation_uuid(self, node):
+        """The uuid of the allocation holding ``node`` (None: none); a
+        node without an instance has none (an allocation is the node's
+        instance_uuid). A list reads those of its page at once.
+        """
+        if node.instance_uuid is None:
+            return None
+        if node.id not in self._allocation_uuids:
+            self._allocation_uuids.update(
+                dict.fromkeys(self._pending_allocations | {node.id}))
+            self._allocation_uuids.update(
+                allocation_obj.node_allocation_uuids(
+                    self.context, self._pending_allocations | {node.id}))
+            self._pending_allocations = set()
+        return self._allocation_uuids[node.id]
 
     def _chassis_uuid(self, chassis_id):
         """The uuid of the chassis of id ``chassis_id``, read once per
@@ -310,6 +330,8 @@ class NodeView(object):
         :param query: ``[(name, value)]`` the next link repeats.
         :returns: ``{'nodes': [...]}`` and maybe ``next``.
         """
+        self._pending_allocations = {node.id for node in nodes
+                                     if node.instance_uuid is not None}
         if detail:
             items = [self.render(node) for node in nodes]
         elif fields:

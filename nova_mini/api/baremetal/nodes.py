@@ -19,6 +19,7 @@ from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import node_management
 from nova_mini.api.baremetal import node_query
@@ -46,6 +47,7 @@ _SUB_RESOURCES = {
     'management': node_management.NodeManagementController,
     'ports': ports.NodePortsController,
     'portgroups': portgroups.NodePortgroupsController,
+    'allocation': allocations.NodeAllocationController,
 }
 # Fields a patch may change; the others are the service's own.
 _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',

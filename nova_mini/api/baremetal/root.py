@@ -19,6 +19,7 @@ version out of range).
 
 import pecan
 
+from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import chassis
 from nova_mini.api.baremetal import drivers
 from nova_mini.api.baremetal import nodes
@@ -51,6 +52,7 @@ class V1Controller(object):
     portgroups = portgroups.PortgroupsController()
     chassis = chassis.ChassisController()
     drivers = drivers.DriversController()
+    allocations = allocations.AllocationsController()
 
     @wsgi.expose()
     def index(self):

@@ -20,7 +20,8 @@ each route enforces its rule.
 from nova_mini import policies
 from nova_mini.tests.fixtures import policy_routes
 
-ROUTES = policy_routes.BAREMETAL_ROUTES
+ROUTES = (policy_routes.BAREMETAL_ROUTES +
+          policy_routes.ALLOCATION_ROUTES)
 
 
 def _baremetal_rules():

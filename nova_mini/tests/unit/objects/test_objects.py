@@ -33,6 +33,8 @@ objects.register_all()
 
 # 'Name': 'VERSION-fingerprint'
 OBJECT_VERSIONS = {
+    'Allocation': '1.0-d044a488c2271334268caa42d956b6bf',
+    'AllocationList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Chassis': '1.0-c35dcce94fa3bbb43d75465b7c43d5f1',
     'ChassisList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Flavor': '1.0-a2e86af3a5e900bd28f4362ccf3ad338',
