@@ -12,8 +12,8 @@
 
 """Giving a node to an allocation, as Ironic's conductor does.
 
-A new allocation gets an available node, not in maintenance and without
-an instance, of its resource class, having every trait it asks for,
+A new allocation gets an available node, not in maintenance, without
+an instance and with a known power state, of its resource class, having every trait it asks for,
 among its candidate nodes if it names some and, if it has an owner,
 owned or leased by that project. The candidates are tried in a random
 order (so concurrent allocations rarely race for the same node) with the
@@ -61,6 +61,8 @@ def _candidates(context, allocation, with_traits):
         filters['traits'] = allocation.traits
     found = node_filters.conditions(filters,
                                     dialect=context.session.get_bind().dialect.name)
+    # As Ironic: a node whose power state is not known yet is not given.
+    found.append(_NODES.c.power_state.isnot(None))
     if allocation.candidate_nodes:
         found.append(_NODES.c.uuid.in_(list(allocation.candidate_nodes)))
     return [(row.id, row.uuid, row.instance_info) for row in

@@ -14,9 +14,10 @@
 name}, and the allocation of a node, /nodes/{node}/allocation.
 
 An allocation is given its node while the create request is served
-(nova_mini.objects.node_allocation): the 201 shows it ``active`` with
-its ``node_uuid``, or ``error`` with its ``last_error``, where Ironic
-answers ``allocating`` and lets a conductor finish.
+(nova_mini.objects.node_allocation): the 201 shows it as created,
+``allocating``, as Ironic's does, and by the time the client reads it
+again it is ``active`` with its ``node_uuid``, or ``error`` with its
+``last_error``. A backfill (1.58) is answered done, as in Ironic.
 """
 
 import re
@@ -288,12 +289,18 @@ class AllocationsController(rest.RestController):
         body, node = _create_values(req)
         allocation = objects.Allocation(req.ctxt, **body)
         allocation.create()
-        if node is not None:
-            allocation = node_allocation.backfill(allocation, node)
-        else:
-            allocation = node_allocation.allocate(allocation)
         view = AllocationView(req)
-        response = wsgi.json_response(view.render(allocation), status=201)
+        if node is not None:
+            # As Ironic, a backfill is answered done (or failed).
+            created = view.render(node_allocation.backfill(allocation,
+                                                           node))
+        else:
+            # As Ironic, the answer is the allocation as created,
+            # ``allocating``; it has its node (or its error) before the
+            # answer leaves, for the client's next read.
+            created = view.render(allocation)
+            node_allocation.allocate(allocation)
+        response = wsgi.json_response(created, status=201)
         response.location = view.link('allocations/%s' % allocation.uuid)
         return response
 

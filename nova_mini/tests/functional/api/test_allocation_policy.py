@@ -52,7 +52,8 @@ def _store():
     admin = nm_context.get_admin_context()
     node = builders.create_node(admin, policy_routes.NODE, owner=OWNER,
                                 resource_class='gold',
-                                provision_state='available')
+                                provision_state='available',
+                                power_state='power off')
     allocation = objects.Allocation(
         admin, uuid=policy_routes.ALLOCATION, owner=OWNER,
         resource_class='gold', candidate_nodes=[node.uuid])

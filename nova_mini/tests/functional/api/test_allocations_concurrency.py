@@ -40,7 +40,8 @@ def api(api_fixture_factory, backend):
     for index in range(NODES):
         builders.create_node(admin, 'gold-%d' % index, ['CUSTOM_FAST'],
                              resource_class='gold',
-                             provision_state='available')
+                             provision_state='available',
+                             power_state='power off')
     return app
 
 
@@ -63,10 +64,11 @@ def test_no_node_is_booked_twice(api):
 
     assert threads.race(create, CLIENTS) == []
     assert all(r.status_int == 201 for r in responses.values())
-    active = [r.json for r in responses.values()
-              if r.json['state'] == 'active']
-    failed = [r.json for r in responses.values()
-              if r.json['state'] == 'error']
+    stored = api.get('/baremetal/v1/allocations',
+                     headers=HEADERS).json['allocations']
+    assert len(stored) == CLIENTS
+    active = [a for a in stored if a['state'] == 'active']
+    failed = [a for a in stored if a['state'] == 'error']
     assert len(active) == NODES
     assert len(failed) == CLIENTS - NODES
     assert len({a['node_uuid'] for a in active}) == NODES
@@ -117,7 +119,9 @@ def test_allocations_and_server_claims_share_no_node(api):
                 return
 
     assert threads.race(race, CLIENTS) == []
-    allocated = [r.json['node_uuid'] for r in responses.values()
-                 if r.json['state'] == 'active']
+    assert all(r.status_int == 201 for r in responses.values())
+    allocated = [a['node_uuid'] for a in api.get(
+        '/baremetal/v1/allocations', headers=HEADERS).json['allocations']
+        if a['state'] == 'active']
     taken = allocated + list(claimed.values())
     assert len(taken) == len(set(taken)) == NODES
