@@ -91,7 +91,11 @@ def _fail(allocation, error):
     allocation.state = allocation_obj.ERROR
     allocation.last_error = str(error)
     allocation.node_id = None
-    allocation.save()
+    try:
+        allocation.save()
+    except exception.AllocationNotFound:
+        # Deleted meanwhile: nothing to record.
+        pass
 
 
 def allocate(allocation):
@@ -121,8 +125,16 @@ def allocate(allocation):
                     'traits %s' % ', '.join(allocation.traits))
         random.shuffle(nodes)
         for node_id, node_uuid, instance_info in nodes:
-            if _take(context, allocation, node_id, node_uuid,
-                     instance_info):
+            try:
+                taken = _take(context, allocation, node_id, node_uuid,
+                              instance_info)
+            except exception.InstanceAssociated:
+                # The uuid given to the allocation is another node's
+                # instance.
+                raise AllocationFailed(
+                    allocation.uuid, 'another node is associated with '
+                    'instance %s' % allocation.uuid)
+            if taken:
                 return allocation_obj.Allocation.get_by_uuid(
                     context, allocation.uuid)
         raise AllocationFailed(

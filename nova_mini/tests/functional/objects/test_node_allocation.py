@@ -147,3 +147,13 @@ def test_names_and_uuids_are_unique(admin):
     with pytest.raises(exception.AllocationAlreadyExists):
         objects.Allocation(admin, uuid=first.uuid,
                            resource_class='gold').create()
+
+
+def test_uuid_of_another_nodes_instance_fails_cleanly(admin):
+    taken = '0b1c2d3e-4f50-4617-8899-aabbccddeeff'
+    _node(admin, 'deployed', provision_state='active', instance_uuid=taken)
+    _node(admin, 'free')
+    allocation = _allocate(admin, uuid=taken)
+    assert allocation.state == 'error'
+    assert 'another node is associated with instance' in (
+        allocation.last_error)
