@@ -173,7 +173,10 @@ def test_deploy_leases_the_node_to_the_instance_project(admin):
     builders.boot_server(admin, SERVER, project_id='p-srv')
     node = _deployed(admin, 'n', SERVER, owner='p-own')
     assert (node.owner, node.lessee) == ('p-own', 'p-srv')
-    assert node.instance_info == {'traits': [], 'project_id': 'p-srv'}
+    # With the server's root partition (its flavor's disk, MANUAL).
+    assert node.instance_info == {'traits': [], 'project_id': 'p-srv',
+                                  'root_gb': '10',
+                                  'auto_disk_config': False}
     assert _names(admin, project='p-srv') == ['n']
     node.set_provision_state(states.UNDEPLOY)
     node = objects.Node.get_by_name(admin, 'n')
