@@ -35,7 +35,8 @@ from nova_mini.tests.live import tempest_run
 
 pytestmark = pytest.mark.live
 
-MODULES = ('test_nodes', 'test_chassis', 'test_ports')
+MODULES = ('test_nodes', 'test_chassis', 'test_ports', 'test_drivers',
+           'test_allocations')
 TESTS = (r'^ironic_tempest_plugin\.tests\.api\.admin\.(%s)\.'
          % '|'.join(MODULES))
 
@@ -46,6 +47,8 @@ ALLOWED_SKIPS = {
     'TestNodesWithJsonExtSupport': 'needs 1.90',
     'TestNodesWithoutJsonExtSupport': 'needs 1.91',
     'TestNodeGraphicalConsole': 'needs 1.96',
+    'TestAllocationsWithJsonExtSupport': 'needs 1.90',
+    'TestAllocationsWithoutJsonExtSupport': 'needs 1.91',
     # Needs the ipmi hardware type enabled; nova_mini drives fake only.
     'TestResetInterfaces': 'ipmi hardware type not enabled',
     # VIFs are Neutron ports: no networking service here.
