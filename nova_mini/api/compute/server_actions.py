@@ -219,22 +219,22 @@ class ServerActionController(rest.RestController):
         task.start(instance, instance_action.REBUILD, task.REBUILDING,
                    _REBUILD_FROM)
         try:
+            # A stopped server stays stopped (as in Nova); the others are
+            # deployed again and powered on. The node first: a refusal
+            # leaves the server and its node as they were.
+            stopped = original == task.STOPPED
+            host = _power(context, instance, states.POWER_OFF if stopped
+                          else node_power.REBOOT)
             if details:
                 instance.update_details(**details)
             if metadata is not None:
                 instance.replace_metadata(metadata, states=None,
                                           action='rebuild')
-            # A stopped server stays stopped (as in Nova); the others are
-            # deployed again and powered on.
-            stopped = original == task.STOPPED
-            if instance.node_uuid:
-                # The node is deployed with the new image (its
-                # instance_info), then powered as the server ends.
+            if host:
+                # The node's instance_info gets the new image.
                 objects.Node.rebuild_info(
-                    context, instance.node_uuid, instance.uuid, image,
+                    context, host, instance.uuid, image,
                     values['auto_disk_config'])
-            host = _power(context, instance, states.POWER_OFF if stopped
-                          else node_power.REBOOT)
         except Exception:
             task.finish(instance, task.REBUILDING)
             raise
