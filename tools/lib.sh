@@ -78,8 +78,9 @@ ensure_venv() {
     echo "$want" >"$stamp"
 }
 
-harness() {
-    (cd "$REPO" && "$VENV/bin/python" -m nova_mini.tests.harness "$@")
+# The deployment CLI (python -m nova_mini.deploy).
+deploy() {
+    (cd "$REPO" && "$VENV/bin/python" -m nova_mini.deploy "$@")
 }
 
 # Services that run as Debian packages: each start_* starts the service

@@ -57,7 +57,7 @@ start_service() {    # start_service NAME COMMAND...: run it, note if it started
     out=$("${@:2}") || die "could not start $1"
     if [ "$out" = started ]; then STARTED+=("$1"); fi
 }
-start_service rabbitmq harness ensure-rabbitmq
+start_service rabbitmq deploy ensure-rabbitmq
 log "RabbitMQ answers on 127.0.0.1:5672"
 start_service postgresql start_postgresql
 start_service mariadb start_mariadb
@@ -76,9 +76,9 @@ if command -v mariadb >/dev/null && [ -z "${NOVA_MINI_TEST_MYSQL_URL:-}" ] &&
     export NOVA_MINI_TEST_MYSQL_URL=mysql+pymysql://nova_mini_test:nova_mini_test@127.0.0.1:3306/
 fi
 start_service memcached start_memcached
-venv_path=$(harness ensure-keystone-venv) || die "could not build the Keystone venv"
+venv_path=$(deploy ensure-keystone-venv) || die "could not build the Keystone venv"
 log "Keystone venv: $venv_path"
-venv_path=$(harness ensure-glance-venv) || die "could not build the Glance venv"
+venv_path=$(deploy ensure-glance-venv) || die "could not build the Glance venv"
 log "Glance venv: $venv_path"
 # Tempest (the live test of its compute version tests) in a scratch venv
 # of its own, built once: never in the test venv.

@@ -63,7 +63,7 @@ up_args=(--state-dir "$STATE" --api-port "$API_PORT"
          --virtual-host "$RABBIT_VHOST" --rabbit-user "$RABBIT_USER"
          --vendordata-sample-port "$SAMPLE_PORT")
 [ "$LAUNCHER" = systemd ] && up_args+=(--skip-daemons)
-harness up "${up_args[@]}" || die "setting up the stack failed (logs in $STATE)"
+deploy up "${up_args[@]}" || die "setting up the stack failed (logs in $STATE)"
 
 if [ "$LAUNCHER" = systemd ]; then
     for daemon in "${DAEMONS[@]}"; do

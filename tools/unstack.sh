@@ -25,7 +25,7 @@ fi
 
 if [ -d "$STATE" ]; then
     [ -x "$VENV/bin/python" ] || die "no venv at $VENV: cannot stop the stack in $STATE"
-    harness down --state-dir "$STATE" || die "some processes did not stop cleanly (logs in $STATE/logs)"
+    deploy down --state-dir "$STATE" || die "some processes did not stop cleanly (logs in $STATE/logs)"
 else
     log "nothing to stop: $STATE does not exist"
 fi

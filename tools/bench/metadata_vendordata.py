@@ -68,9 +68,9 @@ import time
 import uuid
 
 from nova_mini.cmd import manage_metadata
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
-from nova_mini.tests.harness import vendordata_sample
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
+from nova_mini.deploy import vendordata_sample
 
 DELAY = 0.3
 MAX_AGE = 60

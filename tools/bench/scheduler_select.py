@@ -376,8 +376,8 @@ def fill(conf_path, fraction, batch, groups):
 
 # ------------------------------------------------------------- rabbitmq
 def rabbitmqctl(*args):
-    from nova_mini.tests.harness import rabbitmq
-    command = rabbitmq._sbin('rabbitmqctl')
+    from nova_mini.deploy import rabbitmq
+    command = rabbitmq.sbin('rabbitmqctl')
     if not command:
         raise SystemExit('rabbitmqctl is not installed')
     subprocess.run([command] + list(args), check=True, capture_output=True,

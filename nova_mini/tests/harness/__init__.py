@@ -10,11 +10,16 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Real services for live tests and for tools/stack.sh: RabbitMQ, Keystone
-(PyPI, in its own venv) and nova_mini's daemons, each bounded in time and
-stopped afterwards. ``python -m nova_mini.tests.harness --help``
-is the command line.
-"""
+"""Services only tests run, beside what nova_mini.deploy deploys:
 
-from nova_mini.tests.harness.stack import Stack  # noqa: F401
-from nova_mini.tests.harness.util import HarnessError  # noqa: F401
+- ``postgresql``: the machine's PostgreSQL for tests (started if missing),
+  temporary databases, and a private cluster a test may stop and restart;
+- ``rabbitmq``: ``PrivateRabbitMQ``, a broker node of a test's own to stop
+  and restart without disturbing the shared one;
+- ``haproxy``: the HAProxy in front of two API and two metadata processes
+  of the scale-out live test.
+
+None of them is part of a deployment (the quick start, devstack and
+systemd use the machine's own PostgreSQL, RabbitMQ and load balancer), so
+they stay with the tests; they build on nova_mini.deploy.util.
+"""

@@ -45,18 +45,18 @@ import signal
 import socket
 import tempfile
 
-from nova_mini.tests.harness import util
+from nova_mini.deploy import util
 
 BINARY = 'haproxy'
 
 
 def binary():
-    """The haproxy executable; HarnessError if it is not installed."""
+    """The haproxy executable; ServiceError if it is not installed."""
     found = shutil.which(BINARY) or (
         '/usr/sbin/haproxy' if os.access('/usr/sbin/haproxy', os.X_OK)
         else None)
     if not found:
-        raise util.HarnessError('haproxy is not installed '
+        raise util.ServiceError('haproxy is not installed '
                                 '(apt-get install haproxy)')
     return found
 

@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 import uuid
 
-from nova_mini.tests.harness import util
+from nova_mini.deploy import util
 
 HOST = util.LOCALHOST
 PORT = int(os.environ.get('NOVA_MINI_PG_PORT', '5432'))
@@ -63,7 +63,7 @@ def ensure_server(timeout=60):
     versions = sorted(os.path.basename(p)
                       for p in glob.glob('/etc/postgresql/*'))
     if not ctl or not versions:
-        raise util.HarnessError(
+        raise util.ServiceError(
             'PostgreSQL does not answer on %s:%d and is not installed '
             '(apt-get install postgresql)' % (HOST, PORT))
     for version in versions:
@@ -86,7 +86,7 @@ def admin_url():
     # Stock Debian: only the postgres system user gets in (peer auth).
     runuser = shutil.which('runuser')
     if os.geteuid() != 0 or not runuser:
-        raise util.HarnessError(
+        raise util.ServiceError(
             'cannot log in to PostgreSQL on %s:%d; create a role %s with '
             'password %s and CREATEDB' % (HOST, PORT, ROLE, PASSWORD))
     sql = ("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname "
@@ -99,7 +99,7 @@ def admin_url():
     url = 'postgresql+psycopg2://%s:%s@%s:%d/postgres' % (ROLE, PASSWORD,
                                                           HOST, PORT)
     if not _can_login(url):
-        raise util.HarnessError('PostgreSQL role %s still cannot log in'
+        raise util.ServiceError('PostgreSQL role %s still cannot log in'
                                 % ROLE)
     return url
 
@@ -140,7 +140,7 @@ def _server_bin_dir():
     for path in reversed(dirs):
         if os.access(os.path.join(path, 'initdb'), os.X_OK):
             return path
-    raise util.HarnessError('initdb and pg_ctl are not installed '
+    raise util.ServiceError('initdb and pg_ctl are not installed '
                             '(apt-get install postgresql)')
 
 

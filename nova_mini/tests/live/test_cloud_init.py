@@ -28,8 +28,8 @@ import uuid
 
 import pytest
 
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 

@@ -31,8 +31,8 @@ import pytest
 import requests
 
 from nova_mini.db import models
-from nova_mini.tests.harness import glance as glance_harness
-from nova_mini.tests.harness import util
+from nova_mini.deploy import glance as glance_harness
+from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live

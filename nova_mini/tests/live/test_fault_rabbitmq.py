@@ -32,9 +32,9 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.harness import nova
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 from nova_mini.tests.harness import rabbitmq
-from nova_mini.tests.harness import util
 from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live
@@ -138,7 +138,7 @@ def _node_of(engine, instance_uuid):
 def _scheduler_consumers(broker):
     try:
         return broker.queues().get('scheduler', 0)
-    except util.HarnessError:
+    except util.ServiceError:
         return 0
 
 

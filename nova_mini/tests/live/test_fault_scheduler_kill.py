@@ -39,8 +39,8 @@ import pytest
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live

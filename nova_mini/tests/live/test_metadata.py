@@ -31,9 +31,9 @@ import uuid
 import pytest
 import requests
 
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 from nova_mini.metadata import identity
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
 from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live

@@ -28,9 +28,9 @@ import uuid
 
 import pytest
 
-from nova_mini.tests.harness import rabbitmq
-from nova_mini.tests.harness import util
-from nova_mini.tests.harness import venvs
+from nova_mini.deploy import rabbitmq
+from nova_mini.deploy import util
+from nova_mini.deploy import venvs
 
 
 pytestmark = pytest.mark.live

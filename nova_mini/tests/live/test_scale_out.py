@@ -41,12 +41,12 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import memcached
 from nova_mini.tests.harness import haproxy
-from nova_mini.tests.harness import nova
 from nova_mini.tests.harness import postgresql
-from nova_mini.tests.harness import util
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 

@@ -30,7 +30,7 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.harness import nova
+from nova_mini.deploy import nova
 from nova_mini.tests.live import helpers
 
 pytestmark = pytest.mark.live

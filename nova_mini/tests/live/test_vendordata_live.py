@@ -40,9 +40,9 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
-from nova_mini.tests.harness import vendordata_sample
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
+from nova_mini.deploy import vendordata_sample
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 

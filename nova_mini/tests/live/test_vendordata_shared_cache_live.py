@@ -29,10 +29,10 @@ import uuid
 import pytest
 import requests
 
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import memcached
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
 

@@ -46,9 +46,9 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import rabbitmq
-from nova_mini.tests.harness import util
+from nova_mini.deploy import nova
+from nova_mini.deploy import rabbitmq
+from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
 
 TRAIT_LIMIT = 50

@@ -29,8 +29,8 @@ import pytest
 from nova_mini.cmd import manage_metadata
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
+from nova_mini.deploy import util
 from nova_mini import objects
-from nova_mini.tests.harness import util
 from nova_mini.tests.unit.extra_specs_tools import test_manage as tm
 
 SECRET = 'manage-secret-%s' % uuid.uuid4().hex

@@ -22,12 +22,12 @@ import uuid
 import webtest
 
 from nova_mini import context as nm_context
+from nova_mini.deploy import util
 from nova_mini.metadata import documents
 from nova_mini import objects
 from nova_mini.objects import instance_action
 from nova_mini.objects import instance_task
 from nova_mini.tests.fixtures import builders
-from nova_mini.tests.harness import util
 
 V21 = '/compute/v2.1'
 KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxY2FFvN6hRn7Pc4TVKtfFfJb2v'

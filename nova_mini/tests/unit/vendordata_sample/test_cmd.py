@@ -25,7 +25,7 @@ import uuid
 import pytest
 
 import nova_mini
-from nova_mini.tests.harness import util
+from nova_mini.deploy import util
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova_mini.__file__)))
 BIN = os.path.dirname(sys.executable)

@@ -17,8 +17,8 @@ live tests and tools/stack.sh start them)."""
 import configparser
 import json
 
-from nova_mini.tests.harness import stack as harness_stack
-from nova_mini.tests.harness import vendordata_sample
+from nova_mini.deploy import stack as harness_stack
+from nova_mini.deploy import vendordata_sample
 
 
 def _stack(state_dir, **kw):

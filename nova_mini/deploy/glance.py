@@ -13,7 +13,7 @@
 """Glance from PyPI, in its own venv, served by gunicorn.
 
 The venv (``glance==33.0.0`` and gunicorn) is built once under
-``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/glance-venv`` (harness.venvs).
+``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/glance-venv`` (nova_mini.deploy.venvs).
 Each run gets its own state directory: glance-api.conf and its paste
 file, a SQLite database, the file store (``images/``), the staging
 directory and the log. Tokens are checked by keystonemiddleware against
@@ -35,8 +35,9 @@ import urllib.request
 from keystoneauth1.identity import v3
 from keystoneauth1 import session as ks_session
 
-from nova_mini.tests.harness import util
-from nova_mini.tests.harness import venvs
+from nova_mini.deploy import service
+from nova_mini.deploy import util
+from nova_mini.deploy import venvs
 
 LOG = logging.getLogger(__name__)
 
@@ -119,27 +120,21 @@ def image_bytes(name):
     return b''.join(chunks)[:IMAGE_SIZE]
 
 
-class Glance(object):
+class Glance(service.GunicornService):
     """One Glance for one run (or one stack.sh state directory)."""
+
+    name = 'glance'
+    title = 'Glance'
+    wsgi_app = WSGI_MODULE
 
     def __init__(self, state_dir, port, auth_url, password, venv=None,
                  host=util.LOCALHOST, workers=2):
-        self.state_dir = os.path.abspath(state_dir)
-        self.port = port
-        self.host = host
+        super(Glance, self).__init__(state_dir, port, venv or venv_dir(),
+                                     host=host, workers=workers)
         self.auth_url = auth_url
         self.password = password
-        self.venv = venv or venv_dir()
-        self.workers = workers
         self.conf_path = os.path.join(self.state_dir, 'glance-api.conf')
-        self.log_path = os.path.join(self.state_dir, 'glance.log')
         self.setup_log = os.path.join(self.state_dir, 'glance-manage.log')
-        self.pid_path = os.path.join(self.state_dir, 'glance.pid')
-        self.process = None
-
-    @property
-    def url(self):
-        return 'http://%s:%d' % (self.host, self.port)
 
     def _env(self):
         env = venvs.clean_env()
@@ -175,45 +170,6 @@ class Glance(object):
             return exc.code == 300
         except (urllib.error.URLError, OSError):
             return False
-
-    def adopt(self):
-        """The Glance a previous ``up`` left running, if it still does."""
-        self.process = util.Process.adopt('glance', self.pid_path,
-                                          self.log_path,
-                                          expect='glance-nova-mini')
-        return self.process
-
-    def start(self, timeout=120):
-        if util.port_open(self.host, self.port):
-            raise util.HarnessError('port %d is taken: cannot start Glance'
-                                    % self.port)
-        self.process = util.Process(
-            'glance',
-            [os.path.join(self.venv, 'bin', 'gunicorn'),
-             '--chdir', self.state_dir,
-             '--bind', '%s:%d' % (self.host, self.port),
-             '--workers', str(self.workers),
-             '--timeout', '120', '--graceful-timeout', '10',
-             '--name', 'glance-nova-mini',
-             '--error-logfile', '-',
-             '--access-logfile', '-',
-             WSGI_MODULE],
-            self.log_path, pid_path=self.pid_path, env=self._env(),
-            cwd=self.state_dir).start()
-        util.wait_until(self.answers, timeout, 'Glance on %s' % self.url,
-                        interval=0.5, abort=self._died)
-        return self
-
-    def _died(self):
-        if self.process and not self.process.running:
-            return 'gunicorn exited (%s)%s' % (
-                self.process.returncode, util._log_hint(self.log_path))
-        return None
-
-    def stop(self, timeout=30):
-        if self.process:
-            self.process.stop(timeout)
-            self.process = None
 
     # -- images, through Glance's REST API as the admin
 
@@ -252,7 +208,7 @@ class Glance(object):
             body.pop('id')
             resp = session.post(self.url + '/v2/images', json=body)
         elif resp.status_code >= 400:
-            raise util.HarnessError('Glance refused image %s: %d %s' % (
+            raise util.ServiceError('Glance refused image %s: %d %s' % (
                 name, resp.status_code, resp.text[:500]))
         image = resp.json()
         session.put(self.url + '/v2/images/%s/file' % image['id'],

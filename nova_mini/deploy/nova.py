@@ -25,7 +25,7 @@ import tempfile
 import urllib.error
 import urllib.request
 
-from nova_mini.tests.harness import util
+from nova_mini.deploy import util
 
 API = 'nova-mini-api'
 SCHEDULER = 'nova-mini-scheduler'
@@ -35,13 +35,13 @@ DAEMONS = (API, SCHEDULER, METADATA)
 
 
 def script(name):
-    """A console script of the interpreter running the harness (its venv),
+    """A console script of the interpreter deploying (its venv),
     else the one on PATH.
     """
     here = os.path.join(os.path.dirname(sys.executable), name)
     found = here if os.access(here, os.X_OK) else shutil.which(name)
     if not found:
-        raise util.HarnessError('%s is not installed (pip install -e .)'
+        raise util.ServiceError('%s is not installed (pip install -e .)'
                                 % name)
     return found
 
@@ -184,7 +184,7 @@ class NovaMini(object):
         proc = subprocess.run(argv, capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
         if check and proc.returncode != 0:
-            raise util.HarnessError('%s: exit status %d\n%s%s' % (
+            raise util.ServiceError('%s: exit status %d\n%s%s' % (
                 ' '.join(argv), proc.returncode, proc.stdout, proc.stderr))
         return proc
 
@@ -221,7 +221,7 @@ class NovaMini(object):
             port = {API: self.api_port, METADATA: self.metadata_port}.get(
                 script_name)
         if port and util.port_open(util.LOCALHOST, port):
-            raise util.HarnessError('port %d is taken: cannot start %s'
+            raise util.ServiceError('port %d is taken: cannot start %s'
                                     % (port, proc.name))
         proc.start(ready_timeout=timeout)
         if port:
@@ -233,9 +233,9 @@ class NovaMini(object):
                 util.wait_until(lambda: http_status(url) == 200, timeout,
                                 'GET %s' % url, interval=0.2,
                                 abort=proc._exited)
-            except util.HarnessError as exc:
+            except util.ServiceError as exc:
                 proc.stop(10)
-                raise util.HarnessError('%s did not answer: %s%s' % (
+                raise util.ServiceError('%s did not answer: %s%s' % (
                     proc.name, exc, util._log_hint(proc.log_path)))
         self.processes[proc.name] = proc
         return proc

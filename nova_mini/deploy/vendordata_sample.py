@@ -22,8 +22,8 @@ import hashlib
 import json
 import os
 
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import util
+from nova_mini.deploy import nova
+from nova_mini.deploy import util
 
 SCRIPT = 'nova-mini-vendordata-sample'
 
@@ -84,7 +84,7 @@ class VendordataSample(object):
         """Write the config, start the service, wait until it answers."""
         self.write_config()
         if util.port_open(util.LOCALHOST, self.port):
-            raise util.HarnessError('port %d is taken: cannot start %s'
+            raise util.ServiceError('port %d is taken: cannot start %s'
                                     % (self.port, self.name))
         proc = self.nova.daemon(SCRIPT, self.name, [self.conf_path])
         proc.start(ready_timeout=timeout)
@@ -93,9 +93,9 @@ class VendordataSample(object):
             util.wait_until(lambda: nova.http_status(health) == 200,
                             timeout, 'GET %s' % health, interval=0.2,
                             abort=proc._exited)
-        except util.HarnessError as exc:
+        except util.ServiceError as exc:
             proc.stop(10)
-            raise util.HarnessError('%s did not answer: %s%s' % (
+            raise util.ServiceError('%s did not answer: %s%s' % (
                 self.name, exc, util._log_hint(proc.log_path)))
         self.nova.processes[self.name] = proc
         return proc

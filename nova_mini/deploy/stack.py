@@ -43,12 +43,12 @@ import subprocess
 import sys
 import threading
 
-from nova_mini.tests.harness import glance as glance_harness
-from nova_mini.tests.harness import keystone as ks
-from nova_mini.tests.harness import nova
-from nova_mini.tests.harness import rabbitmq
-from nova_mini.tests.harness import util
-from nova_mini.tests.harness import vendordata_sample
+from nova_mini.deploy import glance as glance_deploy
+from nova_mini.deploy import keystone as ks
+from nova_mini.deploy import nova
+from nova_mini.deploy import rabbitmq
+from nova_mini.deploy import util
+from nova_mini.deploy import vendordata_sample
 
 LOG = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class Stack(object):
         self.keystone = ks.Keystone(
             os.path.join(self.state_dir, 'keystone'), self.keystone_port,
             self.passwords['admin'], hash_rounds=4 if fast_passwords else 12)
-        self.glance = glance_harness.Glance(
+        self.glance = glance_deploy.Glance(
             os.path.join(self.state_dir, 'glance'), self.glance_port,
             self.keystone.auth_url, self.passwords['glance'])
         # {name: id} of the images every stack has (ensure_images).
@@ -262,15 +262,15 @@ class Stack(object):
             try:
                 running = util.wait_until(self.glance.answers, 60,
                                           'Glance on %s' % self.glance.url)
-            except util.HarnessError:
+            except util.ServiceError:
                 LOG.warning('Glance does not answer, restarting it; see %s',
                             self.glance.log_path)
                 self.glance.stop()
         if running:
             log('Glance: already running on %s' % self.glance.url)
         else:
-            log('Glance: venv %s' % glance_harness.venv_dir())
-            glance_harness.ensure_venv()
+            log('Glance: venv %s' % glance_deploy.venv_dir())
+            glance_deploy.ensure_venv()
             self.glance.setup()
             self.glance.start()
             log('Glance: running on %s' % self.glance.url)
@@ -285,10 +285,9 @@ class Stack(object):
         """Fail at once, not after minutes of set-up, if a port we are to
         listen on is taken by something other than this stack.
         """
-        wanted = {'keystone': (self.keystone_port, self.keystone.pid_path,
-                               'gunicorn'),
-                  'glance': (self.glance_port, self.glance.pid_path,
-                             'glance-nova-mini')}
+        wanted = {service.name: (service.port, service.pid_path,
+                                 service.proc_name)
+                  for service in (self.keystone, self.glance)}
         if start_daemons:
             for name, port in ((nova.API, self.api_port),
                                (nova.METADATA, self.metadata_port)):
@@ -302,14 +301,14 @@ class Stack(object):
         for name, (port, pid_path, expect) in wanted.items():
             ours = util.Process.adopt(name, pid_path, None, expect)
             if not ours and util.port_open(util.LOCALHOST, port):
-                raise util.HarnessError('port %d is taken: cannot start %s'
+                raise util.ServiceError('port %d is taken: cannot start %s'
                                         % (port, name))
 
     def _adopted_keystone_answers(self):
         try:
             return util.wait_until(self.keystone.answers, 60,
                                    'Keystone on %s' % self.keystone.url)
-        except util.HarnessError:
+        except util.ServiceError:
             log_path = self.keystone.log_path
             LOG.warning('Keystone (pid %d) does not answer, restarting it;'
                         ' see %s', self.keystone.process.pid, log_path)

@@ -10,19 +10,19 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Command line of the harness, used by tools/stack.sh, tools/unstack.sh
+"""Command line of the deployment, used by tools/stack.sh, tools/unstack.sh
 and tools/run-tests.sh.
 
-    python -m nova_mini.tests.harness up --state-dir DIR \
+    python -m nova_mini.deploy up --state-dir DIR \
         [--api-port 8774] [--metadata-port 8775] [--keystone-port 5000] \
         [--virtual-host NAME] [--rabbit-user NAME] \
         [--vendordata-sample-port 8790] \
         [--glance-port 9292]
-    python -m nova_mini.tests.harness down --state-dir DIR
-    python -m nova_mini.tests.harness status --state-dir DIR
-    python -m nova_mini.tests.harness ensure-rabbitmq
-    python -m nova_mini.tests.harness ensure-keystone-venv
-    python -m nova_mini.tests.harness ensure-glance-venv
+    python -m nova_mini.deploy down --state-dir DIR
+    python -m nova_mini.deploy status --state-dir DIR
+    python -m nova_mini.deploy ensure-rabbitmq
+    python -m nova_mini.deploy ensure-keystone-venv
+    python -m nova_mini.deploy ensure-glance-venv
 
 ``up`` leaves the processes running in the background; ``down`` finds them
 again through the pid files of the state directory.
@@ -33,11 +33,11 @@ import logging
 import os
 import sys
 
-from nova_mini.tests.harness import glance
-from nova_mini.tests.harness import keystone
-from nova_mini.tests.harness import rabbitmq
-from nova_mini.tests.harness import stack
-from nova_mini.tests.harness import util
+from nova_mini.deploy import glance
+from nova_mini.deploy import keystone
+from nova_mini.deploy import rabbitmq
+from nova_mini.deploy import stack
+from nova_mini.deploy import util
 
 
 def _say(message):
@@ -56,7 +56,7 @@ def cmd_up(args):
         st.up(log=_say, start_daemons=not args.skip_daemons)
     except Exception:
         # Leave nothing half-started behind (Keystone answering 500 to the
-        # set-up too, not only the harness's own errors).
+        # set-up too, not only our own errors).
         st.adopt()
         st.down(stop_rabbit=False)
         raise
@@ -105,7 +105,7 @@ def cmd_ensure_glance_venv(args):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog='python -m nova_mini.tests.harness',
+        prog='python -m nova_mini.deploy',
         description='Start and stop RabbitMQ, Keystone, Glance and '
                     'nova_mini.')
     sub = parser.add_subparsers(dest='command', required=True)
@@ -168,7 +168,7 @@ def main(argv=None):
     logging.getLogger('urllib3').setLevel(logging.WARNING)
     try:
         return args.func(args)
-    except util.HarnessError as exc:
+    except util.ServiceError as exc:
         print('ERROR: %s' % exc, file=sys.stderr)
         return 1
 

@@ -10,7 +10,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Plumbing shared by the services of the harness: ports, waiting, child
+"""Plumbing shared by the deployed services: ports, waiting, child
 processes with their logs, and a notify socket in the role of systemd's.
 
 Every wait here is bounded; every process is started in its own session so
@@ -29,7 +29,7 @@ import time
 LOCALHOST = '127.0.0.1'
 
 
-class HarnessError(Exception):
+class ServiceError(Exception):
     """A service could not be set up, started or stopped."""
 
 
@@ -63,7 +63,7 @@ def wait_until(predicate, timeout, what, interval=0.2, abort=None):
     """Call ``predicate`` until it returns something true and return that.
 
     :param abort: called between tries; a true answer (a reason) ends the
-        wait at once with HarnessError, e.g. when the process that should
+        wait at once with ServiceError, e.g. when the process that should
         become ready has died.
     """
     deadline = time.monotonic() + timeout
@@ -73,9 +73,9 @@ def wait_until(predicate, timeout, what, interval=0.2, abort=None):
             return value
         reason = abort() if abort else None
         if reason:
-            raise HarnessError('%s: %s' % (what, reason))
+            raise ServiceError('%s: %s' % (what, reason))
         if time.monotonic() > deadline:
-            raise HarnessError('%s: not done after %ss' % (what, timeout))
+            raise ServiceError('%s: not done after %ss' % (what, timeout))
         time.sleep(interval)
 
 
@@ -92,7 +92,7 @@ def tail(path, lines=40):
 
 
 def run(argv, log_path=None, timeout=300, env=None, cwd=None, what=None):
-    """Run a command to completion; raise HarnessError (with the end of its
+    """Run a command to completion; raise ServiceError (with the end of its
     output) if it fails or takes longer than ``timeout``.
     """
     what = what or ' '.join(str(a) for a in argv[:3])
@@ -106,7 +106,7 @@ def run(argv, log_path=None, timeout=300, env=None, cwd=None, what=None):
             stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT,
             timeout=timeout, env=env, cwd=cwd)
     except subprocess.TimeoutExpired:
-        raise HarnessError('%s: still running after %ss%s' % (
+        raise ServiceError('%s: still running after %ss%s' % (
             what, timeout, _log_hint(log_path)))
     finally:
         if log:
@@ -114,7 +114,7 @@ def run(argv, log_path=None, timeout=300, env=None, cwd=None, what=None):
     if proc.returncode != 0:
         output = (tail(log_path) if log_path
                   else proc.stdout.decode('utf-8', 'replace')[-4000:])
-        raise HarnessError('%s: exit status %d\n%s' % (
+        raise ServiceError('%s: exit status %d\n%s' % (
             what, proc.returncode, output))
     return proc
 
@@ -137,7 +137,7 @@ def file_lock(path, timeout=1800):
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise HarnessError('%s: still locked after %ss'
+                    raise ServiceError('%s: still locked after %ss'
                                        % (path, timeout))
                 time.sleep(1)
         try:
@@ -171,7 +171,7 @@ class NotifySocket(object):
 
     def __init__(self, path):
         if len(path.encode()) > 107:
-            raise HarnessError('notify socket path too long: %s' % path)
+            raise ServiceError('notify socket path too long: %s' % path)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
         self.path = path
@@ -202,10 +202,10 @@ class NotifySocket(object):
         while message not in self.messages:
             reason = abort() if abort else None
             if reason:
-                raise HarnessError('no %s: %s' % (message, reason))
+                raise ServiceError('no %s: %s' % (message, reason))
             left = deadline - time.monotonic()
             if left <= 0:
-                raise HarnessError('no %s on %s within %ss'
+                raise ServiceError('no %s on %s within %ss'
                                    % (message, self.path, timeout))
             self._receive(min(left, 0.5))
         return True
@@ -281,9 +281,9 @@ class Process(object):
             try:
                 self.notify.wait_for('READY=1', ready_timeout,
                                      abort=self._exited)
-            except HarnessError as exc:
+            except ServiceError as exc:
                 self.stop(timeout=10)
-                raise HarnessError('%s did not start: %s%s' % (
+                raise ServiceError('%s did not start: %s%s' % (
                     self.name, exc, _log_hint(self.log_path)))
         return self
 
@@ -321,7 +321,7 @@ class Process(object):
 
     def wait_for_message(self, message, timeout):
         if not self.notify:
-            raise HarnessError('%s has no notify socket' % self.name)
+            raise ServiceError('%s has no notify socket' % self.name)
         return self.notify.wait_for(message, timeout)
 
     def release(self):

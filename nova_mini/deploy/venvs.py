@@ -10,7 +10,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Venvs of the OpenStack services the harness runs from PyPI (Keystone,
+"""Venvs of the OpenStack services deployed from PyPI (Keystone,
 Glance): built once under ``${NOVA_MINI_CACHE:-~/.cache/nova_mini}`` and
 reused, never the project's venv, whose libraries they would pin.
 """
@@ -20,7 +20,7 @@ import os
 import shutil
 import sys
 
-from nova_mini.tests.harness import util
+from nova_mini.deploy import util
 
 LOG = logging.getLogger(__name__)
 

@@ -14,10 +14,9 @@
 
 The venv (``keystone==30.0.0`` and gunicorn) is built once under
 ``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/keystone-venv`` and reused
-(harness.venvs); it is never the project's venv, whose libraries Keystone
-would pin. Each run gets
-its own state directory: keystone.conf, a SQLite database, fernet and
-credential keys, the WSGI wrapper (which makes Keystone's concurrent
+(nova_mini.deploy.venvs); it is never the project's venv, whose libraries
+Keystone would pin. Each run gets its own state directory: keystone.conf,
+a SQLite database, fernet and credential keys, the WSGI wrapper (which makes Keystone's concurrent
 writers queue for SQLite's write lock instead of failing) and the log.
 """
 
@@ -32,8 +31,9 @@ import urllib.request
 from keystoneauth1.identity import v3
 from keystoneauth1 import session as ks_session
 
-from nova_mini.tests.harness import util
-from nova_mini.tests.harness import venvs
+from nova_mini.deploy import service
+from nova_mini.deploy import util
+from nova_mini.deploy import venvs
 
 LOG = logging.getLogger(__name__)
 
@@ -107,17 +107,9 @@ password_hash_rounds = {hash_rounds}
 """
 
 
-def cache_dir():
-    return venvs.cache_dir()
-
-
 def venv_dir():
     return (os.environ.get('NOVA_MINI_KEYSTONE_VENV')
-            or os.path.join(cache_dir(), 'keystone-venv'))
-
-
-def _clean_env():
-    return venvs.clean_env()
+            or os.path.join(venvs.cache_dir(), 'keystone-venv'))
 
 
 def ensure_venv(path=None, timeout=1200):
@@ -127,41 +119,38 @@ def ensure_venv(path=None, timeout=1200):
                         ('keystone-manage', 'gunicorn'), timeout=timeout)
 
 
-class Keystone(object):
+class Keystone(service.GunicornService):
     """One Keystone for one run (or one stack.sh state directory)."""
+
+    name = 'keystone'
+    title = 'Keystone'
+    wsgi_app = 'keystone_wsgi:application'
 
     def __init__(self, state_dir, port, admin_password, venv=None,
                  host=util.LOCALHOST, workers=2, hash_rounds=12):
-        self.state_dir = os.path.abspath(state_dir)
-        self.port = port
-        self.host = host
+        super(Keystone, self).__init__(state_dir, port, venv or venv_dir(),
+                                       host=host, workers=workers)
         self.admin_password = admin_password
-        self.venv = venv or venv_dir()
-        self.workers = workers
         # bcrypt rounds: every user created and every token issued pays
         # 2**rounds; tests use the minimum, 4, to stay fast.
         self.hash_rounds = hash_rounds
         self.conf_path = os.path.join(self.state_dir, 'keystone.conf')
-        self.log_path = os.path.join(self.state_dir, 'keystone.log')
         self.setup_log = os.path.join(self.state_dir, 'keystone-manage.log')
-        self.pid_path = os.path.join(self.state_dir, 'keystone.pid')
-        self.process = None
-
-    @property
-    def url(self):
-        return 'http://%s:%d' % (self.host, self.port)
 
     @property
     def auth_url(self):
         return self.url + '/v3'
 
-    def _manage(self, *args, timeout=300):
-        env = _clean_env()
+    def _env(self):
+        env = venvs.clean_env()
         env['OS_KEYSTONE_CONFIG_FILES'] = self.conf_path
+        return env
+
+    def _manage(self, *args, timeout=300):
         return util.run(
             [os.path.join(self.venv, 'bin', 'keystone-manage'),
              '--config-file', self.conf_path] + list(args),
-            log_path=self.setup_log, timeout=timeout, env=env,
+            log_path=self.setup_log, timeout=timeout, env=self._env(),
             what='keystone-manage %s' % args[0])
 
     def setup(self):
@@ -214,46 +203,6 @@ class Keystone(object):
                 return resp.status == 200
         except (urllib.error.URLError, OSError):
             return False
-
-    def adopt(self):
-        """The Keystone a previous ``up`` left running, if it still does."""
-        self.process = util.Process.adopt('keystone', self.pid_path,
-                                          self.log_path, expect='gunicorn')
-        return self.process
-
-    def start(self, timeout=120):
-        if util.port_open(self.host, self.port):
-            raise util.HarnessError('port %d is taken: cannot start Keystone'
-                                    % self.port)
-        env = _clean_env()
-        env['OS_KEYSTONE_CONFIG_FILES'] = self.conf_path
-        self.process = util.Process(
-            'keystone',
-            [os.path.join(self.venv, 'bin', 'gunicorn'),
-             '--chdir', self.state_dir,
-             '--bind', '%s:%d' % (self.host, self.port),
-             '--workers', str(self.workers),
-             '--timeout', '120', '--graceful-timeout', '10',
-             '--name', 'keystone-nova-mini',
-             '--error-logfile', '-',
-             '--access-logfile', '-',
-             'keystone_wsgi:application'],
-            self.log_path, pid_path=self.pid_path, env=env,
-            cwd=self.state_dir).start()
-        util.wait_until(self.answers, timeout, 'Keystone on %s' % self.url,
-                        interval=0.5, abort=self._died)
-        return self
-
-    def _died(self):
-        if self.process and not self.process.running:
-            return 'gunicorn exited (%s)%s' % (
-                self.process.returncode, util._log_hint(self.log_path))
-        return None
-
-    def stop(self, timeout=30):
-        if self.process:
-            self.process.stop(timeout)
-            self.process = None
 
     # -- resources, through Keystone's REST API
 
