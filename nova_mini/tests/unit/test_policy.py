@@ -24,8 +24,10 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import policies
+from nova_mini.policies import allocations as allocation_policies
 from nova_mini.policies import base
 from nova_mini.policies import chassis as chassis_policies
+from nova_mini.policies import drivers as driver_policies
 from nova_mini.policies import extensions as extension_policies
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
@@ -62,14 +64,17 @@ ADMIN_ONLY = [
     server_policies.INDEX_ALL_TENANTS, server_policies.DETAIL_ALL_TENANTS,
     server_policies.ALLOW_ALL_FILTERS, group_policies.INDEX_ALL_PROJECTS,
     server_action_policies.UNLOCK_OVERRIDE, action_policies.EVENTS,
-    action_policies.EVENTS_DETAILS,
+    action_policies.EVENTS_DETAILS, driver_policies.GET,
+    driver_policies.GET_PROPERTIES, driver_policies.GET_RAID_PROPERTIES,
+    allocation_policies.LIST_ALL, allocation_policies.CREATE,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            port_policies.LIST, portgroup_policies.LIST,
            server_policies.INDEX, server_policies.SHOW,
            metadata_policies.INDEX, metadata_policies.SHOW,
            group_policies.INDEX, group_policies.SHOW,
-           action_policies.LIST, action_policies.SHOW]
+           action_policies.LIST, action_policies.SHOW,
+           allocation_policies.LIST, allocation_policies.GET]
 MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            server_policies.UPDATE, metadata_policies.CREATE,
            metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
@@ -78,7 +83,9 @@ MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            server_action_policies.START, server_action_policies.REBOOT,
            server_action_policies.REBUILD,
            server_action_policies.CREATE_IMAGE, server_action_policies.LOCK,
-           server_action_policies.UNLOCK]
+           server_action_policies.UNLOCK,
+           allocation_policies.CREATE_RESTRICTED,
+           allocation_policies.UPDATE, allocation_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW,
           extension_policies.BASE]
 # A user's own, or anyone's for an administrator (Nova's key pairs).
@@ -136,7 +143,7 @@ def test_rules_are_documented():
             prefixes = ('/flavors', '/nodes', '/servers',
                         '/os-server-groups', '/chassis', '/ports',
                         '/extensions', '/os-keypairs',
-                        '/portgroups')
+                        '/portgroups', '/drivers', '/allocations')
             assert operation['path'].startswith(prefixes), name
 
 
