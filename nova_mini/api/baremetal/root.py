@@ -59,7 +59,7 @@ class V1Controller(object):
         if pecan.request.method not in ('GET', 'HEAD'):
             raise exception.MethodNotAllowed(method=pecan.request.method)
         root_url = pecan.request.application_url.rstrip('/')
-        return {
+        document = {
             'id': 'v1',
             'links': [
                 {'href': root_url + '/v1/', 'rel': 'self'},
@@ -77,6 +77,13 @@ class V1Controller(object):
             'drivers': _links(root_url, 'drivers'),
             'version': _default_version(root_url),
         }
+        # The collections later versions brought, from the version that
+        # brought them (as Ironic links them).
+        for name, version in (('portgroups', versions.PORTGROUPS),
+                              ('allocations', versions.ALLOCATION)):
+            if pecan.request.api_version >= version:
+                document[name] = _links(root_url, name)
+        return document
 
 
 class BaremetalRootController(object):

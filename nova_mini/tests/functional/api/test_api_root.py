@@ -50,3 +50,18 @@ def test_a_body_that_is_not_utf8_is_malformed(api):
                         expect_errors=True)
     assert response.status_int == 400
     assert 'badRequest' in response.json
+
+
+@pytest.mark.parametrize('version,linked', [
+    ('1.1', {'nodes', 'ports', 'chassis', 'drivers'}),
+    ('1.23', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups'}),
+    ('1.52', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
+              'allocations'}),
+])
+def test_baremetal_v1_links_collections_from_their_version(api, version,
+                                                           linked):
+    response = api.get('/baremetal/v1', headers={
+        'X-OpenStack-Ironic-API-Version': version})
+    collections = {name for name, value in response.json.items()
+                   if name not in ('id', 'links') and isinstance(value, list)}
+    assert collections == linked
