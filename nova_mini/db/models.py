@@ -244,6 +244,26 @@ class Allocation(Base):
     extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
 
 
+class DeployTemplate(Base):
+    """A named list of deploy steps (Ironic's deploy templates). The name is
+    a custom trait; a deploy whose instance asks for that trait runs the
+    steps. ``steps`` is the ordered list of {interface, step, args,
+    priority}, stored whole so that a change replaces it at once.
+    """
+
+    __tablename__ = 'deploy_templates'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_deploytemplates0uuid'),
+        sa.UniqueConstraint('name', name='uniq_deploytemplates0name'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    steps = sa.Column(db_types.JsonEncodedList, nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
 class Port(Base):
     """A network port of a bare-metal node, by MAC address (unique)."""
 
