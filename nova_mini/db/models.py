@@ -319,6 +319,56 @@ class Portgroup(Base):
     properties = sa.Column(db_types.JsonEncodedDict, nullable=True)
 
 
+class VolumeConnector(Base):
+    """How a node connects to remote volumes: one iSCSI initiator name, IP,
+    MAC, FC WWNN/WWPN, port or port group (Ironic's volume connectors).
+    A (type, connector_id) pair belongs to one node only.
+    """
+
+    __tablename__ = 'volume_connectors'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_volumeconnectors0uuid'),
+        sa.UniqueConstraint('type', 'connector_id',
+                            name='uniq_volumeconnectors0type0connector_id'),
+        sa.Index('volume_connectors_node_id_idx', 'node_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    node_id = sa.Column(sa.Integer,
+                        sa.ForeignKey('nodes.id', ondelete='CASCADE'),
+                        nullable=False)
+    type = sa.Column(sa.String(32), nullable=False)
+    connector_id = sa.Column(sa.String(255), nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
+class VolumeTarget(Base):
+    """A remote volume attached to a node (Ironic's volume targets); the
+    one with boot index 0 is the node's boot volume. Boot indexes are
+    unique per node; the unique constraint's leading node_id serves the
+    per-node lookups.
+    """
+
+    __tablename__ = 'volume_targets'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_volumetargets0uuid'),
+        sa.UniqueConstraint('node_id', 'boot_index',
+                            name='uniq_volumetargets0node_id0boot_index'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    node_id = sa.Column(sa.Integer,
+                        sa.ForeignKey('nodes.id', ondelete='CASCADE'),
+                        nullable=False)
+    volume_type = sa.Column(sa.String(64), nullable=False)
+    properties = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    boot_index = sa.Column(sa.Integer, nullable=False)
+    volume_id = sa.Column(sa.String(36), nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+
+
 class NodeTrait(Base):
     """One trait of a node. The index on (trait, node_id) answers "which
     nodes have this trait" from the index alone, for list filters.
