@@ -17,6 +17,7 @@ import itertools
 from nova_mini.policies import allocations
 from nova_mini.policies import base
 from nova_mini.policies import chassis
+from nova_mini.policies import conductors
 from nova_mini.policies import drivers
 from nova_mini.policies import extensions
 from nova_mini.policies import flavor_access
@@ -44,6 +45,7 @@ def list_rules():
         node_traits.list_rules(),
         chassis.list_rules(),
         drivers.list_rules(),
+        conductors.list_rules(),
         allocations.list_rules(),
         ports.list_rules(),
         portgroups.list_rules(),

@@ -54,6 +54,10 @@ GET_CONSOLE = PREFIX + 'get_console'
 SET_CONSOLE_STATE = PREFIX + 'set_console_state'
 GET_BOOT_DEVICE = PREFIX + 'get_boot_device'
 SET_BOOT_DEVICE = PREFIX + 'set_boot_device'
+INJECT_NMI = PREFIX + 'inject_nmi'
+GET_INDICATOR_STATE = PREFIX + 'get_indicator_state'
+SET_INDICATOR_STATE = PREFIX + 'set_indicator_state'
+GET_BIOS = PREFIX + 'bios:get'
 # Not node rules: whether secrets in driver_info and instance_info are
 # shown (Ironic's names; nobody by default).
 SHOW_PASSWORD = 'show_password'
@@ -192,6 +196,34 @@ rules = [
         description='Set the boot device of a node.',
         operations=[{'method': 'PUT',
                      'path': _NODE + '/management/boot_device'}]),
+    # Ironic lets the owner's project administrators inject an NMI; an
+    # administrator here is one of any project.
+    policy.DocumentedRuleDefault(
+        name=INJECT_NMI, check_str=base.ADMIN,
+        description='Inject a non-maskable interrupt into a node.',
+        operations=[{'method': 'PUT',
+                     'path': _NODE + '/management/inject_nmi'}]),
+    policy.DocumentedRuleDefault(
+        name=GET_INDICATOR_STATE, check_str=ADMIN_OR_NODE_READER,
+        description='List the indicators (LEDs) of a node, and show the '
+                    'state of one.',
+        operations=[
+            {'method': 'GET', 'path': _NODE + '/management/indicators'},
+            {'method': 'GET',
+             'path': _NODE + '/management/indicators/{indicator_ident}'}]),
+    policy.DocumentedRuleDefault(
+        name=SET_INDICATOR_STATE, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Turn an indicator (LED) of a node on or off, or make '
+                    'it blink.',
+        operations=[{
+            'method': 'PUT',
+            'path': _NODE + '/management/indicators/{indicator_ident}'}]),
+    policy.DocumentedRuleDefault(
+        name=GET_BIOS, check_str=ADMIN_OR_NODE_READER,
+        description='List the BIOS settings of a node, and show one.',
+        operations=[{'method': 'GET', 'path': _NODE + '/bios'},
+                    {'method': 'GET',
+                     'path': _NODE + '/bios/{setting_name}'}]),
 ]
 
 

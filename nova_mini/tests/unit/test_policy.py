@@ -27,6 +27,7 @@ from nova_mini import policies
 from nova_mini.policies import allocations as allocation_policies
 from nova_mini.policies import base
 from nova_mini.policies import chassis as chassis_policies
+from nova_mini.policies import conductors as conductor_policies
 from nova_mini.policies import drivers as driver_policies
 from nova_mini.policies import extensions as extension_policies
 from nova_mini.policies import flavor_access as access_policies
@@ -67,6 +68,7 @@ ADMIN_ONLY = [
     action_policies.EVENTS_DETAILS, driver_policies.GET,
     driver_policies.GET_PROPERTIES, driver_policies.GET_RAID_PROPERTIES,
     allocation_policies.LIST_ALL, allocation_policies.CREATE,
+    node_policies.INJECT_NMI, conductor_policies.GET,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            port_policies.LIST, portgroup_policies.LIST,
@@ -94,7 +96,8 @@ USER_OR_ADMIN = [keypair_policies.INDEX, keypair_policies.CREATE,
 # Node rules, on the node's owner and lessee (Ironic's defaults).
 NODE_READERS = [node_policies.GET, node_policies.GET_STATES,
                 trait_policies.LIST, port_policies.GET,
-                portgroup_policies.GET]
+                portgroup_policies.GET, node_policies.GET_INDICATOR_STATE,
+                node_policies.GET_BIOS]
 NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA,
                 node_policies.SET_POWER_STATE]
 OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO]
@@ -106,7 +109,8 @@ OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
                  node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
                  node_policies.GET_CONSOLE, node_policies.SET_CONSOLE_STATE,
                  node_policies.GET_BOOT_DEVICE,
-                 node_policies.SET_BOOT_DEVICE]
+                 node_policies.SET_BOOT_DEVICE,
+                 node_policies.SET_INDICATOR_STATE]
 NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]
 NODE_RULES = NODE_READERS + NODE_MEMBERS + OWNER_READERS + OWNER_MEMBERS
 
@@ -143,7 +147,8 @@ def test_rules_are_documented():
             prefixes = ('/flavors', '/nodes', '/servers',
                         '/os-server-groups', '/chassis', '/ports',
                         '/extensions', '/os-keypairs',
-                        '/portgroups', '/drivers', '/allocations')
+                        '/portgroups', '/drivers', '/allocations',
+                        '/conductors')
             assert operation['path'].startswith(prefixes), name
 
 
