@@ -17,11 +17,14 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from gunicorn.app import base as gunicorn_base
 from gunicorn import arbiter as gunicorn_arbiter
 from gunicorn.workers import gthread
 from oslo_log import log as logging
+
+from nova_mini import connection_balance
 
 LOG = logging.getLogger(__name__)
 
@@ -85,6 +88,10 @@ class _Arbiter(gunicorn_arbiter.Arbiter):
     """
 
     def spawn_worker(self):
+        # The new worker's slot in the shared connection counts, chosen
+        # here (the master knows which workers live) and copied by fork.
+        used = {getattr(w, 'load_slot', None) for w in self.WORKERS.values()}
+        self.app.next_load_slot = self.app.connection_load.free_slot(used)
         signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         try:
             return super().spawn_worker()
@@ -108,7 +115,45 @@ class ThreadWorker(gthread.ThreadWorker):
     already queued (those clients get their answer) and closes its
     listening sockets at once; once the master's and every worker's copy
     is closed, new clients are refused and may retry elsewhere.
+
+    NOTE: new clients go to the least loaded worker: see
+    nova_mini.connection_balance (gunicorn leaves that to whichever worker
+    wakes first).
     """
+
+    def __init__(self, *args, **kwargs):
+        self._yielder = None
+        super().__init__(*args, **kwargs)
+        # Runs in the master, before the fork.
+        self.load_slot = getattr(self.app, 'next_load_slot', None)
+
+    @property
+    def nr_conns(self):
+        return self._nr_conns
+
+    @nr_conns.setter
+    def nr_conns(self, value):
+        # gthread counts its open connections here; the other workers see
+        # the count.
+        self._nr_conns = value
+        if self._yielder is not None:
+            self._yielder.load.publish(self._yielder.slot, value)
+
+    def init_process(self):
+        if self.load_slot is not None:
+            load = self.app.connection_load
+            load.claim(self.load_slot, os.getpid())
+            self._yielder = connection_balance.Yielder(load, self.load_slot)
+        super().init_process()
+
+    def accept(self, listener):
+        if (self.alive and self._yielder is not None
+                and self._yielder.should_yield(self.nr_conns)):
+            # The client stays queued: a less loaded worker, also woken
+            # for it, takes it meanwhile, or this one at its next look.
+            time.sleep(connection_balance.YIELD_STEP)
+            return
+        super().accept(listener)
 
     def set_accept_enabled(self, enabled):
         super().set_accept_enabled(enabled)
@@ -141,6 +186,11 @@ class WSGIServer(gunicorn_base.BaseApplication):
                  graceful_timeout):
         self.name = name
         self.app_factory = app_factory
+        # Room for every worker and for the replacements of dead ones
+        # that may run beside them for a moment.
+        self.connection_load = connection_balance.ConnectionLoad(
+            2 * workers + 2)
+        self.next_load_slot = None
         self.settings = {
             'bind': ['[%s]:%d' % (host, port) if ':' in host
                      else '%s:%d' % (host, port)],
