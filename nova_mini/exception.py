@@ -258,6 +258,13 @@ class NodeInMaintenance(Invalid):
                'node %(node)s while it is in maintenance mode.')
 
 
+class InstanceRescueFailure(Invalid):
+    # Ironic's message; it answers 500, nova_mini 400 (the caller can set
+    # the node's rescue_interface).
+    msg_fmt = ('Failed to rescue instance %(instance)s for node %(node)s: '
+               '%(reason)s')
+
+
 class TooManyTraits(Invalid):
     msg_fmt = ('Node %(node)s cannot have %(count)d traits: at most '
                '%(limit)d traits per node are allowed.')
@@ -364,6 +371,39 @@ class MACAlreadyExists(Conflict):
     msg_fmt = 'A port with MAC address %(mac)s already exists.'
 
 
+class VolumeConnectorNotFound(NotFound):
+    msg_fmt = 'Volume connector %(connector)s could not be found.'
+
+
+class VolumeTargetNotFound(NotFound):
+    msg_fmt = 'Volume target %(target)s could not be found.'
+
+
+class VolumeConnectorAlreadyExists(Conflict):
+    msg_fmt = 'A volume connector with UUID %(uuid)s already exists.'
+
+
+class VolumeConnectorTypeAndIdAlreadyExists(Conflict):
+    msg_fmt = ('A volume connector with type %(type)s and connector ID '
+               '%(connector_id)s already exists: each connector ID belongs '
+               'to one node.')
+
+
+class VolumeTargetAlreadyExists(Conflict):
+    msg_fmt = 'A volume target with UUID %(uuid)s already exists.'
+
+
+class VolumeTargetBootIndexAlreadyExists(Conflict):
+    msg_fmt = ('A volume target with boot index \'%(boot_index)s\' for the '
+               'same node already exists: choose another boot index.')
+
+
+class VolumeNodeStateInvalid(Invalid):
+    # Ironic's wording, which its clients match.
+    msg_fmt = ('The requested action "%(action)s" can not be performed on '
+               'node "%(node)s" while it is in state "%(state)s".')
+
+
 class DriverNotFound(Invalid):
     msg_fmt = ('No valid host was found. Reason: No conductor service '
                'registered which supports driver %(driver)s. Use one of: '
@@ -391,6 +431,30 @@ class AllocationDuplicateName(Conflict):
 
 class AllocationAlreadyExists(Conflict):
     msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
+
+
+class DeployTemplateNotFound(NotFound):
+    msg_fmt = 'Deploy template %(template)s could not be found.'
+
+
+class DeployTemplateDuplicateName(Conflict):
+    msg_fmt = ('A deploy template with name %(name)s already exists: '
+               'choose another name, or change that template.')
+
+
+class DeployTemplateAlreadyExists(Conflict):
+    msg_fmt = 'A deploy template with UUID %(uuid)s already exists.'
+
+
+class InvalidDeployTemplate(Invalid):
+    msg_fmt = 'Deploy template invalid: %(err)s.'
+
+
+class DeployStepsRefused(Invalid):
+    # Ironic's 400 to a deploy whose deploy templates the node's
+    # interfaces cannot run as written.
+    msg_fmt = ('Failed to validate deploy or power info for node %(node)s: '
+               '%(reason)s')
 
 
 class IncompatibleInterface(Invalid):
@@ -460,3 +524,24 @@ class PortgroupNotEmpty(Invalid):
     msg_fmt = ('Cannot complete the requested action because portgroup '
                '%(portgroup)s contains ports: delete them or move them out '
                'of the group first.')
+
+
+class ManagementActionUnsupported(Invalid):
+    # Ironic's 400 for an action its fake management interface lacks.
+    msg_fmt = ('Driver %(driver)s does not support %(extension)s (disabled '
+               'or not implemented): no management interface of this '
+               'hardware type can do it.')
+
+
+class InvalidIndicator(Invalid):
+    msg_fmt = '%(reason)s'
+
+
+class BIOSSettingNotFound(NotFound):
+    msg_fmt = ("Node %(node)s doesn't have a BIOS setting '%(name)s': list "
+               "the node's BIOS settings to see those it has.")
+
+
+class ConductorNotFound(NotFound):
+    msg_fmt = ('Conductor %(conductor)s could not be found: list the '
+               'conductors to see their host names.')

@@ -110,9 +110,20 @@ def set_boot_device(context, node, device, persistent=False):
     if device not in SUPPORTED_BOOT_DEVICES:
         raise exception.InvalidBootDevice(
             device=device, supported=', '.join(SUPPORTED_BOOT_DEVICES))
+    store_internal_info(context, node, BOOT_DEVICE_KEY,
+                        {'boot_device': device,
+                         'persistent': bool(persistent)})
+
+
+def store_internal_info(context, node, key, value):
+    """Keep ``value`` as ``key`` of the node's ``driver_internal_info``.
+
+    :param context: the request context.
+    :param node: the Node; its fields are updated.
+    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    """
     info = dict(node.driver_internal_info or {})
-    info[BOOT_DEVICE_KEY] = {'boot_device': device,
-                             'persistent': bool(persistent)}
+    info[key] = value
     _apply(node, _store(context, node.id, node.uuid,
                         {'driver_internal_info': info}))
 

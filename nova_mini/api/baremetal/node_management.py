@@ -10,19 +10,27 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""A node's boot device: GET/PUT /nodes/{node_ident}/management/boot_device
-and GET .../boot_device/supported.
+"""A node's management: its boot device (GET/PUT
+/nodes/{node_ident}/management/boot_device and GET .../supported), inject
+NMI (PUT .../management/inject_nmi, from 1.29) and its indicators
+(.../management/indicators, from 1.63: see node_indicators.py).
 """
 
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import node_indicators
 from nova_mini.api.baremetal.schemas import node_states as schema
 from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
+from nova_mini import exception
 from nova_mini.objects import node_power
 from nova_mini.policies import nodes as policies
+
+_check_nmi_body = validation.value_checker(schema.inject_nmi, 'request body')
 
 
 class BootDeviceController(rest.RestController):
@@ -53,8 +61,30 @@ class BootDeviceController(rest.RestController):
                 list(node_power.SUPPORTED_BOOT_DEVICES)}
 
 
+class InjectNmiController(rest.RestController):
+    """/nodes/{node_ident}/management/inject_nmi (from 1.29)."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    @wsgi.expose(status=204)
+    @microversion.versioned(min_version=versions.INJECT_NMI)
+    def put(self):
+        req = pecan.request
+        if req.body:
+            _check_nmi_body(validation.request_json(req))
+        node = utils.get_node(self.node_ident, policies.INJECT_NMI)
+        # As Ironic's conductor: the management interface validates the
+        # node (the fake one accepts any), then is asked for the action,
+        # which Ironic's fake management interface does not implement.
+        raise exception.ManagementActionUnsupported(
+            driver=node.driver, extension='inject_nmi')
+
+
 class NodeManagementController(rest.RestController):
     """/nodes/{node_ident}/management."""
 
     def __init__(self, node_ident):
         self.boot_device = BootDeviceController(node_ident)
+        self.inject_nmi = InjectNmiController(node_ident)
+        self.indicators = node_indicators.IndicatorsController(node_ident)

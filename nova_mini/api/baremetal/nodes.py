@@ -21,6 +21,7 @@ from pecan import rest
 
 from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import node_bios
 from nova_mini.api.baremetal import node_management
 from nova_mini.api.baremetal import node_query
 from nova_mini.api.baremetal import node_states
@@ -48,6 +49,7 @@ _SUB_RESOURCES = {
     'ports': ports.NodePortsController,
     'portgroups': portgroups.NodePortgroupsController,
     'allocation': allocations.NodeAllocationController,
+    'bios': node_bios.NodeBiosController,
 }
 # Fields a patch may change; the others are the service's own.
 _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',

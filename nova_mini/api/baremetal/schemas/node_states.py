@@ -19,6 +19,8 @@ provision = {
     'properties': {
         'target': {'type': 'string',
                    'enum': sorted(states.TRANSITIONS)},
+        # Only with target "rescue" (checked by the handler, Ironic's 400).
+        'rescue_password': {'type': ['string', 'null']},
     },
     'required': ['target'],
     'additionalProperties': False,
@@ -52,5 +54,21 @@ boot_device = {
         'persistent': {'type': 'boolean'},
     },
     'required': ['boot_device'],
+    'additionalProperties': False,
+}
+
+# Ironic takes no parameter; {} (what its clients send) or no body.
+inject_nmi = {
+    'type': 'object',
+    'properties': {},
+    'additionalProperties': False,
+}
+
+indicator_state = {
+    'type': 'object',
+    'properties': {
+        'state': {'type': 'string'},
+    },
+    'required': ['state'],
     'additionalProperties': False,
 }

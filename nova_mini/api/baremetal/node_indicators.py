@@ -1,0 +1,73 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""A node's indicators: GET /nodes/{node_ident}/management/indicators,
+GET/PUT .../indicators/{indicator_ident} (from 1.63), the indicator named
+``<name>@<component>`` as Ironic names it. What the fake hardware has and
+keeps: objects/node_indicators.py.
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.schemas import node_states as schema
+from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini.objects import node_indicators
+from nova_mini.policies import nodes as policies
+
+
+class IndicatorsController(rest.RestController):
+    """/nodes/{node_ident}/management/indicators[/{indicator_ident}]."""
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    @wsgi.expose()
+    @microversion.versioned(min_version=versions.INDICATORS)
+    def get_all(self):
+        utils.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
+        view = node_view.NodeView(pecan.request)
+        indicators = []
+        for component, names in sorted(node_indicators.supported().items()):
+            for name, info in sorted(names.items()):
+                ident = '%s@%s' % (name, component)
+                # As Ironic's, the links name the node as the URL does.
+                path = 'nodes/%s/management/indicators/%s' % (
+                    self.node_ident, ident)
+                indicators.append({
+                    'name': ident, 'component': component,
+                    'readonly': info['readonly'], 'states': info['states'],
+                    'links': [
+                        {'href': view.link(path), 'rel': 'self'},
+                        {'href': view.link(path, bookmark=True),
+                         'rel': 'bookmark'}]})
+        return {'indicators': indicators}
+
+    @wsgi.expose()
+    @microversion.versioned(min_version=versions.INDICATORS)
+    def get_one(self, indicator_ident):
+        node = utils.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
+        return {'state': node_indicators.get_state(node, indicator_ident)}
+
+    @wsgi.expose(status=204)
+    @microversion.versioned(min_version=versions.INDICATORS)
+    @validation.body(schema.indicator_state)
+    def put(self, indicator_ident):
+        req = pecan.request
+        node = utils.get_node(self.node_ident, policies.SET_INDICATOR_STATE)
+        node_indicators.set_state(req.ctxt, node, indicator_ident,
+                                  req.json['state'])
