@@ -264,6 +264,24 @@ class DeployTemplate(Base):
     extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
 
 
+class Conductor(Base):
+    """A service doing the conductors' work (Ironic's conductors table):
+    an API service's host, registered while it runs. ``updated_at`` is
+    its last heartbeat; ``online`` is false once it stopped cleanly.
+    """
+
+    __tablename__ = 'conductors'
+    __table_args__ = (
+        sa.UniqueConstraint('hostname', name='uniq_conductors0hostname'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    hostname = sa.Column(sa.String(255), nullable=False)
+    conductor_group = sa.Column(sa.String(255), nullable=False)
+    online = sa.Column(sa.Boolean, nullable=False)
+    drivers = sa.Column(db_types.JsonEncodedList, nullable=True)
+
+
 class Port(Base):
     """A network port of a bare-metal node, by MAC address (unique)."""
 
