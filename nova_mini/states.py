@@ -14,7 +14,11 @@
 
 nova_mini has no conductor: a provision action completes within its
 request, so a node passes through no transitional state (deploying,
-cleaning, ...) on its way to the target.
+cleaning, rescuing, ...) on its way to the target. Those Ironic states
+are still known (a node list filters by them) and ``rescue wait``, the
+state where a rescue waits for its ramdisk, is handled as Ironic
+handles it if a node is found in it (fake-hardware's rescue interface
+never waits).
 """
 
 ENROLL = 'enroll'
@@ -23,6 +27,14 @@ AVAILABLE = 'available'
 ACTIVE = 'active'
 DEPLOYFAIL = 'deploy failed'
 ERROR = 'error'
+# A deployed node booted into a rescue ramdisk, and the states on the way
+# there and back.
+RESCUING = 'rescuing'
+RESCUEWAIT = 'rescue wait'
+RESCUE = 'rescue'
+RESCUEFAIL = 'rescue failed'
+UNRESCUING = 'unrescuing'
+UNRESCUEFAIL = 'unrescue failed'
 # Ironic's name for "available" before API 1.2 (shown as null).
 NOSTATE = None
 
@@ -31,7 +43,13 @@ POWER_OFF = 'power off'
 
 # Every provision state a node can be in here: the valid values of the
 # provision_state filter.
-ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR)
+ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
+       RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL)
+
+# The states of a node rescued, or on its way in or out of rescue: it
+# still holds its instance.
+RESCUE_STATES = (RESCUING, RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING,
+                 UNRESCUEFAIL)
 
 # The targets of PUT /nodes/{node}/states/provision that nova_mini knows.
 MANAGE = 'manage'
@@ -40,14 +58,26 @@ DEPLOY = 'active'
 UNDEPLOY = 'deleted'
 # Deploy again an active node (or one whose deploy failed), as it was.
 REBUILD = 'rebuild'
+# Boot a deployed node into the rescue ramdisk (1.38), and back.
+RESCUE_TARGET = RESCUE
+UNRESCUE = 'unrescue'
+# Stop a rescue waiting for its ramdisk (1.13).
+ABORT = 'abort'
 
-# target -> (states it may start from, state it ends in, power after)
+# target -> (states it may start from, state it ends in, power after:
+# None leaves it as it is). Ironic's state machine, without the
+# transitional states a conductor passes through.
 TRANSITIONS = {
     MANAGE: ((ENROLL, AVAILABLE), MANAGEABLE, POWER_OFF),
     PROVIDE: ((MANAGEABLE,), AVAILABLE, POWER_OFF),
     DEPLOY: ((AVAILABLE, DEPLOYFAIL), ACTIVE, POWER_ON),
-    UNDEPLOY: ((ACTIVE, DEPLOYFAIL, ERROR), AVAILABLE, POWER_OFF),
+    UNDEPLOY: ((ACTIVE, DEPLOYFAIL, ERROR, RESCUE, RESCUEWAIT, RESCUEFAIL,
+                UNRESCUEFAIL), AVAILABLE, POWER_OFF),
     REBUILD: ((ACTIVE, DEPLOYFAIL), ACTIVE, POWER_ON),
+    RESCUE_TARGET: ((ACTIVE, RESCUE, RESCUEFAIL, UNRESCUEFAIL), RESCUE,
+                    None),
+    UNRESCUE: ((RESCUE, RESCUEFAIL, UNRESCUEFAIL), ACTIVE, None),
+    ABORT: ((RESCUEWAIT,), RESCUEFAIL, None),
 }
 
 # A node may be deleted only in these states (or in maintenance);

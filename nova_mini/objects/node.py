@@ -371,7 +371,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
                 return None
         return node.uuid
 
-    def set_provision_state(self, action, instance_uuid=None):
+    def set_provision_state(self, action, instance_uuid=None,
+                            rescue_password=None):
         """Perform the provision ``action`` (a states.TRANSITIONS key).
 
         The state, maintenance and, for a deploy, the traits are checked in
@@ -380,6 +381,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :param action: the action.
         :param instance_uuid: the instance the node must still be claimed
             by (a scheduler deploying its claim), checked with the move.
+        :param rescue_password: the password of a rescue (stored in
+            instance_info, see nova_mini.objects.node_rescue).
         :raises nova_mini.exception.InvalidStateRequested: not from the
             node's state.
         :raises nova_mini.exception.NodeClaimLost: the node is claimed by
@@ -387,10 +390,13 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.NodeInMaintenance: in maintenance.
         :raises nova_mini.exception.MissingNodeTraits: a deploy to a node
             lacking traits its instance_info asks for.
+        :raises nova_mini.exception.InstanceRescueFailure: a rescue
+            with the no-rescue interface.
         :raises nova_mini.exception.NodeNotFound: the node is gone.
         """
         values = node_provision.set_provision_state(
-            self._context, self, action, instance_uuid=instance_uuid)
+            self._context, self, action, instance_uuid=instance_uuid,
+            rescue_password=rescue_password)
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes()

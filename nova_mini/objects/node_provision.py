@@ -50,6 +50,8 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import node_deploy
+from nova_mini.objects import node_rescue
 from nova_mini.objects import node_trait
 from nova_mini import states
 
@@ -184,10 +186,12 @@ def rebuild_info(context, node_uuid, instance_uuid, image,
 
 
 @db_api.context_manager.writer
-def set_provision_state(context, node, action, instance_uuid=None):
+def set_provision_state(context, node, action, instance_uuid=None,
+                        rescue_password=None):
     """Move the node for ``action``, checking its state, maintenance and,
     for a deploy, its traits in the same transaction as the move, so that
-    no concurrent change slips between.
+    no concurrent change slips between (a rescue's writes: see
+    objects.node_rescue).
 
     :param context: the request context.
     :param node: the Node (its id and uuid are read).
@@ -196,14 +200,17 @@ def set_provision_state(context, node, action, instance_uuid=None):
         (a scheduler deploying its claim): checked in the same conditional
         UPDATE, so a node freed and claimed for another server meanwhile
         is never deployed for this one.
+    :param rescue_password: the password of a rescue.
     :returns: the column values written.
     :raises: as Node.set_provision_state.
     """
     sources, target, power = states.TRANSITIONS[action]
     now = timeutils.utcnow()
     values = {'provision_state': target, 'target_provision_state': None,
-              'power_state': power, 'provision_updated_at': now,
-              'updated_at': now, 'last_error': None}
+              'provision_updated_at': now, 'updated_at': now,
+              'last_error': None}
+    if power is not None:
+        values['power_state'] = power
     conditions = [_NODES.c.id == node.id,
                   _NODES.c.provision_state.in_(sources)]
     if instance_uuid is not None:
@@ -214,7 +221,8 @@ def set_provision_state(context, node, action, instance_uuid=None):
     row = context.session.execute(sa.select(
         _NODES.c.provision_state, _NODES.c.maintenance,
         _NODES.c.instance_info, _NODES.c.instance_uuid,
-        _NODES.c.lessee, _NODES.c.local_gb).where(
+        _NODES.c.lessee, _NODES.c.local_gb, _NODES.c.driver,
+        _NODES.c.rescue_interface, _NODES.c.driver_internal_info).where(
             _NODES.c.id == node.id)).first()
     if row is None:
         raise exception.NodeNotFound(node=node.uuid)
@@ -224,7 +232,7 @@ def set_provision_state(context, node, action, instance_uuid=None):
                                           instance=instance_uuid)
         raise exception.InvalidStateRequested(
             action=action, node=node.uuid, state=row.provision_state)
-    more = {}
+    more = node_rescue.changes(row, node.uuid, action, rescue_password)
     if action == states.DEPLOY:
         if row.maintenance:
             raise exception.NodeInMaintenance(action=action, node=node.uuid)
@@ -235,12 +243,15 @@ def set_provision_state(context, node, action, instance_uuid=None):
                                               missing=', '.join(missing))
         more = _deploy_info(context, row)
     elif action == states.UNDEPLOY:
-        more = {'instance_info': {}, 'instance_uuid': None}
+        more.update(instance_info={}, instance_uuid=None)
         # As Ironic's tear down: the node's allocation goes with it.
         allocation_obj.destroy_of_node(context, node.id)
         given = (row.instance_info or {}).get('project_id')
         if given and row.lessee == given:
             more['lessee'] = None
+    if action in node_deploy.ACTIONS:
+        traits = required_traits(more.get('instance_info', row.instance_info))
+        more.update(node_deploy.changes(context, node, action, more, traits))
     if more:
         context.session.execute(_NODES.update().where(
             _NODES.c.id == node.id).values(**more))

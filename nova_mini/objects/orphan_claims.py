@@ -53,10 +53,13 @@ _NODES = models.Node.__table__
 _INSTANCES = models.Instance.__table__
 
 # The states a build leaves a claimed node in: claimed only (available)
-# or deployed (active, or a deploy that failed). A node an operator moved
-# elsewhere (manageable, enroll, ...) is the operator's business.
+# or deployed (active, or a deploy that failed, or rescued since: those
+# still hold the instance, and a tear down frees them). A node an
+# operator moved elsewhere (manageable, enroll, ...) is the operator's
+# business.
 _CLAIMED = (states.AVAILABLE,)
-_DEPLOYED = (states.ACTIVE, states.DEPLOYFAIL)
+_DEPLOYED = (states.ACTIVE, states.DEPLOYFAIL, states.RESCUE,
+             states.RESCUEWAIT, states.RESCUEFAIL, states.UNRESCUEFAIL)
 
 Orphan = collections.namedtuple('Orphan', ['node_uuid', 'instance_uuid'])
 

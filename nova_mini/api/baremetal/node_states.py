@@ -75,6 +75,24 @@ def _check_console(node):
                                                    extension='console')
 
 
+def _check_rescue_password(node, target, password):
+    """Ironic's checks of ``rescue_password``, in its order: the node's
+    state first (the move checks it again), then the password is given
+    with target rescue only, and not blank.
+    """
+    if node.provision_state not in states.TRANSITIONS[target][0]:
+        raise exception.InvalidStateRequested(
+            action=target, node=node.uuid, state=node.provision_state)
+    if target != states.RESCUE_TARGET:
+        raise exception.Invalid(
+            '"rescue_password" is only valid when setting target '
+            'provision state to rescue: leave it out.')
+    if not (password and password.strip()):
+        raise exception.Invalid(
+            'A non-empty "rescue_password" is required when setting target '
+            'provision state to rescue.')
+
+
 class NodeStatesController(rest.RestController):
     """/nodes/{node_ident}/states and its provision action."""
 
@@ -115,15 +133,17 @@ class NodeStatesController(rest.RestController):
     def provision(self):
         req = pecan.request
         target = req.json['target']
-        if target in (states.MANAGE, states.PROVIDE) and \
-                not utils.allow_management_verbs():
+        password = req.json.get('rescue_password')
+        if not utils.allow_provision_target(target):
             raise utils.not_acceptable()
         node = utils.get_node(self.node_ident,
                               policies.SET_PROVISION_STATE)
         if node.maintenance and target in (states.DEPLOY, states.REBUILD):
             raise exception.NodeInMaintenance(action=target, node=node.uuid)
+        if password is not None or target == states.RESCUE_TARGET:
+            _check_rescue_password(node, target, password)
         if node.protected and target in (states.UNDEPLOY, states.REBUILD):
             raise exception.NodeProtected(node=node.uuid)
-        node.set_provision_state(target)
+        node.set_provision_state(target, rescue_password=password)
         return _accepted(node_view.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))

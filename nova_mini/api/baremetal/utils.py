@@ -28,6 +28,7 @@ from nova_mini.api import pagination
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.policies import nodes as policies
+from nova_mini import states
 
 # Node list filters that came after 1.1, and the version of each.
 _FILTER_VERSIONS = {
@@ -62,6 +63,24 @@ def _since(version):
 def allow_management_verbs():
     """Return whether ``manage`` and ``provide`` are provision targets."""
     return _since(versions.MANAGEMENT_VERBS)
+
+
+# Provision targets that came after 1.1, and the version of each.
+_TARGET_VERSIONS = {
+    states.MANAGE: versions.MANAGEMENT_VERBS,
+    states.PROVIDE: versions.MANAGEMENT_VERBS,
+    states.ABORT: versions.ABORT_VERB,
+    states.RESCUE_TARGET: versions.RESCUE_INTERFACE,
+    states.UNRESCUE: versions.RESCUE_INTERFACE,
+}
+
+
+def allow_provision_target(target):
+    """Return whether ``target`` is a provision target at this version
+    (Ironic answers 406 to one of a later version).
+    """
+    needed = _TARGET_VERSIONS.get(target)
+    return needed is None or _since(needed)
 
 
 def allow_node_names():
