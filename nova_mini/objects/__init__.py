@@ -25,6 +25,8 @@ def register_all():
     __import__('nova_mini.objects.allocation')
     __import__('nova_mini.objects.port')
     __import__('nova_mini.objects.portgroup')
+    __import__('nova_mini.objects.volume_connector')
+    __import__('nova_mini.objects.volume_target')
     __import__('nova_mini.objects.image_meta')
     __import__('nova_mini.objects.request_spec')
     __import__('nova_mini.objects.selection')

@@ -27,6 +27,7 @@ from nova_mini.objects import node_filters
 from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_provision
 from nova_mini.objects import node_trait
+from nova_mini.objects import node_volume
 from nova_mini import states
 
 _NODES = models.Node.__table__
@@ -137,6 +138,7 @@ def _destroy(context, node_id, node_ident):
     context.session.execute(_GROUPS.delete().where(
         _GROUPS.c.node_id == node_id))
     allocation_obj.destroy_of_node(context, node_id)
+    node_volume.destroy_of_node(context, node_id)
     if not context.session.execute(_NODES.delete().where(
             _NODES.c.id == node_id)).rowcount:
         raise exception.NodeNotFound(node=node_ident)

@@ -33,6 +33,7 @@ from nova_mini.policies import server_actions
 from nova_mini.policies import server_groups
 from nova_mini.policies import server_metadata
 from nova_mini.policies import servers
+from nova_mini.policies import volumes
 
 
 def list_rules():
@@ -49,6 +50,7 @@ def list_rules():
         allocations.list_rules(),
         ports.list_rules(),
         portgroups.list_rules(),
+        volumes.list_rules(),
         servers.list_rules(),
         extensions.list_rules(),
         keypairs.list_rules(),

@@ -310,6 +310,8 @@ class NodeView(object):
         body['links'] = self._links('nodes/%s' % node.uuid)
         if fields is None and self.version >= versions.STATES_LINKS:
             body['states'] = self._links('nodes/%s/states' % node.uuid)
+        if fields is None and self.version >= versions.VOLUME:
+            body['volume'] = self._links('nodes/%s/volume' % node.uuid)
         return body
 
     def brief(self, node):

@@ -32,6 +32,7 @@ from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as schema
 from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal import volume
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -49,6 +50,7 @@ _SUB_RESOURCES = {
     'ports': ports.NodePortsController,
     'portgroups': portgroups.NodePortgroupsController,
     'allocation': allocations.NodeAllocationController,
+    'volume': volume.VolumeController,
     'bios': node_bios.NodeBiosController,
 }
 # Fields a patch may change; the others are the service's own.

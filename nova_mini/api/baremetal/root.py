@@ -26,6 +26,7 @@ from nova_mini.api.baremetal import nodes
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal import volume
 from nova_mini.api import wsgi
 from nova_mini import exception
 
@@ -53,6 +54,7 @@ class V1Controller(object):
     chassis = chassis.ChassisController()
     drivers = drivers.DriversController()
     allocations = allocations.AllocationsController()
+    volume = volume.VolumeController()
 
     @wsgi.expose()
     def index(self):
@@ -80,6 +82,7 @@ class V1Controller(object):
         # The collections later versions brought, from the version that
         # brought them (as Ironic links them).
         for name, version in (('portgroups', versions.PORTGROUPS),
+                              ('volume', versions.VOLUME),
                               ('allocations', versions.ALLOCATION)):
             if pecan.request.api_version >= version:
                 document[name] = _links(root_url, name)

@@ -43,6 +43,7 @@ from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
+from nova_mini.policies import volumes as volume_policies
 from nova_mini import policy
 
 BIN = os.path.dirname(sys.executable)
@@ -69,6 +70,8 @@ ADMIN_ONLY = [
     driver_policies.GET_PROPERTIES, driver_policies.GET_RAID_PROPERTIES,
     allocation_policies.LIST_ALL, allocation_policies.CREATE,
     node_policies.INJECT_NMI, conductor_policies.GET,
+    volume_policies.LIST_ALL, volume_policies.CREATE,
+    volume_policies.DELETE, volume_policies.VIEW_TARGET_PROPERTIES,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            port_policies.LIST, portgroup_policies.LIST,
@@ -76,7 +79,8 @@ READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            metadata_policies.INDEX, metadata_policies.SHOW,
            group_policies.INDEX, group_policies.SHOW,
            action_policies.LIST, action_policies.SHOW,
-           allocation_policies.LIST, allocation_policies.GET]
+           allocation_policies.LIST, allocation_policies.GET,
+           volume_policies.LIST]
 MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            server_policies.UPDATE, metadata_policies.CREATE,
            metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
@@ -97,7 +101,7 @@ USER_OR_ADMIN = [keypair_policies.INDEX, keypair_policies.CREATE,
 NODE_READERS = [node_policies.GET, node_policies.GET_STATES,
                 trait_policies.LIST, port_policies.GET,
                 portgroup_policies.GET, node_policies.GET_INDICATOR_STATE,
-                node_policies.GET_BIOS]
+                node_policies.GET_BIOS, volume_policies.GET]
 NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA,
                 node_policies.SET_POWER_STATE]
 OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO]
@@ -110,7 +114,8 @@ OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
                  node_policies.GET_CONSOLE, node_policies.SET_CONSOLE_STATE,
                  node_policies.GET_BOOT_DEVICE,
                  node_policies.SET_BOOT_DEVICE,
-                 node_policies.SET_INDICATOR_STATE]
+                 node_policies.SET_INDICATOR_STATE,
+                 volume_policies.UPDATE]
 NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]
 NODE_RULES = NODE_READERS + NODE_MEMBERS + OWNER_READERS + OWNER_MEMBERS
 
@@ -148,7 +153,7 @@ def test_rules_are_documented():
                         '/os-server-groups', '/chassis', '/ports',
                         '/extensions', '/os-keypairs',
                         '/portgroups', '/drivers', '/allocations',
-                        '/conductors')
+                        '/conductors', '/volume')
             assert operation['path'].startswith(prefixes), name
 
 

@@ -55,8 +55,15 @@ def test_a_body_that_is_not_utf8_is_malformed(api):
 @pytest.mark.parametrize('version,linked', [
     ('1.1', {'nodes', 'ports', 'chassis', 'drivers'}),
     ('1.23', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups'}),
+    ('1.31', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups'}),
+    ('1.32', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
+              'volume'}),
+    ('1.48', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
+              'volume'}),
+    ('1.49', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
+              'volume', 'conductors'}),
     ('1.52', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
-              'allocations'}),
+              'volume', 'conductors', 'allocations'}),
 ])
 def test_baremetal_v1_links_collections_from_their_version(api, version,
                                                            linked):

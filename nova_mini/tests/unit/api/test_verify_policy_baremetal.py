@@ -21,7 +21,7 @@ from nova_mini import policies
 from nova_mini.tests.fixtures import policy_routes
 
 ROUTES = (policy_routes.BAREMETAL_ROUTES +
-          policy_routes.ALLOCATION_ROUTES)
+          policy_routes.ALLOCATION_ROUTES + policy_routes.VOLUME_ROUTES)
 
 
 def _baremetal_rules():

@@ -37,6 +37,8 @@ OBJECT_VERSIONS = {
     'AllocationList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Chassis': '1.0-c35dcce94fa3bbb43d75465b7c43d5f1',
     'ChassisList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'DeployTemplate': '1.0-4e30c8e9098595e359bb907f095bf1a9',
+    'DeployTemplateList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'Flavor': '1.0-a2e86af3a5e900bd28f4362ccf3ad338',
     'FlavorList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'ImageMeta': '1.2-5a2aa4298ebd2943bab37093e3c24ff1',
@@ -59,6 +61,10 @@ OBJECT_VERSIONS = {
     'Selection': '1.0-44651d1ea89a140426ccbad4c891fbe6',
     'ServerGroup': '1.0-aff7327979d746c67716e1d1ebce0cc3',
     'ServerGroupList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'VolumeConnector': '1.0-d767a1ab1403cfc54caf32d0ecff74a8',
+    'VolumeConnectorList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
+    'VolumeTarget': '1.0-57185735cd65ded683e1b26227ad98eb',
+    'VolumeTargetList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
 }
 
 # 'Name': {'Child': 'version'} for fields holding other objects.

@@ -1,0 +1,149 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""What volume connectors and volume targets share: reading them with
+their node, and the node states in which they may change.
+
+As Ironic's conductor does, a volume resource is changed only while its
+node is powered off, and deleted only then or while the node is enrolled
+or manageable. The node's row is read (and on PostgreSQL and MariaDB
+locked) in the transaction that writes the volume resource, so a power
+change cannot slip between the check and the write. Unique constraints
+decide between concurrent creates: the loser gets a Conflict (409).
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+import sqlalchemy as sa
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import paging
+from nova_mini import states
+
+# Provision states in which a volume resource of a powered-on node may
+# still be deleted (Ironic's states that allow deleting a node).
+DELETE_ALLOWED = (states.ENROLL, states.MANAGEABLE, 'adopt failed')
+
+
+def query(session, model):
+    """Rows of ``model`` with their node's uuid, owner and lessee."""
+    return session.query(
+        model, models.Node.uuid, models.Node.owner,
+        models.Node.lessee).join(models.Node,
+                                 models.Node.id == model.node_id)
+
+
+def _check_node(session, node_id, action, deleting):
+    node = session.query(
+        models.Node.uuid, models.Node.power_state,
+        models.Node.provision_state).filter(
+        models.Node.id == node_id).with_for_update().first()
+    if node is None:
+        raise exception.NodeNotFound(node=node_id)
+    if node.power_state == states.POWER_OFF:
+        return
+    if deleting and node.provision_state in DELETE_ALLOWED:
+        return
+    raise exception.VolumeNodeStateInvalid(
+        action=action, node=node.uuid, state=node.power_state)
+
+
+@db_api.context_manager.writer
+def create(context, model, values, duplicate):
+    """Insert a ``model`` row; ``duplicate(exc, values)`` is the error of
+    a unique constraint it breaks.
+    """
+    row = model(**values)
+    context.session.add(row)
+    try:
+        context.session.flush()
+    except db_exc.DBDuplicateEntry as exc:
+        raise duplicate(exc, values)
+    except db_exc.DBReferenceError:
+        raise exception.NodeNotFound(node=values.get('node_id'))
+    return query(context.session, model).filter(model.id == row.id).one()
+
+
+@db_api.context_manager.reader
+def get(context, model, column, value, not_found):
+    """The row (with its node's columns) whose ``column`` is ``value``;
+    ``not_found()`` raised if none.
+    """
+    result = query(context.session, model).filter(
+        getattr(model, column) == value).first()
+    if result is None:
+        raise not_found()
+    return result
+
+
+@db_api.context_manager.writer
+def update(context, model, row_id, node_id, values, action, duplicate,
+           not_found):
+    """Change the row of id ``row_id``, whose node (after the change) is
+    ``node_id`` and must be powered off.
+    """
+    _check_node(context.session, node_id, action, deleting=False)
+    if values:
+        values = dict(values, updated_at=timeutils.utcnow())
+        table = model.__table__
+        try:
+            context.session.execute(table.update().where(
+                table.c.id == row_id).values(**values))
+        except db_exc.DBDuplicateEntry as exc:
+            raise duplicate(exc, values)
+        except db_exc.DBReferenceError:
+            raise exception.NodeNotFound(node=node_id)
+    result = query(context.session, model).filter(
+        model.id == row_id).first()
+    if result is None:
+        raise not_found()
+    return result
+
+
+@db_api.context_manager.writer
+def destroy(context, model, row_id, node_id, action, not_found):
+    """Delete the row of id ``row_id`` of node ``node_id``, if the node's
+    state allows it.
+    """
+    _check_node(context.session, node_id, action, deleting=True)
+    table = model.__table__
+    if not context.session.execute(table.delete().where(
+            table.c.id == row_id)).rowcount:
+        raise not_found()
+
+
+def destroy_of_node(context, node_id):
+    """Delete every volume resource of node ``node_id``, in the caller's
+    writer transaction (the node is being deleted).
+    """
+    for model in (models.VolumeConnector, models.VolumeTarget):
+        table = model.__table__
+        context.session.execute(table.delete().where(
+            table.c.node_id == node_id))
+
+
+@db_api.context_manager.reader
+def get_all(context, model, filters, sort_key, sort_dir, limit, marker):
+    """A page of ``model`` rows: ``filters`` ``node_id``, ``project``
+    (the nodes it owns or leases); see paging.page for the rest.
+    """
+    result = query(context.session, model)
+    if filters.get('node_id') is not None:
+        result = result.filter(model.node_id == filters['node_id'])
+    if filters.get('project') is not None:
+        project = filters['project']
+        result = result.filter(sa.or_(models.Node.owner == project,
+                                      models.Node.lessee == project))
+    return paging.page(context.session, result, model, sort_key, sort_dir,
+                       limit, marker)
