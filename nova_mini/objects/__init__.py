@@ -23,6 +23,7 @@ def register_all():
     __import__('nova_mini.objects.node')
     __import__('nova_mini.objects.chassis')
     __import__('nova_mini.objects.allocation')
+    __import__('nova_mini.objects.deploy_template')
     __import__('nova_mini.objects.port')
     __import__('nova_mini.objects.portgroup')
     __import__('nova_mini.objects.volume_connector')

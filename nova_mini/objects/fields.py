@@ -31,3 +31,7 @@ class FlexibleDict(ovo_fields.FieldType):
 
 class FlexibleDictField(ovo_fields.AutoTypedField):
     AUTO_TYPE = FlexibleDict()
+
+
+class ListOfFlexibleDictsField(ovo_fields.AutoTypedField):
+    AUTO_TYPE = ovo_fields.List(FlexibleDict())

@@ -18,6 +18,7 @@ from nova_mini.policies import allocations
 from nova_mini.policies import base
 from nova_mini.policies import chassis
 from nova_mini.policies import conductors
+from nova_mini.policies import deploy_templates
 from nova_mini.policies import drivers
 from nova_mini.policies import extensions
 from nova_mini.policies import flavor_access
@@ -48,6 +49,7 @@ def list_rules():
         drivers.list_rules(),
         conductors.list_rules(),
         allocations.list_rules(),
+        deploy_templates.list_rules(),
         ports.list_rules(),
         portgroups.list_rules(),
         volumes.list_rules(),

@@ -38,6 +38,7 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node as node_obj
+from nova_mini.objects import node_deploy
 from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_provision
 from nova_mini.policies import nodes as policies
@@ -367,6 +368,12 @@ class NodesController(rest.RestController):
                     'reason': exception.MissingNodeTraits(
                         node=node.uuid,
                         missing=', '.join(missing)).format_message()}
+            else:
+                reason = node_deploy.validation_error(
+                    pecan.request.ctxt, node,
+                    node_provision.required_traits(node.instance_info))
+                if reason is not None:
+                    result['deploy'] = {'result': False, 'reason': reason}
         return result
 
     @pecan.expose()

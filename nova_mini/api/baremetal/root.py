@@ -21,6 +21,7 @@ import pecan
 
 from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import chassis
+from nova_mini.api.baremetal import deploy_templates
 from nova_mini.api.baremetal import drivers
 from nova_mini.api.baremetal import nodes
 from nova_mini.api.baremetal import portgroups
@@ -54,6 +55,7 @@ class V1Controller(object):
     chassis = chassis.ChassisController()
     drivers = drivers.DriversController()
     allocations = allocations.AllocationsController()
+    deploy_templates = deploy_templates.DeployTemplatesController()
     volume = volume.VolumeController()
 
     @wsgi.expose()
@@ -83,7 +85,9 @@ class V1Controller(object):
         # brought them (as Ironic links them).
         for name, version in (('portgroups', versions.PORTGROUPS),
                               ('volume', versions.VOLUME),
-                              ('allocations', versions.ALLOCATION)):
+                              ('allocations', versions.ALLOCATION),
+                              ('deploy_templates',
+                               versions.DEPLOY_TEMPLATES)):
             if pecan.request.api_version >= version:
                 document[name] = _links(root_url, name)
         return document

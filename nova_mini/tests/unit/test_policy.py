@@ -28,6 +28,7 @@ from nova_mini.policies import allocations as allocation_policies
 from nova_mini.policies import base
 from nova_mini.policies import chassis as chassis_policies
 from nova_mini.policies import conductors as conductor_policies
+from nova_mini.policies import deploy_templates as template_policies
 from nova_mini.policies import drivers as driver_policies
 from nova_mini.policies import extensions as extension_policies
 from nova_mini.policies import flavor_access as access_policies
@@ -70,6 +71,8 @@ ADMIN_ONLY = [
     driver_policies.GET_PROPERTIES, driver_policies.GET_RAID_PROPERTIES,
     allocation_policies.LIST_ALL, allocation_policies.CREATE,
     node_policies.INJECT_NMI, conductor_policies.GET,
+    template_policies.GET, template_policies.CREATE,
+    template_policies.UPDATE, template_policies.DELETE,
     volume_policies.LIST_ALL, volume_policies.CREATE,
     volume_policies.DELETE, volume_policies.VIEW_TARGET_PROPERTIES,
 ]
@@ -153,6 +156,7 @@ def test_rules_are_documented():
                         '/os-server-groups', '/chassis', '/ports',
                         '/extensions', '/os-keypairs',
                         '/portgroups', '/drivers', '/allocations',
+                        '/deploy_templates',
                         '/conductors', '/volume')
             assert operation['path'].startswith(prefixes), name
 

@@ -1,0 +1,237 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""DeployTemplate and DeployTemplateList: named lists of deploy steps
+(Ironic's deploy templates). A deploy whose instance asks for the trait a
+template is named after runs the template's steps
+(nova_mini.objects.deploy_steps).
+
+Names and uuids are unique by the table's constraints: of concurrent
+creates (or renames) to one name, the database lets one through and the
+others get DeployTemplateDuplicateName.
+"""
+
+from oslo_db import exception as db_exc
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+
+from nova_mini.db import api as db_api
+from nova_mini.db import models
+from nova_mini import exception
+from nova_mini.objects import base
+from nova_mini.objects import fields
+from nova_mini.objects import paging
+
+_TEMPLATES = models.DeployTemplate.__table__
+COLUMNS = ('id', 'uuid', 'name', 'steps', 'extra', 'created_at',
+           'updated_at')
+SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at')
+# The keys of a stored step, in the order the API shows them.
+STEP_KEYS = ('interface', 'step', 'args', 'priority')
+
+
+def _duplicate(exc, values):
+    if any(column.endswith('name') for column in exc.columns or ()):
+        return exception.DeployTemplateDuplicateName(name=values.get('name'))
+    return exception.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
+
+
+@db_api.context_manager.writer
+def _create(context, values):
+    row = models.DeployTemplate(**values)
+    context.session.add(row)
+    try:
+        context.session.flush()
+    except db_exc.DBDuplicateEntry as exc:
+        raise _duplicate(exc, values)
+    return row
+
+
+@db_api.context_manager.reader
+def _get(context, column, value):
+    row = context.session.query(models.DeployTemplate).filter(
+        getattr(models.DeployTemplate, column) == value).first()
+    if row is None:
+        raise exception.DeployTemplateNotFound(template=value)
+    return row
+
+
+@db_api.context_manager.writer
+def _update(context, template_id, ident, values):
+    try:
+        count = context.session.execute(_TEMPLATES.update().where(
+            _TEMPLATES.c.id == template_id).values(**values)).rowcount
+    except db_exc.DBDuplicateEntry as exc:
+        raise _duplicate(exc, values)
+    if not count:
+        raise exception.DeployTemplateNotFound(template=ident)
+
+
+@db_api.context_manager.writer
+def _destroy(context, template_id, ident):
+    if not context.session.execute(_TEMPLATES.delete().where(
+            _TEMPLATES.c.id == template_id)).rowcount:
+        raise exception.DeployTemplateNotFound(template=ident)
+
+
+def normalized_steps(steps):
+    """Return ``steps`` as stored: each step's keys in STEP_KEYS order and
+    its priority an integer (the API takes ``"10"`` as 10, as Ironic).
+    """
+    return [{'interface': step['interface'], 'step': step['step'],
+             'args': step['args'], 'priority': int(step['priority'])}
+            for step in steps]
+
+
+@base.NovaMiniObjectRegistry.register
+class DeployTemplate(base.NovaMiniPersistentObject, base.NovaMiniObject):
+    """A deploy template: a trait name, its deploy steps and ``extra``."""
+
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'id': fields.IntegerField(),
+        'uuid': fields.UUIDField(),
+        'name': fields.StringField(),
+        'steps': fields.ListOfFlexibleDictsField(),
+        'extra': fields.FlexibleDictField(nullable=True),
+    }
+
+    @classmethod
+    def _from_db_object(cls, context, template, row):
+        for name in COLUMNS:
+            value = getattr(row, name)
+            if name == 'extra' and value is None:
+                value = {}
+            setattr(template, name, value)
+        template._context = context
+        template.obj_reset_changes()
+        return template
+
+    @classmethod
+    def get_by_uuid(cls, context, uuid):
+        """Load the template of uuid ``uuid``; DeployTemplateNotFound if
+        none.
+        """
+        return cls._from_db_object(context, cls(),
+                                   _get(context, 'uuid', uuid))
+
+    @classmethod
+    def get_by_name(cls, context, name):
+        """Load the template named ``name``; DeployTemplateNotFound if
+        none.
+        """
+        return cls._from_db_object(context, cls(),
+                                   _get(context, 'name', name))
+
+    def create(self):
+        """Insert the template.
+
+        :raises nova_mini.exception.DeployTemplateDuplicateName: the name
+            is taken.
+        :raises nova_mini.exception.DeployTemplateAlreadyExists: the uuid
+            is taken.
+        """
+        values = self.obj_get_changes()
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        values.setdefault('extra', {})
+        values['steps'] = normalized_steps(values['steps'])
+        self._from_db_object(self._context, self,
+                             _create(self._context, values))
+
+    def save(self):
+        """Store the changed fields.
+
+        :raises nova_mini.exception.DeployTemplateDuplicateName: renamed to
+            a name another template has.
+        :raises nova_mini.exception.DeployTemplateNotFound: it is gone.
+        """
+        values = self.obj_get_changes()
+        if 'steps' in values:
+            values['steps'] = normalized_steps(values['steps'])
+        if values:
+            values['updated_at'] = timeutils.utcnow()
+            _update(self._context, self.id, self.uuid, values)
+            for name, value in values.items():
+                setattr(self, name, value)
+        self.obj_reset_changes()
+
+    def destroy(self):
+        """Delete the template; DeployTemplateNotFound if it is gone."""
+        _destroy(self._context, self.id, self.uuid)
+
+
+@db_api.context_manager.reader
+def _get_all(context, sort_key, sort_dir, limit, marker):
+    try:
+        return paging.page(
+            context.session, context.session.query(models.DeployTemplate),
+            models.DeployTemplate, sort_key, sort_dir, limit, marker)
+    except exception.MarkerNotFound:
+        # As Ironic, which loads the marker as a template.
+        raise exception.DeployTemplateNotFound(template=marker)
+
+
+@db_api.context_manager.reader
+def _get_by_names(context, names):
+    return context.session.query(models.DeployTemplate).filter(
+        models.DeployTemplate.name.in_(names)).order_by(
+            models.DeployTemplate.id).all()
+
+
+@base.NovaMiniObjectRegistry.register
+class DeployTemplateList(base.ObjectListBase, base.NovaMiniObject):
+    # Version 1.0: Initial version
+    VERSION = '1.0'
+
+    fields = {
+        'objects': fields.ListOfObjectsField('DeployTemplate'),
+    }
+
+    @classmethod
+    def _from_rows(cls, context, rows):
+        result = cls(context)
+        result.objects = [
+            DeployTemplate._from_db_object(context, DeployTemplate(), row)
+            for row in rows]
+        result.obj_reset_changes()
+        return result
+
+    @classmethod
+    def get_all(cls, context, sort_key='id', sort_dir='asc', limit=None,
+                marker=None):
+        """Load a page of deploy templates.
+
+        :param context: the request context.
+        :param sort_key: one of SORT_KEYS (ties go by id).
+        :param sort_dir: ``asc`` or ``desc``.
+        :param limit: the most returned (None: all).
+        :param marker: the uuid of the template the page follows.
+        :returns: a DeployTemplateList.
+        :raises nova_mini.exception.DeployTemplateNotFound: no template
+            has the marker's uuid.
+        :raises nova_mini.exception.InvalidSortKey: not a sort key.
+        """
+        if sort_key not in SORT_KEYS:
+            raise exception.InvalidSortKey(sort_key=sort_key)
+        return cls._from_rows(context, _get_all(context, sort_key, sort_dir,
+                                                limit, marker))
+
+    @classmethod
+    def get_by_names(cls, context, names):
+        """Load the templates named in ``names`` (those that exist), in
+        the order they were created.
+        """
+        if not names:
+            return cls._from_rows(context, [])
+        return cls._from_rows(context, _get_by_names(context, list(names)))
