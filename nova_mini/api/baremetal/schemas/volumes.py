@@ -27,7 +27,7 @@ connector_create = {
     'type': 'object',
     'properties': {
         'uuid': _uuid,
-        'node_uuid': {'type': 'string', 'minLength': 1},
+        'node_uuid': {'type': 'string', 'format': 'uuid'},
         'type': {
             'type': 'string', 'enum': list(volume_connector.TYPES),
             'description': 'one of %s' % ', '.join(volume_connector.TYPES)},
@@ -43,7 +43,7 @@ target_create = {
     'type': 'object',
     'properties': {
         'uuid': _uuid,
-        'node_uuid': {'type': 'string', 'minLength': 1},
+        'node_uuid': {'type': 'string', 'format': 'uuid'},
         'volume_type': {'type': 'string', 'minLength': 1, 'maxLength': 64},
         'properties': _dict,
         'boot_index': {'type': 'integer', 'minimum': -2 ** 31,
