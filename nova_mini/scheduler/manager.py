@@ -112,6 +112,15 @@ class SchedulerManager(object):
             # claimed it, since the selection.
             node.set_provision_state(states.DEPLOY,
                                      instance_uuid=instance.uuid)
+        except exception.DeployStepsRefused as exc:
+            # Nova's Ironic driver's words for a refused deploy request.
+            failed = 'Failed to request Ironic to provision instance %s: %s' % (
+                instance.uuid, exc.format_message())
+            LOG.info('Deploying node %s was refused: %s',
+                     selection.node_uuid, exc)
+            node_obj.Node.release(ctxt, instance.uuid)
+            instance.mark_error(failed, code=500)
+            return failed
         except (exception.MissingNodeTraits, exception.NodeInMaintenance,
                 exception.InvalidStateRequested, exception.NodeClaimLost,
                 exception.NodeNotFound) as exc:
@@ -123,6 +132,17 @@ class SchedulerManager(object):
             instance.mark_error(refused.format_message(), code=500,
                                 details=refused.kwargs['details'])
             return refused.format_message()
+        if node.provision_state == states.DEPLOYFAIL:
+            # The deploy ran and failed (a deploy template's step, say):
+            # Nova's Ironic driver reports the node's last_error, and the
+            # node is torn down.
+            failed = 'Failed to provision instance %s: %s' % (
+                instance.uuid, node.last_error)
+            LOG.info('Deploying node %s failed: %s', selection.node_uuid,
+                     node.last_error)
+            node_obj.Node.release(ctxt, instance.uuid)
+            instance.mark_error(failed, code=500)
+            return failed
         if instance.mark_active(selection.node_uuid):
             LOG.info('Instance %s is ACTIVE on node %s', instance.uuid,
                      selection.node_uuid)

@@ -64,6 +64,10 @@ def test_a_body_that_is_not_utf8_is_malformed(api):
               'volume', 'conductors'}),
     ('1.52', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
               'volume', 'conductors', 'allocations'}),
+    ('1.54', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
+              'volume', 'conductors', 'allocations'}),
+    ('1.55', {'nodes', 'ports', 'chassis', 'drivers', 'portgroups',
+              'volume', 'conductors', 'allocations', 'deploy_templates'}),
 ])
 def test_baremetal_v1_links_collections_from_their_version(api, version,
                                                            linked):
