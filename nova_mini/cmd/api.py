@@ -10,12 +10,18 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""nova-mini-api: the /compute and /baremetal APIs on [api] bind_port."""
+"""nova-mini-api: the /compute and /baremetal APIs on [api] bind_port.
+
+Its master process keeps the service's host in the bare-metal conductors
+registry while it runs (nova_mini.conductor_heartbeat): registered once
+it listens (before systemd hears it is ready), offline once it stopped.
+"""
 
 import sys
 
 from nova_mini.api import app
 from nova_mini.cmd import common
+from nova_mini import conductor_heartbeat
 from nova_mini import conf
 from nova_mini import config
 from nova_mini import service
@@ -23,11 +29,33 @@ from nova_mini import service
 CONF = conf.CONF
 
 
+class APIServer(service.WSGIServer):
+    """The WSGI server, with the conductor heartbeat of its host."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.heartbeat = conductor_heartbeat.Heartbeat(
+            CONF.database.connection, CONF.host,
+            CONF.conductor.heartbeat_interval)
+
+    def _when_ready(self, arbiter):
+        try:
+            self.heartbeat.start()
+        except Exception as exc:
+            service.fail('Could not register conductor %s: %s', CONF.host,
+                         exc)
+        super()._when_ready(arbiter)
+
+    def _on_exit(self, arbiter):
+        self.heartbeat.stop()
+        super()._on_exit(arbiter)
+
+
 def main(argv=None):
     config.parse_args(argv or sys.argv)
     config.log_options()
     common.require_database(CONF)
-    service.WSGIServer(
+    APIServer(
         'nova-mini-api', app.build_app,
         host=CONF.api.bind_host, port=CONF.api.bind_port,
         workers=service.worker_count(CONF.api.workers),

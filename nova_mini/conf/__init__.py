@@ -19,6 +19,7 @@ tracing options only there, so every daemon uses it, as Nova does.
 from oslo_config import cfg
 
 from nova_mini.conf import api
+from nova_mini.conf import conductor
 from nova_mini.conf import database
 from nova_mini.conf import default
 from nova_mini.conf import glance
@@ -33,7 +34,7 @@ CONF = cfg.CONF
 # Every module listed here must provide register_opts(conf) and
 # list_opts(); nova_mini.conf.opts checks that.
 MODULES = (default, api, database, metadata, quota, scheduler,
-           upgrade_levels, vendordata_dynamic_auth, glance)
+           upgrade_levels, vendordata_dynamic_auth, glance, conductor)
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -23,6 +23,9 @@ indexes: (trait, node_id) finds the nodes having a trait, the primary key
   ``retired``: equal to the value.
 * ``description_contains``: the description holds the text.
 * ``none``: true for a filter no node passes.
+* ``conductor_slot``: ``(index, count)``, the nodes whose id is
+  ``index`` modulo ``count`` (those of one conductor among ``count``:
+  see objects.conductor.conductor_for).
 * ``project``: owned or leased by the project (a project's own list:
   the union of two index lookups, nodes_owner_idx and nodes_lessee_idx).
 * ``maintenance``, ``associated`` (has an instance): booleans.
@@ -101,6 +104,9 @@ def conditions(filters, dialect=None, probe=False):
             filters['description_contains'], autoescape=True))
     if filters.get('none'):
         found.append(sa.false())
+    if filters.get('conductor_slot') is not None:
+        index, count = filters['conductor_slot']
+        found.append(_NODES.c.id % count == index)
     if filters.get('project') is not None:
         found.append(sa.or_(_NODES.c.owner == filters['project'],
                             _NODES.c.lessee == filters['project']))

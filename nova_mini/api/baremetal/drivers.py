@@ -14,8 +14,9 @@
 and ``raid/logical_disk_properties``.
 
 The drivers are the hardware types of nova_mini.objects.node_interfaces
-(``fake-hardware``), each driven by the one host doing a conductor's
-work (``[DEFAULT] host``, the ``conductor`` nodes show), with the
+(``fake-hardware``) that an alive conductor drives (the ``hosts``, from
+the conductors registry: objects/conductor.py; as Ironic's, a hardware
+type no alive conductor drives is neither listed nor found), with the
 implementations it enables and the default of each interface type, as
 nodes get them. Every hardware type is ``dynamic`` (Ironic's classic
 drivers are gone), so a ``type=classic`` list is empty.
@@ -30,8 +31,8 @@ from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import conf
 from nova_mini import exception
+from nova_mini.objects import conductor
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import drivers as policies
 
@@ -77,8 +78,8 @@ _LOGICAL_DISK_PROPERTIES = {
 _NO_RAID = ('no-raid',)
 
 
-def _hosts():
-    return [conf.CONF.host]
+def _hosts(name):
+    return conductor.alive_hostnames(pecan.request.ctxt, driver=name)
 
 
 def _get_driver(name):
@@ -93,9 +94,9 @@ def _links(path):
             {'href': view.link(path, bookmark=True), 'rel': 'bookmark'}]
 
 
-def _render(name, detail):
+def _render(name, hosts, detail):
     version = pecan.request.api_version
-    body = {'name': name, 'hosts': _hosts(),
+    body = {'name': name, 'hosts': hosts,
             'links': _links('drivers/%s' % name)}
     if version >= versions.STATES_LINKS:
         body['properties'] = _links('drivers/%s/properties' % name)
@@ -183,7 +184,12 @@ class DriversController(rest.RestController):
         names = [] if kind == 'classic' else sorted(
             node_interfaces.HARDWARE_TYPES)
         detail = detail is not None and _bool(detail)
-        return {'drivers': [_render(name, detail) for name in names]}
+        drivers = []
+        for name in names:
+            hosts = _hosts(name)
+            if hosts:
+                drivers.append(_render(name, hosts, detail))
+        return {'drivers': drivers}
 
     @wsgi.expose()
     @validation.query(schema.show_query)
@@ -193,7 +199,10 @@ class DriversController(rest.RestController):
         if req.GET.get('fields') is not None:
             raise utils.not_acceptable()
         _get_driver(driver_name)
-        return _render(driver_name, detail=True)
+        hosts = _hosts(driver_name)
+        if not hosts:
+            raise exception.HardwareTypeNotFound(driver=driver_name)
+        return _render(driver_name, hosts, detail=True)
 
     @pecan.expose()
     def _lookup(self, driver_name, *remainder):

@@ -20,9 +20,9 @@ from oslo_utils import strutils
 from nova_mini.api.baremetal.schemas import nodes as schema
 from nova_mini.api.baremetal import utils
 from nova_mini.api import validation
-from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects import conductor
 from nova_mini import states
 
 # Query parameters given to the node list as they are.
@@ -50,8 +50,9 @@ def _given(req, name):
 
 
 def _never_matching(req, filters):
-    """Filters no node of nova_mini passes: a fault (none has one), a
-    conductor other than the API's host.
+    """Filters no node of nova_mini passes (a fault: none has one), and
+    the conductor filter: the nodes of an alive conductor, none of one
+    that is not alive (see objects/conductor.py).
     """
     fault = _given(req, 'fault')
     if fault is not None:
@@ -60,9 +61,14 @@ def _never_matching(req, filters):
                 'Unrecognized fault "%s" is specified, allowed faults are '
                 '%s.' % (fault, ', '.join(FAULTS)))
         filters['none'] = True
-    conductor = _given(req, 'conductor')
-    if conductor is not None and conductor != conf.CONF.host:
-        filters['none'] = True
+    hostname = _given(req, 'conductor')
+    if hostname is not None:
+        slot = conductor.slot_of(hostname,
+                                 conductor.alive_hostnames(req.ctxt))
+        if slot is None:
+            filters['none'] = True
+        else:
+            filters['conductor_slot'] = slot
 
 
 def filters(req):

@@ -21,10 +21,10 @@ does not see the owner's).
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal import versions
-from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import allocation as allocation_obj
+from nova_mini.objects import conductor
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import nodes as policies
 from nova_mini import states
@@ -77,8 +77,8 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
 # Fields of Ironic's nodes that nova_mini keeps no state for, and the
 # value they always have: it has no conductor locks (reservation),
 # inspection, cleaning or deploy steps, RAID or faults (power failures).
-# ``conductor`` is the host the API runs on, which does a
-# conductor's work.
+# ``conductor`` is one of the alive conductors of the registry (the API
+# services, which do the conductors' work): see objects/conductor.py.
 _FIXED = {
     'reservation': None,
     'inspection_started_at': None,
@@ -153,6 +153,7 @@ class NodeView(object):
         self._chassis_uuids = {}
         self._allocation_uuids = {}
         self._pending_allocations = set()
+        self._alive_conductors = None
 
     def _can(self, rule, node=None):
         """Whether the caller passes ``rule`` (on ``node``'s projects);
@@ -260,12 +261,20 @@ class NodeView(object):
         if name == 'chassis_uuid':
             return self._chassis_uuid(node.chassis_id)
         if name == 'conductor':
-            return conf.CONF.host
+            return self._conductor(node)
         if name == 'allocation_uuid':
             return self._allocation_uuid(node)
         if name == 'conductor_group':
             return node.conductor_group or ''
         return getattr(node, name)
+
+    def _conductor(self, node):
+        """The conductor of ``node`` among the alive ones (None while none
+        is); the registry is read once per request.
+        """
+        if self._alive_conductors is None:
+            self._alive_conductors = conductor.alive_hostnames(self.context)
+        return conductor.conductor_for(node.id, self._alive_conductors)
 
     def _allocation_uuid(self, node):
         """The uuid of the allocation holding ``node`` (None: none); a

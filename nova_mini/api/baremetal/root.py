@@ -21,6 +21,7 @@ import pecan
 
 from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import chassis
+from nova_mini.api.baremetal import conductors
 from nova_mini.api.baremetal import deploy_templates
 from nova_mini.api.baremetal import drivers
 from nova_mini.api.baremetal import nodes
@@ -55,6 +56,7 @@ class V1Controller(object):
     chassis = chassis.ChassisController()
     drivers = drivers.DriversController()
     allocations = allocations.AllocationsController()
+    conductors = conductors.ConductorsController()
     deploy_templates = deploy_templates.DeployTemplatesController()
     volume = volume.VolumeController()
 
@@ -85,6 +87,7 @@ class V1Controller(object):
         # brought them (as Ironic links them).
         for name, version in (('portgroups', versions.PORTGROUPS),
                               ('volume', versions.VOLUME),
+                              ('conductors', versions.CONDUCTOR),
                               ('allocations', versions.ALLOCATION),
                               ('deploy_templates',
                                versions.DEPLOY_TEMPLATES)):

@@ -33,7 +33,7 @@ BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
               'filter_scheduler', 'quota', 'vendordata_dynamic_auth',
-              'glance')
+              'glance', 'conductor')
 
 # Groups that also list the options of sample keystoneauth1 plugins: those
 # are registered when the configured plugin is loaded, not beforehand.
@@ -93,6 +93,7 @@ def test_list_opts_lists_every_registered_option(group):
                           'max_attempts'}),
     ('database', {'connection', 'max_pool_size', 'max_overflow'}),
     ('quota', {'server_groups', 'server_group_members'}),
+    ('conductor', {'heartbeat_interval', 'heartbeat_timeout'}),
 ])
 def test_known_options_are_listed(group, names):
     assert names <= set(_listed()[group])

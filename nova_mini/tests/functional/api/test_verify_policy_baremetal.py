@@ -33,6 +33,7 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
+from nova_mini.objects import conductor
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.policies import portgroups as group_policies
@@ -121,6 +122,7 @@ def _make_nodes():
     builders.create_chassis(admin, uuid=policy_routes.CHASSIS)
     objects.Portgroup(admin, node_id=node.id,
                       uuid=policy_routes.PORTGROUP).create()
+    conductor.register_host(admin, policy_routes.CONDUCTOR)
     return node, other
 
 

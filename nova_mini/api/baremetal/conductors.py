@@ -1,0 +1,110 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The conductors resource (from 1.49): GET /conductors and
+/conductors/{hostname}, the registry of nova_mini.objects.conductor (the
+nova-mini-api services, which do the conductors' work).
+"""
+
+import pecan
+from pecan import rest
+
+from nova_mini.api.baremetal import chassis
+from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.schemas import lists
+from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
+from nova_mini.api import microversion
+from nova_mini.api import validation
+from nova_mini.api import wsgi
+from nova_mini import exception
+from nova_mini.objects import conductor
+from nova_mini.policies import conductors as policies
+
+FIELDS = ('hostname', 'conductor_group', 'alive', 'drivers', 'created_at',
+          'updated_at', 'links')
+BRIEF_FIELDS = ('hostname', 'conductor_group', 'alive')
+
+list_query = {'type': 'object', 'properties': dict(lists.PAGE),
+              'additionalProperties': False}
+show_query = {'type': 'object',
+              'properties': {'fields': lists.PAGE['fields']},
+              'additionalProperties': False}
+
+
+class ConductorView(object):
+    """How conductors look at this request (Ironic's fields)."""
+
+    def __init__(self, req):
+        self._links = node_view.NodeView(req)
+
+    def check_fields(self, fields):
+        unknown = sorted(set(fields) - set(FIELDS))
+        if unknown:
+            raise exception.Invalid('Field(s) "%s" are not valid'
+                                    % ', '.join(unknown))
+
+    def render(self, row, fields=None):
+        path = 'conductors/%s' % row.hostname
+        body = {
+            'hostname': row.hostname,
+            'conductor_group': row.conductor_group,
+            'alive': conductor.is_alive(row),
+            'drivers': list(row.drivers or []),
+            'created_at': node_view._timestamp(row.created_at),
+            'updated_at': node_view._timestamp(row.updated_at),
+            'links': [
+                {'href': self._links.link(path), 'rel': 'self'},
+                {'href': self._links.link(path, bookmark=True),
+                 'rel': 'bookmark'}],
+        }
+        if fields is not None:
+            # As Ironic's: the links are always shown.
+            body = {name: value for name, value in body.items()
+                    if name in fields or name == 'links'}
+        return body
+
+
+class ConductorsController(rest.RestController):
+    """/conductors and /conductors/{hostname}."""
+
+    @wsgi.expose()
+    @microversion.versioned(min_version=versions.CONDUCTOR)
+    @validation.query(list_query)
+    def get_all(self):
+        req = pecan.request
+        req.ctxt.can(policies.GET)
+        view = ConductorView(req)
+        fields, detail, limit, marker, sort_key, sort_dir = \
+            chassis.list_params(req, view, conductor.SORT_KEYS, False)
+        rows = conductor.get_all(req.ctxt, sort_key=sort_key,
+                                 sort_dir=sort_dir, limit=limit,
+                                 marker=marker)
+        shown = None if detail else (fields or BRIEF_FIELDS)
+        body = {'conductors': [view.render(row, shown) for row in rows]}
+        if rows and limit and len(rows) == limit:
+            query = ''.join('%s=%s&' % (name, req.GET[name]) for name in
+                            req.GET if name not in ('limit', 'marker'))
+            body['next'] = '%s?%slimit=%d&marker=%s' % (
+                view._links.link('conductors'), query, limit,
+                rows[-1].hostname)
+        return body
+
+    @wsgi.expose()
+    @microversion.versioned(min_version=versions.CONDUCTOR)
+    @validation.query(show_query)
+    def get_one(self, hostname):
+        req = pecan.request
+        req.ctxt.can(policies.GET)
+        view = ConductorView(req)
+        fields = utils.get_fields(view)
+        return view.render(conductor.get(req.ctxt, hostname), fields)
