@@ -42,10 +42,23 @@ since_volume = microversion.versioned(min_version=versions.VOLUME)
 
 
 class VolumeView(resource_view.ResourceView):
-    """A volume resource: its links are below ``/volume``."""
+    """A volume resource: its links are below ``/volume``, and
+    ``fields=`` may name ``links`` (always shown), as Ironic's.
+    """
 
     def links(self, path):
         return super().links('volume/%s' % path)
+
+    def check_fields(self, fields):
+        super().check_fields([name for name in fields if name != 'links'])
+
+    def render(self, item, fields=None):
+        if fields is None:
+            return super().render(item)
+        shown = [name for name in fields if name != 'links']
+        body = {name: self.value(item, name) for name in shown}
+        body['links'] = self.links('%s/%s' % (self.COLLECTION, item.uuid))
+        return body
 
 
 def _target(context, item):
@@ -107,7 +120,9 @@ class VolumeResourcesController(rest.RestController):
         """
         context = pecan.request.ctxt
         if not uuidutils.is_uuid_like(ident):
-            raise self._not_found(ident)
+            raise exception.Invalid(
+                'Expected a UUID for the volume %s, but received %s.'
+                % (self.VIEW.COLLECTION[:-1], ident))
         item = getattr(objects, self.OBJECT).get_by_uuid(context, ident)
         target = _target(context, item)
         if not context.can(policies.GET, target, fatal=False):
