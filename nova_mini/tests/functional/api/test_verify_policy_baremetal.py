@@ -123,6 +123,8 @@ def _make_nodes():
     objects.Portgroup(admin, node_id=node.id,
                       uuid=policy_routes.PORTGROUP).create()
     conductor.register_host(admin, policy_routes.CONDUCTOR)
+    objects.DeployTemplate(admin, name=policy_routes.DEPLOY_TEMPLATE,
+                           steps=policy_routes.DEPLOY_STEPS).create()
     return node, other
 
 
