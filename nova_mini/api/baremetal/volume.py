@@ -44,12 +44,13 @@ class VolumeController(rest.RestController):
     @validation.query(_NO_QUERY)
     def get_all(self):
         req = pecan.request
+        # As Ironic, the rule is checked on no node (so on no project's
+        # node: administrators only, by default), even below a node.
+        req.ctxt.can(policies.GET, {'project_id': req.ctxt.project_id})
         if self.node_ident is None:
-            req.ctxt.can(policies.GET, {'project_id': req.ctxt.project_id})
             path = 'volume/'
         else:
-            node = utils.get_node(self.node_ident)
-            req.ctxt.can(policies.GET, node_view.node_target(req.ctxt, node))
+            utils.get_node(self.node_ident)
             path = 'nodes/%s/volume/' % self.node_ident
         view = node_view.NodeView(req)
 
