@@ -46,10 +46,10 @@ POWER_OFF = 'power off'
 ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
        RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL)
 
-# The states of a node rescued, or on its way in or out of rescue: it
-# still holds its instance.
-RESCUE_STATES = (RESCUING, RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING,
-                 UNRESCUEFAIL)
+# The states in which a ramdisk may look its node up (Ironic's, less
+# those of deploying, cleaning, inspecting and servicing, which nodes
+# never reach here).
+LOOKUP_ALLOWED = (RESCUING, RESCUEWAIT)
 
 # The targets of PUT /nodes/{node}/states/provision that nova_mini knows.
 MANAGE = 'manage'

@@ -47,6 +47,11 @@ PUBLIC_PATHS = ('/compute', '/compute/', '/compute/v2', '/compute/v2/',
                 '/compute/v2.1', '/compute/v2.1/',
                 '/baremetal', '/baremetal/', '/baremetal/v1',
                 '/baremetal/v1/')
+# And those a deploy or rescue ramdisk calls, as Ironic's public routes
+# (a heartbeat's node named by uuid, or by a name of lower-case letters,
+# digits and hyphens).
+PUBLIC_PATTERNS = (r'/baremetal/v1/lookup/?',
+                   r'/baremetal/v1/heartbeat/[a-z0-9\-]+/?')
 
 
 class PathDispatcher(object):
@@ -90,7 +95,7 @@ def build_app(conf=CONF):
             baremetal_versions.BAREMETAL_API, faults.ironic_fault,
             unversioned_paths=()),
     })
-    app = auth.wrap(roots, conf, PUBLIC_PATHS)
+    app = auth.wrap(roots, conf, PUBLIC_PATHS, PUBLIC_PATTERNS)
     app = compute_request_id.ComputeRequestId(app)
     app = request_id.RequestId(app)
     for group, opts in middleware_opts.list_opts_http_proxy_to_wsgi():

@@ -19,6 +19,8 @@ validates tokens and sets the X-User-Id/X-Project-Id/X-Roles headers; with
 from those headers in one place, ``context_from_environ``.
 """
 
+import re
+
 from keystonemiddleware import auth_token
 from oslo_log import log as logging
 import webob
@@ -91,24 +93,44 @@ class NoAuth2(object):
 
 
 class PublicPaths(object):
-    """Send public paths (version documents) around authentication."""
+    """Send public paths (version documents, a ramdisk's lookup and
+    heartbeat) around authentication.
 
-    def __init__(self, public_app, protected_app, public_paths):
+    A public request is anonymous: the identity headers a client sends
+    are dropped, as authentication would drop them, so that nobody gets a
+    role by naming it.
+
+    :param public_paths: paths matched exactly.
+    :param public_patterns: regular expressions a whole path may match.
+    """
+
+    def __init__(self, public_app, protected_app, public_paths,
+                 public_patterns=()):
         self.public_app = public_app
         self.protected_app = protected_app
         self.public_paths = frozenset(public_paths)
+        self.public_patterns = [re.compile(pattern)
+                                for pattern in public_patterns]
+
+    def _public(self, path):
+        return path in self.public_paths or any(
+            pattern.fullmatch(path) for pattern in self.public_patterns)
 
     def __call__(self, environ, start_response):
         path = environ.get('PATH_INFO', '') or '/'
-        if path in self.public_paths:
+        if self._public(path):
+            for name in _IDENTITY_HEADERS:
+                environ.pop(name, None)
             return self.public_app(environ, start_response)
         return self.protected_app(environ, start_response)
 
 
-def wrap(app, conf, public_paths):
-    """``app`` behind the configured authentication, but for public paths."""
+def wrap(app, conf, public_paths, public_patterns=()):
+    """``app`` behind the configured authentication, but for public paths
+    (see PublicPaths).
+    """
     if conf.api.auth_strategy == 'noauth2':
         protected = NoAuth2(app)
     else:
         protected = auth_token.AuthProtocol(app, {'oslo_config_config': conf})
-    return PublicPaths(app, protected, public_paths)
+    return PublicPaths(app, protected, public_paths, public_patterns)

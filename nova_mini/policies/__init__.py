@@ -30,6 +30,7 @@ from nova_mini.policies import node_traits
 from nova_mini.policies import nodes
 from nova_mini.policies import portgroups
 from nova_mini.policies import ports
+from nova_mini.policies import ramdisk
 from nova_mini.policies import server_actions
 from nova_mini.policies import server_groups
 from nova_mini.policies import server_metadata
@@ -52,6 +53,7 @@ def list_rules():
         deploy_templates.list_rules(),
         ports.list_rules(),
         portgroups.list_rules(),
+        ramdisk.list_rules(),
         volumes.list_rules(),
         servers.list_rules(),
         extensions.list_rules(),

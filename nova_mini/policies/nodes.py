@@ -28,10 +28,12 @@ LIST = PREFIX + 'list'
 LIST_ALL = PREFIX + 'list_all'
 GET = PREFIX + 'get'
 # Who sees a node's body unfiltered; the others are checked against
-# the rules of the fields filtered (GET_LAST_ERROR, GET_DRIVER_INFO).
+# the rules of the fields filtered (GET_LAST_ERROR, GET_DRIVER_INFO,
+# GET_DRIVER_INTERNAL_INFO).
 GET_FILTER_THRESHOLD = PREFIX + 'get:filter_threshold'
 GET_LAST_ERROR = PREFIX + 'get:last_error'
 GET_DRIVER_INFO = PREFIX + 'get:driver_info'
+GET_DRIVER_INTERNAL_INFO = PREFIX + 'get:driver_internal_info'
 CREATE = PREFIX + 'create'
 UPDATE = PREFIX + 'update'
 UPDATE_EXTRA = PREFIX + 'update_extra'
@@ -128,6 +130,11 @@ rules = [
     policy.DocumentedRuleDefault(
         name=GET_DRIVER_INFO, check_str=ADMIN_OR_OWNER_READER,
         description='See the driver_info of a node (else redacted).',
+        operations=_SHOW),
+    policy.DocumentedRuleDefault(
+        name=GET_DRIVER_INTERNAL_INFO, check_str=ADMIN_OR_OWNER_READER,
+        description='See the driver_internal_info of a node (else '
+                    'redacted).',
         operations=_SHOW),
     policy.DocumentedRuleDefault(
         name=CREATE, check_str=base.ADMIN,

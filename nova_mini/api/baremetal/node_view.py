@@ -13,9 +13,9 @@
 """How a node looks in bare-metal API responses, by microversion and by
 who asks: secrets are masked for everyone (unless the show_password and
 show_instance_secrets rules allow them); below the
-``baremetal:node:get:filter_threshold`` rule, ``last_error`` and
-``driver_info`` are redacted unless their own rules allow them (a lessee
-does not see the owner's).
+``baremetal:node:get:filter_threshold`` rule, ``last_error``,
+``driver_info`` and ``driver_internal_info`` are redacted unless their own
+rules allow them (a lessee does not see the owner's).
 """
 
 from oslo_utils import strutils
@@ -126,6 +126,14 @@ def masked_driver_info(driver_info):
         keys).
     """
     return _masked(driver_info, _DRIVER_SECRETS)
+
+
+def masked_driver_internal_info(driver_internal_info):
+    """Return ``driver_internal_info`` with its secrets (a ramdisk agent's
+    token) replaced by ``******``, as oslo.utils' ``mask_dict_password``
+    finds them.
+    """
+    return _masked(driver_internal_info, ())
 
 
 def masked_instance_info(instance_info):
@@ -245,6 +253,13 @@ class NodeView(object):
             if self._can(policies.SHOW_PASSWORD):
                 return node.driver_info
             return masked_driver_info(node.driver_info)
+        if name == 'driver_internal_info':
+            if self._filtered(node, policies.GET_DRIVER_INTERNAL_INFO):
+                return {'content':
+                        _REDACTED % policies.GET_DRIVER_INTERNAL_INFO}
+            if self._can(policies.SHOW_PASSWORD):
+                return node.driver_internal_info
+            return masked_driver_internal_info(node.driver_internal_info)
         if name == 'instance_info':
             if self._can(policies.SHOW_INSTANCE_SECRETS):
                 return node.instance_info

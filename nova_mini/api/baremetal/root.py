@@ -27,6 +27,7 @@ from nova_mini.api.baremetal import drivers
 from nova_mini.api.baremetal import nodes
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
+from nova_mini.api.baremetal import ramdisk
 from nova_mini.api.baremetal import versions
 from nova_mini.api.baremetal import volume
 from nova_mini.api import wsgi
@@ -56,6 +57,8 @@ class V1Controller(object):
     chassis = chassis.ChassisController()
     drivers = drivers.DriversController()
     allocations = allocations.AllocationsController()
+    lookup = ramdisk.LookupController()
+    heartbeat = ramdisk.HeartbeatController()
     conductors = conductors.ConductorsController()
     deploy_templates = deploy_templates.DeployTemplatesController()
     volume = volume.VolumeController()
@@ -87,6 +90,8 @@ class V1Controller(object):
         # brought them (as Ironic links them).
         for name, version in (('portgroups', versions.PORTGROUPS),
                               ('volume', versions.VOLUME),
+                              ('lookup', versions.RAMDISK_ENDPOINTS),
+                              ('heartbeat', versions.RAMDISK_ENDPOINTS),
                               ('conductors', versions.CONDUCTOR),
                               ('allocations', versions.ALLOCATION),
                               ('deploy_templates',

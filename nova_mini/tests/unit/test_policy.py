@@ -40,6 +40,7 @@ from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.policies import portgroups as portgroup_policies
 from nova_mini.policies import ports as port_policies
+from nova_mini.policies import ramdisk as ramdisk_policies
 from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
@@ -96,7 +97,8 @@ MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            allocation_policies.CREATE_RESTRICTED,
            allocation_policies.UPDATE, allocation_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW,
-          extension_policies.BASE]
+          extension_policies.BASE, ramdisk_policies.LOOKUP,
+          ramdisk_policies.HEARTBEAT]
 # A user's own, or anyone's for an administrator (Nova's key pairs).
 USER_OR_ADMIN = [keypair_policies.INDEX, keypair_policies.CREATE,
                  keypair_policies.DELETE, keypair_policies.SHOW]
@@ -107,7 +109,8 @@ NODE_READERS = [node_policies.GET, node_policies.GET_STATES,
                 node_policies.GET_BIOS, volume_policies.GET]
 NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA,
                 node_policies.SET_POWER_STATE]
-OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO]
+OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO,
+                 node_policies.GET_DRIVER_INTERNAL_INFO]
 OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
                  node_policies.UPDATE_DRIVER_INFO,
                  node_policies.UPDATE_PROPERTIES,
@@ -157,7 +160,7 @@ def test_rules_are_documented():
                         '/extensions', '/os-keypairs',
                         '/portgroups', '/drivers', '/allocations',
                         '/deploy_templates',
-                        '/conductors', '/volume')
+                        '/conductors', '/lookup', '/heartbeat', '/volume')
             assert operation['path'].startswith(prefixes), name
 
 

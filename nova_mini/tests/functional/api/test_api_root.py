@@ -74,5 +74,26 @@ def test_baremetal_v1_links_collections_from_their_version(api, version,
     response = api.get('/baremetal/v1', headers={
         'X-OpenStack-Ironic-API-Version': version})
     collections = {name for name, value in response.json.items()
-                   if name not in ('id', 'links') and isinstance(value, list)}
+                   if name not in ('id', 'links') + _ENDPOINTS and
+                   isinstance(value, list)}
     assert collections == linked
+
+
+# Endpoints (not collections) the document links, checked below.
+_ENDPOINTS = ('lookup', 'heartbeat')
+
+
+@pytest.mark.parametrize('version,linked', [
+    ('1.21', set()),
+    ('1.22', {'lookup', 'heartbeat'}),
+    ('1.53', {'lookup', 'heartbeat'}),
+    ('1.65', {'lookup', 'heartbeat'}),
+])
+def test_baremetal_v1_links_endpoints_from_their_version(api, version,
+                                                         linked):
+    response = api.get('/baremetal/v1', headers={
+        'X-OpenStack-Ironic-API-Version': version})
+    assert {name for name in _ENDPOINTS if name in response.json} == linked
+    for name in linked:
+        assert response.json[name][0]['href'].endswith(
+            '/baremetal/v1/%s/' % name)

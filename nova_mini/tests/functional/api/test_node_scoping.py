@@ -124,6 +124,23 @@ def test_lessee_gets_last_error_and_driver_info_redacted(app):
     assert admin['driver_info']['ipmi_password'] == '******'
 
 
+def test_driver_internal_info_masked_and_redacted_for_lessees(app):
+    node = _failed_node('n', owner='p-own', lessee='p-lease')
+    node.driver_internal_info = {'agent_secret_token': SECRET,
+                                 'agent_url': 'http://10.0.0.9:9999'}
+    node.save()
+    expected = {'agent_secret_token': '******',
+                'agent_url': 'http://10.0.0.9:9999'}
+    for token in ('admin:admin', 'alice:p-own'):
+        shown = _request(app, 'GET', '/nodes/n', token).json
+        assert shown['driver_internal_info'] == expected
+    lessee = _request(app, 'GET', '/nodes/n', 'bob:p-lease').json
+    assert lessee['driver_internal_info'] == {
+        'content': '** Redacted: needs the %s permission. **'
+                   % node_policies.GET_DRIVER_INTERNAL_INFO}
+    assert SECRET not in json.dumps(lessee)
+
+
 def test_secrets_shown_where_policy_allows(api_fixture_factory):
     app = webtest.TestApp(api_fixture_factory(policy_rules={
         node_policies.SHOW_PASSWORD: 'role:admin'}).app)

@@ -38,6 +38,7 @@ from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.policies import portgroups as group_policies
 from nova_mini.policies import ports as port_policies
+from nova_mini.policies import ramdisk as ramdisk_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import policy as policy_fixture
@@ -90,8 +91,10 @@ _READS = {node_policies.LIST, node_policies.GET, node_policies.GET_STATES,
           trait_policies.LIST, port_policies.LIST, port_policies.GET,
           group_policies.LIST, group_policies.GET,
           node_policies.GET_INDICATOR_STATE, node_policies.GET_BIOS}
+# Public: a ramdisk has no credentials.
+_PUBLIC = {ramdisk_policies.LOOKUP, ramdisk_policies.HEARTBEAT}
 ALLOWED = {
-    'owner member': _READS | {
+    'owner member': _READS | _PUBLIC | {
         node_policies.UPDATE, node_policies.UPDATE_EXTRA,
         node_policies.UPDATE_INSTANCE_INFO, node_policies.UPDATE_DRIVER_INFO,
         node_policies.UPDATE_PROPERTIES, node_policies.UPDATE_INSTANCE_UUID,
@@ -100,12 +103,12 @@ ALLOWED = {
         node_policies.SET_POWER_STATE, node_policies.GET_CONSOLE,
         node_policies.SET_CONSOLE_STATE, node_policies.GET_BOOT_DEVICE,
         node_policies.SET_BOOT_DEVICE, node_policies.SET_INDICATOR_STATE},
-    'lessee member': _READS | {node_policies.UPDATE,
-                               node_policies.UPDATE_EXTRA,
-                               node_policies.SET_POWER_STATE},
-    'owner reader': _READS,
-    'other member': {node_policies.LIST, port_policies.LIST,
-                     group_policies.LIST},
+    'lessee member': _READS | _PUBLIC | {node_policies.UPDATE,
+                                         node_policies.UPDATE_EXTRA,
+                                         node_policies.SET_POWER_STATE},
+    'owner reader': _READS | _PUBLIC,
+    'other member': _PUBLIC | {node_policies.LIST, port_policies.LIST,
+                               group_policies.LIST},
 }
 # Success statuses of the routes by method.
 _SUCCESS = {'GET': 200, 'PATCH': 200, 'POST': 201, 'PUT': 204,
