@@ -39,11 +39,14 @@ class Heartbeat(object):
     :param connection: the database URL (``[database] connection``).
     :param hostname: the host registered (``[DEFAULT] host``).
     :param interval: seconds between two refreshes.
+    :param mark_offline: whether ``stop`` marks the host offline (not
+        when several independent processes refresh the same host).
     """
 
-    def __init__(self, connection, hostname, interval):
+    def __init__(self, connection, hostname, interval, mark_offline=True):
         self.hostname = hostname
         self.interval = interval
+        self.mark_offline = mark_offline
         self._engine = sa.create_engine(connection, poolclass=pool.NullPool)
         self._stopped = threading.Event()
         self._thread = None
@@ -52,15 +55,24 @@ class Heartbeat(object):
         with orm.Session(self._engine) as session, session.begin():
             action(session, self.hostname)
 
-    def start(self):
+    def start(self, required=True):
         """Register the host and start refreshing it.
 
+        :param required: whether a failed registration is raised; if not,
+            it is logged and the next beat registers the host.
         :raises Exception: the database refused the registration (the
-            service cannot say where it runs).
+            service cannot say where it runs), if ``required``.
         """
-        self._transaction(conductor.register)
-        LOG.info('Registered conductor %s; refreshed every %d seconds',
-                 self.hostname, self.interval)
+        try:
+            self._transaction(conductor.register)
+        except Exception as exc:
+            if required:
+                raise
+            LOG.warning('Could not register conductor %s (the next '
+                        'heartbeat will): %s', self.hostname, exc)
+        else:
+            LOG.info('Registered conductor %s; refreshed every %d seconds',
+                     self.hostname, self.interval)
         self._stopped.clear()
         self._thread = threading.Thread(
             target=self._run, name='conductor-heartbeat', daemon=True)
@@ -93,6 +105,9 @@ class Heartbeat(object):
         if self._thread is not None:
             self._thread.join(self.interval + 5)
             self._thread = None
+        if not self.mark_offline:
+            self._engine.dispose()
+            return
         try:
             self._transaction(conductor.unregister)
         except Exception as exc:

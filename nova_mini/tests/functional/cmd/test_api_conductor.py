@@ -14,7 +14,8 @@
 registry (nova_mini.cmd.api.APIServer): registered once it listens,
 refreshed every heartbeat interval, offline once it stopped on SIGTERM.
 The server runs in a child process with a stand-in WSGI app, on the
-module's database.
+module's database. Under uwsgi or mod_wsgi, each process building
+nova_mini.wsgi.api's application registers and refreshes its host.
 """
 
 import os
@@ -99,3 +100,40 @@ def test_the_service_registers_refreshes_and_goes_offline(db, tmp_path):
     last = _row(db.engine)
     assert not last.online
     assert last.created_at == first.created_at
+
+
+_WSGI_PROCESS = textwrap.dedent('''
+    import time
+
+    from nova_mini.wsgi import api
+
+    assert callable(api.application)
+    print('built', flush=True)
+    time.sleep(60)
+''')
+
+
+def test_the_wsgi_application_registers_and_refreshes(db, tmp_path):
+    config = tmp_path / 'nova_mini.conf'
+    config.write_text('[DEFAULT]\nhost = api-under-test\n'
+                      '[api]\nauth_strategy = noauth2\n'
+                      '[conductor]\nheartbeat_interval = 1\n'
+                      '[database]\nconnection = %s\n' % db.url)
+    script = tmp_path / 'wsgi_process.py'
+    script.write_text(_WSGI_PROCESS)
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ, NOVA_MINI_CONFIG_FILE=str(config)))
+    try:
+        output = []
+        while not output or output[-1] not in (b'built\n', b''):
+            output.append(proc.stdout.readline())
+        assert output[-1] == b'built\n', b''.join(output)
+        first = _wait_for(lambda: _row(db.engine))
+        assert first.online
+        _wait_for(lambda: _row(db.engine).updated_at > first.updated_at,
+                  timeout=10)
+    finally:
+        proc.kill()
+        proc.wait()
