@@ -20,6 +20,7 @@ What a template does to a deploy: nova_mini.objects.node_deploy.
 import collections
 import re
 
+from oslo_serialization import jsonutils
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 import pecan
@@ -158,7 +159,10 @@ class DeployTemplatesController(rest.RestController):
         req.ctxt.can(policies.UPDATE)
         _check_fields(req.json)
         template = _get_template(ident)
-        document = {name: getattr(template, name) for name in _PATCHABLE}
+        # Plain JSON, not the object's coercing lists and dicts: the patch
+        # may put anything anywhere, the checks below judge the result.
+        document = jsonutils.loads(jsonutils.dumps(
+            {name: getattr(template, name) for name in _PATCHABLE}))
         patched = json_patch.apply(document, req.json)
         if patched.get('extra') is None:
             patched['extra'] = {}
