@@ -20,6 +20,7 @@ from nova_mini.policies import chassis
 from nova_mini.policies import conductors
 from nova_mini.policies import deploy_templates
 from nova_mini.policies import drivers
+from nova_mini.policies import events
 from nova_mini.policies import extensions
 from nova_mini.policies import flavor_access
 from nova_mini.policies import flavor_extra_specs
@@ -54,6 +55,7 @@ def list_rules():
         ports.list_rules(),
         portgroups.list_rules(),
         ramdisk.list_rules(),
+        events.list_rules(),
         volumes.list_rules(),
         servers.list_rules(),
         extensions.list_rules(),

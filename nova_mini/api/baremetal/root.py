@@ -24,6 +24,7 @@ from nova_mini.api.baremetal import chassis
 from nova_mini.api.baremetal import conductors
 from nova_mini.api.baremetal import deploy_templates
 from nova_mini.api.baremetal import drivers
+from nova_mini.api.baremetal import events
 from nova_mini.api.baremetal import nodes
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
@@ -59,6 +60,7 @@ class V1Controller(object):
     allocations = allocations.AllocationsController()
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()
+    events = events.EventsController()
     conductors = conductors.ConductorsController()
     deploy_templates = deploy_templates.DeployTemplatesController()
     volume = volume.VolumeController()
@@ -94,6 +96,7 @@ class V1Controller(object):
                               ('heartbeat', versions.RAMDISK_ENDPOINTS),
                               ('conductors', versions.CONDUCTOR),
                               ('allocations', versions.ALLOCATION),
+                              ('events', versions.EVENTS),
                               ('deploy_templates',
                                versions.DEPLOY_TEMPLATES)):
             if pecan.request.api_version >= version:

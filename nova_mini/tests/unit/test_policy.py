@@ -30,6 +30,7 @@ from nova_mini.policies import chassis as chassis_policies
 from nova_mini.policies import conductors as conductor_policies
 from nova_mini.policies import deploy_templates as template_policies
 from nova_mini.policies import drivers as driver_policies
+from nova_mini.policies import events as event_policies
 from nova_mini.policies import extensions as extension_policies
 from nova_mini.policies import flavor_access as access_policies
 from nova_mini.policies import flavor_extra_specs as specs_policies
@@ -71,6 +72,7 @@ ADMIN_ONLY = [
     action_policies.EVENTS_DETAILS, driver_policies.GET,
     driver_policies.GET_PROPERTIES, driver_policies.GET_RAID_PROPERTIES,
     allocation_policies.LIST_ALL, allocation_policies.CREATE,
+    event_policies.POST,
     node_policies.INJECT_NMI, conductor_policies.GET,
     template_policies.GET, template_policies.CREATE,
     template_policies.UPDATE, template_policies.DELETE,
@@ -160,7 +162,8 @@ def test_rules_are_documented():
                         '/extensions', '/os-keypairs',
                         '/portgroups', '/drivers', '/allocations',
                         '/deploy_templates',
-                        '/conductors', '/lookup', '/heartbeat', '/volume')
+                        '/conductors', '/lookup', '/heartbeat', '/events',
+                        '/volume')
             assert operation['path'].startswith(prefixes), name
 
 

@@ -80,14 +80,15 @@ def test_baremetal_v1_links_collections_from_their_version(api, version,
 
 
 # Endpoints (not collections) the document links, checked below.
-_ENDPOINTS = ('lookup', 'heartbeat')
+_ENDPOINTS = ('lookup', 'heartbeat', 'events')
 
 
 @pytest.mark.parametrize('version,linked', [
     ('1.21', set()),
     ('1.22', {'lookup', 'heartbeat'}),
     ('1.53', {'lookup', 'heartbeat'}),
-    ('1.65', {'lookup', 'heartbeat'}),
+    ('1.54', {'lookup', 'heartbeat', 'events'}),
+    ('1.65', {'lookup', 'heartbeat', 'events'}),
 ])
 def test_baremetal_v1_links_endpoints_from_their_version(api, version,
                                                          linked):

@@ -1,0 +1,33 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Policy of the bare-metal events endpoint, with Ironic's name:
+administrators (a networking service) post events.
+"""
+
+from oslo_policy import policy
+
+from nova_mini.policies import base
+
+POST = 'baremetal:events:post'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=POST, check_str=base.ADMIN,
+        description='Post events of other services (a networking '
+                    'service\'s port binding events).',
+        operations=[{'method': 'POST', 'path': '/events'}]),
+]
+
+
+def list_rules():
+    return rules
