@@ -28,6 +28,7 @@ from nova_mini.policies import flavors
 from nova_mini.policies import instance_actions
 from nova_mini.policies import keypairs
 from nova_mini.policies import node_traits
+from nova_mini.policies import node_vifs
 from nova_mini.policies import nodes
 from nova_mini.policies import portgroups
 from nova_mini.policies import ports
@@ -47,6 +48,7 @@ def list_rules():
         flavor_access.list_rules(),
         nodes.list_rules(),
         node_traits.list_rules(),
+        node_vifs.list_rules(),
         chassis.list_rules(),
         drivers.list_rules(),
         conductors.list_rules(),

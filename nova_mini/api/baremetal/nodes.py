@@ -27,6 +27,7 @@ from nova_mini.api.baremetal import node_query
 from nova_mini.api.baremetal import node_states
 from nova_mini.api.baremetal import node_traits
 from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal import node_vifs
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as schema
@@ -53,6 +54,7 @@ _SUB_RESOURCES = {
     'allocation': allocations.NodeAllocationController,
     'volume': volume.VolumeController,
     'bios': node_bios.NodeBiosController,
+    'vifs': node_vifs.NodeVIFsController,
 }
 # Fields a patch may change; the others are the service's own.
 _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',

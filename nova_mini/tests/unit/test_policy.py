@@ -38,6 +38,7 @@ from nova_mini.policies import flavors as flavor_policies
 from nova_mini.policies import instance_actions as action_policies
 from nova_mini.policies import keypairs as keypair_policies
 from nova_mini.policies import node_traits as trait_policies
+from nova_mini.policies import node_vifs as vif_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.policies import portgroups as portgroup_policies
 from nova_mini.policies import ports as port_policies
@@ -108,7 +109,8 @@ USER_OR_ADMIN = [keypair_policies.INDEX, keypair_policies.CREATE,
 NODE_READERS = [node_policies.GET, node_policies.GET_STATES,
                 trait_policies.LIST, port_policies.GET,
                 portgroup_policies.GET, node_policies.GET_INDICATOR_STATE,
-                node_policies.GET_BIOS, volume_policies.GET]
+                node_policies.GET_BIOS, vif_policies.LIST,
+                volume_policies.GET]
 NODE_MEMBERS = [node_policies.UPDATE, node_policies.UPDATE_EXTRA,
                 node_policies.SET_POWER_STATE]
 OWNER_READERS = [node_policies.GET_LAST_ERROR, node_policies.GET_DRIVER_INFO,
@@ -123,6 +125,7 @@ OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
                  node_policies.GET_BOOT_DEVICE,
                  node_policies.SET_BOOT_DEVICE,
                  node_policies.SET_INDICATOR_STATE,
+                 vif_policies.ATTACH, vif_policies.DETACH,
                  volume_policies.UPDATE]
 NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]
 NODE_RULES = NODE_READERS + NODE_MEMBERS + OWNER_READERS + OWNER_MEMBERS

@@ -35,6 +35,7 @@ from nova_mini import context as nm_context
 from nova_mini import objects
 from nova_mini.objects import conductor
 from nova_mini.policies import node_traits as trait_policies
+from nova_mini.policies import node_vifs as vif_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.policies import portgroups as group_policies
 from nova_mini.policies import ports as port_policies
@@ -90,7 +91,8 @@ PERSONAS = {
 _READS = {node_policies.LIST, node_policies.GET, node_policies.GET_STATES,
           trait_policies.LIST, port_policies.LIST, port_policies.GET,
           group_policies.LIST, group_policies.GET,
-          node_policies.GET_INDICATOR_STATE, node_policies.GET_BIOS}
+          node_policies.GET_INDICATOR_STATE, node_policies.GET_BIOS,
+          vif_policies.LIST}
 # Public: a ramdisk has no credentials.
 _PUBLIC = {ramdisk_policies.LOOKUP, ramdisk_policies.HEARTBEAT}
 ALLOWED = {
@@ -102,7 +104,8 @@ ALLOWED = {
         node_policies.VALIDATE, node_policies.SET_PROVISION_STATE,
         node_policies.SET_POWER_STATE, node_policies.GET_CONSOLE,
         node_policies.SET_CONSOLE_STATE, node_policies.GET_BOOT_DEVICE,
-        node_policies.SET_BOOT_DEVICE, node_policies.SET_INDICATOR_STATE},
+        node_policies.SET_BOOT_DEVICE, node_policies.SET_INDICATOR_STATE,
+        vif_policies.ATTACH, vif_policies.DETACH},
     'lessee member': _READS | _PUBLIC | {node_policies.UPDATE,
                                          node_policies.UPDATE_EXTRA,
                                          node_policies.SET_POWER_STATE},
