@@ -46,6 +46,11 @@ POWER_OFF = 'power off'
 ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
        RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL)
 
+# The states of a node rescued, or on its way in or out of rescue: it
+# holds its instance, and cannot be rebuilt (unrescue it first).
+RESCUE_STATES = (RESCUING, RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING,
+                 UNRESCUEFAIL)
+
 # The states in which a ramdisk may look its node up (Ironic's, less
 # those of deploying, cleaning, inspecting and servicing, which nodes
 # never reach here).

@@ -78,6 +78,23 @@ def _power(context, instance, target):
     return node.uuid
 
 
+def _check_not_rescued(context, instance):
+    """Refuse to rebuild a server whose node is in rescue (409): Nova's
+    Ironic driver rebuilds with Ironic's rebuild, which such a node
+    refuses, and Nova refuses to rebuild a rescued server.
+    """
+    if not instance.node_uuid:
+        return
+    try:
+        node = objects.Node.get_by_uuid(context, instance.node_uuid)
+    except exception.NotFound:
+        return
+    if node.provision_state in states.RESCUE_STATES:
+        raise exception.InstanceInvalidState(
+            action='rebuild', instance_uuid=instance.uuid,
+            attr='node provision_state', state=node.provision_state)
+
+
 class ServerActionController(rest.RestController):
     """POST /servers/{server_id}/action."""
 
@@ -223,6 +240,7 @@ class ServerActionController(rest.RestController):
             # deployed again and powered on. The node first: a refusal
             # leaves the server and its node as they were.
             stopped = original == task.STOPPED
+            _check_not_rescued(context, instance)
             host = _power(context, instance, states.POWER_OFF if stopped
                           else node_power.REBOOT)
             if details:

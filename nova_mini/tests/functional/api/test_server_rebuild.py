@@ -135,3 +135,33 @@ def test_an_image_ref_that_is_no_image_id(api_fixture_factory):
     assert response.json['badRequest']['message'] == \
         'Invalid imageRef provided.'
     assert _kept(context, server) == before
+
+
+def test_a_server_whose_node_is_rescued_is_not_rebuilt(api_fixture_factory):
+    app = webtest.TestApp(api_fixture_factory().app)
+    context = nm_context.get_admin_context()
+    server = str(uuid.uuid4())
+    node = builders.create_node(context, 'n-r', provision_state='rescue',
+                                power_state='power on',
+                                instance_uuid=server,
+                                instance_info={'image_source': 'img-1'})
+    builders.boot_server(context, server, name='box', user_id='demo',
+                         vm_state=instance_task.ACTIVE,
+                         power_state=instance_task.RUNNING,
+                         node_uuid=node.uuid)
+    before = _kept(context, server)
+    response = _rebuild(app, server, {'imageRef': 'img-2', 'name': 'other'},
+                        409)
+    assert response.json['conflictingRequest']['message'] == (
+        "Cannot 'rebuild' instance %s while it is in node provision_state "
+        "rescue" % server)
+    assert _kept(context, server) == before
+    stored = objects.Node.get_by_uuid(context, node.uuid)
+    assert stored.instance_info == {'image_source': 'img-1'}
+    assert stored.provision_state == 'rescue'
+    # Deleting the server tears the rescued node down.
+    app.delete(V21 + '/servers/%s' % server, headers=_headers(),
+               status=204)
+    stored = objects.Node.get_by_uuid(context, node.uuid)
+    assert (stored.provision_state, stored.instance_uuid) == (
+        'available', None)
