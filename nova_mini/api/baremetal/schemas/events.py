@@ -12,6 +12,8 @@
 
 """Request schema of POST /events: Ironic's (its network port events)."""
 
+from nova_mini.api.validation import messages
+
 EVENT_TYPES = ('network.bind_port', 'network.unbind_port',
                'network.delete_port')
 
@@ -19,6 +21,8 @@ _uuid = {'type': 'string', 'format': 'uuid'}
 _nullable_uuid = {'type': ['string', 'null'], 'format': 'uuid'}
 # What oslo.utils' is_valid_mac accepts, as Ironic's mac-address format.
 MAC_PATTERN = '^([0-9a-fA-F]{2}[-:]){5}[0-9a-fA-F]{2}$'
+messages.add_pattern(MAC_PATTERN, 'a MAC address (six pairs of hexadecimal '
+                     'digits separated by ":" or "-")')
 
 create = {
     'type': 'object',
