@@ -61,10 +61,11 @@ def issue_token(context, node_id):
         (a second lookup learns nothing).
     :raises nova_mini.exception.NodeNotFound: the node is gone.
     """
-    # An UPDATE changing nothing first: it locks the row, so that two
-    # lookups racing give out one token.
+    # An UPDATE changing nothing (not even updated_at) first: it locks
+    # the row, so that two lookups racing give out one token.
     if not context.session.execute(_NODES.update().where(
-            _NODES.c.id == node_id).values(uuid=_NODES.c.uuid)).rowcount:
+            _NODES.c.id == node_id).values(
+                updated_at=_NODES.c.updated_at)).rowcount:
         raise exception.NodeNotFound(node=node_id)
     info = context.session.execute(sa.select(
         _NODES.c.driver_internal_info).where(
