@@ -164,15 +164,18 @@ class LookupController(rest.RestController):
 
 
 class HeartbeatController(rest.RestController):
-    """/heartbeat/{node_ident}: a ramdisk's heartbeat."""
+    """/heartbeat/{node_ident} (or /heartbeat, the node in the body's
+    ``node_ident``): a ramdisk's heartbeat.
+    """
 
     @wsgi.expose(status=202)
     @_since_ramdisk
     @validation.body(schema.heartbeat)
-    def post(self, node_ident):
+    def post(self, node_ident=None):
         req = pecan.request
         body = req.json
         context = req.ctxt
+        node_ident = _heartbeat_node(node_ident, body.get('node_ident'))
         if body.get('agent_version') and \
                 req.api_version < versions.AGENT_VERSION:
             raise exception.Invalid('Field "agent_version" not recognised')
@@ -191,6 +194,18 @@ class HeartbeatController(rest.RestController):
                     'driver %(driver)s does not support heartbeating',
                     {'node': node.uuid, 'driver': node.driver})
         return _accepted()
+
+
+def _heartbeat_node(in_path, in_body):
+    """The node a heartbeat names, in its path or its body."""
+    if in_path is not None and in_body is not None and in_path != in_body:
+        raise exception.Invalid('The heartbeat names node %s in its path '
+                                'and %s in its body: name one.'
+                                % (in_path, in_body))
+    ident = in_path if in_path is not None else in_body
+    if ident is None:
+        raise exception.Invalid('Missing mandatory parameter: node_ident')
+    return ident
 
 
 def _load_node(context, ident):

@@ -30,9 +30,13 @@ lookup_query = {
 
 _text = {'type': ['string', 'null']}
 
+# The node may be named in the body rather than the path (POST
+# /heartbeat), as Ironic's controller takes it (ironic-tempest-plugin's
+# client does so).
 heartbeat = {
     'type': 'object',
     'properties': {
+        'node_ident': {'type': 'string'},
         'callback_url': {'type': 'string'},
         'agent_version': _text,
         'agent_token': _text,

@@ -190,3 +190,25 @@ def test_abort_of_rescue_wait(api, waiting):
     node = _stored(waiting)
     assert node.provision_state == 'rescue'
     assert node.instance_info['rescue_password'] == 'pw2'
+
+
+def test_heartbeat_naming_the_node_in_its_body(api, waiting):
+    token = api.get(ROOT + '/lookup?node_uuid=%s' % waiting,
+                    headers=_v('1.62')).json['config']['agent_token']
+    body = {'node_ident': waiting, 'callback_url': 'http://192.0.2.5:1',
+            'agent_version': '9.0', 'agent_token': token}
+    # Not a public path: the caller authenticates.
+    headers = dict(_v('1.65'), **{'X-Auth-Token': 'admin:admin'})
+    response = api.post_json(ROOT + '/heartbeat', body, headers=headers,
+                             expect_errors=True)
+    assert response.status_int == 202
+    assert _heartbeat(api, 'n1', body).status_int == 400
+    del body['node_ident']
+    response = api.post_json(ROOT + '/heartbeat', body, headers=headers,
+                             expect_errors=True)
+    assert response.status_int == 400
+    assert 'Missing mandatory parameter: node_ident' in response.text
+    response = api.post_json(ROOT + '/heartbeat', body, headers=dict(
+        headers, **{'X-OpenStack-Ironic-API-Version': '1.21'}),
+        expect_errors=True)
+    assert response.status_int == 404
