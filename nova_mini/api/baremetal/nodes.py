@@ -158,7 +158,8 @@ def _patch_interfaces(node, patched, changed, reset):
 
 def _check_flags(node, changed):
     """Ironic's rules of protected and retired, on the patched node."""
-    for flag, allowed in (('protected', lambda s: s == states.ACTIVE),
+    for flag, allowed in (('protected',
+                           lambda s: s in (states.ACTIVE, states.RESCUE)),
                           ('retired', lambda s: s != states.AVAILABLE)):
         reason = flag + '_reason'
         if changed.get(flag) is False:
