@@ -140,6 +140,34 @@ def test_deployed_node_of_a_failed_build_is_undeployed(admin, engine):
         None, states.AVAILABLE, states.POWER_OFF, {}, None)
 
 
+@pytest.mark.parametrize('state', [states.RESCUE, states.RESCUEWAIT,
+                                   states.RESCUEFAIL, states.UNRESCUEFAIL])
+def test_rescued_node_of_a_gone_server_is_torn_down(admin, engine, state):
+    """A node an operator rescued holds its server's instance; once the
+    server is gone, it is freed as a deployed one.
+    """
+    gone = str(uuid.uuid4())
+    node = _node(admin, engine, 'rescued', gone, state=state,
+                 power_state=states.POWER_ON)
+    assert orphan_claims.release_orphans(admin, TIMEOUT) == [
+        orphan_claims.Orphan(node, gone)]
+    row = _node_row(engine, node)
+    assert (row.instance_uuid, row.provision_state, row.instance_info) == (
+        None, states.AVAILABLE, {})
+
+
+def test_rescued_node_of_a_live_server_is_kept(admin, engine):
+    server = _server(admin, engine, vm_state=instance_obj.ACTIVE)
+    node = _node(admin, engine, 'rescued', server, state=states.RESCUE)
+    with engine.begin() as connection:
+        connection.execute(_INSTANCES.update().where(
+            _INSTANCES.c.uuid == server).values(node_uuid=node))
+    assert orphan_claims.release_orphans(admin, TIMEOUT) == []
+    row = _node_row(engine, node)
+    assert (row.instance_uuid, row.provision_state) == (server,
+                                                        states.RESCUE)
+
+
 def test_orphans_freed_and_live_claims_kept(admin, engine):
     gone = str(uuid.uuid4())
     elsewhere = _server(admin, engine, vm_state=instance_obj.ACTIVE,
