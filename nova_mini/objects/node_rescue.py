@@ -25,8 +25,10 @@ move.
 * unrescue: the agent's token and URL are forgotten; the password stays
   (Ironic's fake interface leaves it; a tear down clears
   ``instance_info``). With ``no-rescue`` the node ends in
-  ``unrescue failed`` with Ironic's ``last_error``.
-* abort (of ``rescue wait``): the password and the agent's URL go.
+  ``unrescue failed`` with Ironic's ``last_error`` (its target still
+  ``active``, as Ironic shows a failed state).
+* abort (of ``rescue wait``): the password and the agent's URL go; the
+  node is in ``rescue failed``, its target still ``rescue``.
 * undeploy: the agent's token and URL go, as Ironic's tear down wipes
   them.
 """
@@ -97,14 +99,18 @@ def changes(row, node_uuid, action, rescue_password=None):
                 'driver_internal_info': _without(dii, AGENT_KEYS)}
     if action == states.UNRESCUE:
         if row.rescue_interface == NO_RESCUE:
+            # A failed state keeps the target it failed to reach, as
+            # Ironic's state machine shows it.
             return {'provision_state': states.UNRESCUEFAIL,
+                    'target_provision_state': states.ACTIVE,
                     'last_error': 'Failed to unrescue: %s'
                                   % _unsupported(row.driver),
                     'driver_internal_info': _without(dii, (AGENT_URL,))}
         return {'driver_internal_info': _without(dii, AGENT_KEYS)}
     if action == states.ABORT:
         return {'instance_info': _without(row.instance_info, PASSWORD_KEYS),
-                'driver_internal_info': _without(dii, (AGENT_URL,))}
+                'driver_internal_info': _without(dii, (AGENT_URL,)),
+                'target_provision_state': states.RESCUE}
     if action == states.UNDEPLOY:
         return {'driver_internal_info': _without(dii, AGENT_KEYS)}
     return {}

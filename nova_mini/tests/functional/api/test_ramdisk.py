@@ -181,6 +181,7 @@ def test_abort_of_rescue_wait(api, waiting):
                  headers=ADMIN)
     node = _stored(waiting)
     assert node.provision_state == 'rescue failed'
+    assert node.target_provision_state == 'rescue'
     assert 'rescue_password' not in node.instance_info
     assert node.instance_info['image_source'] == 'img'
     # A failed rescue may be rescued again.

@@ -53,6 +53,7 @@ def test_rescue_stores_the_password_and_its_hash(admin):
     node.set_provision_state('rescue', rescue_password='s3cret')
     stored = _load(admin, node)
     assert stored.provision_state == 'rescue'
+    assert stored.target_provision_state is None
     assert stored.power_state == 'power on'
     info = stored.instance_info
     assert info['image_source'] == 'img'
@@ -100,6 +101,7 @@ def test_unrescue_with_no_rescue_fails(admin):
     node.set_provision_state('unrescue')
     stored = _load(admin, node)
     assert stored.provision_state == 'unrescue failed'
+    assert stored.target_provision_state == 'active'
     assert stored.last_error.startswith('Failed to unrescue: Driver')
     assert 'agent_url' not in stored.driver_internal_info
     assert stored.driver_internal_info['agent_secret_token'] == 'tok'
@@ -113,6 +115,7 @@ def test_abort_of_rescue_wait(admin):
     node.set_provision_state('abort')
     stored = _load(admin, node)
     assert stored.provision_state == 'rescue failed'
+    assert stored.target_provision_state == 'rescue'
     assert stored.instance_info == {'x': 1}
     assert 'agent_url' not in stored.driver_internal_info
     assert stored.instance_uuid == node.instance_uuid
