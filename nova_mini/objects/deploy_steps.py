@@ -33,6 +33,7 @@ and RAID interfaces have clean steps only.
 import collections
 
 from nova_mini import exception
+from nova_mini.objects import node_interfaces
 
 # The interfaces that have deploy steps, and how a tie of priorities is
 # broken (higher first), as in Ironic.
@@ -74,9 +75,16 @@ def driver_steps(node, table=None):
         ``argsinfo``, ``interface``), new copies.
     """
     table = DRIVER_STEPS if table is None else table
+    # An interface left unset (a row written before the interfaces were
+    # recorded, or by hand) is the hardware type's default, as everywhere.
+    impls = node_interfaces.resolve(
+        getattr(node, 'driver', None) or node_interfaces.FAKE_HARDWARE,
+        {field: getattr(node, field, None)
+         for field in node_interfaces.FIELDS})
     steps = []
     for interface in INTERFACE_PRIORITY:
-        impl = getattr(node, '%s_interface' % interface, None)
+        field = '%s_interface' % interface
+        impl = impls.get(field, getattr(node, field, None))
         steps.extend(dict(step) for step in table.get((interface, impl), ()))
     return steps
 

@@ -112,6 +112,12 @@ def test_boot_active_error_and_no_scheduler(boot_apis, engine, flavor,
         'traits', 'project_id', 'image_source', 'image_properties')} == {
             'traits': [TRAIT], 'project_id': server['tenant_id'],
             'image_source': helpers.IMAGE, 'image_properties': {}}
+    # The root partition by the server's disk configuration: MANUAL, the
+    # flavor's disk (50); AUTO, the node's whole disk (100).
+    auto = server['OS-DCF:diskConfig'] == 'AUTO'
+    assert {key: info.pop(key) for key in ('auto_disk_config', 'root_gb')
+            } == {'auto_disk_config': auto,
+                  'root_gb': '100' if auto else '50'}
     assert sorted(info) == [
         'image_checksum', 'image_container_format', 'image_disk_format',
         'image_os_hash_algo', 'image_os_hash_value', 'image_tags']
