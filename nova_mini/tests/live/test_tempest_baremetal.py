@@ -36,7 +36,7 @@ from nova_mini.tests.live import tempest_run
 pytestmark = pytest.mark.live
 
 MODULES = ('test_nodes', 'test_chassis', 'test_ports', 'test_drivers',
-           'test_allocations')
+           'test_allocations', 'test_deploy_templates')
 TESTS = (r'^ironic_tempest_plugin\.tests\.api\.admin\.(%s)\.'
          % '|'.join(MODULES))
 
@@ -49,6 +49,8 @@ ALLOWED_SKIPS = {
     'TestNodeGraphicalConsole': 'needs 1.96',
     'TestAllocationsWithJsonExtSupport': 'needs 1.90',
     'TestAllocationsWithoutJsonExtSupport': 'needs 1.91',
+    'TestDeployTemplatesWithJsonExtSupport': 'needs 1.90',
+    'TestDeployTemplatesWithoutJsonExtSupport': 'needs 1.91',
     # Needs the ipmi hardware type enabled; nova_mini drives fake only.
     'TestResetInterfaces': 'ipmi hardware type not enabled',
     # VIFs are Neutron ports: no networking service here.
