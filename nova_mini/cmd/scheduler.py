@@ -16,6 +16,12 @@ On SIGTERM (or SIGINT) it stops taking requests, lets the builds it has
 started finish, then exits 0; builds still running after ``[filter_scheduler]
 graceful_shutdown_timeout`` seconds are left to the deadline every
 scheduler's clean-up enforces, and it exits 1.
+
+With ``[scheduler] workers`` above 1, a parent process forks that many
+schedulers (before any database or broker connection is made, so none is
+shared), starts a new one when one dies, and on SIGTERM passes the signal
+on, waits for them and exits 1 if any of them did. A scheduler whose
+parent is gone (killed) stops as on SIGTERM.
 """
 
 import logging as py_logging
@@ -46,6 +52,14 @@ def main(argv=None):
     config.log_options()
     common.require_database(CONF)
     common.require_broker(CONF)
+    workers = CONF.scheduler.workers
+    if workers > 1:
+        sys.exit(_parent(workers))
+    _serve()
+
+
+def _serve(parent=None):
+    """Run one scheduler until SIGTERM (or its ``parent`` pid is gone)."""
     db_api.configure(CONF)
 
     stopping = threading.Event()
@@ -68,7 +82,9 @@ def main(argv=None):
              rpcapi.TOPIC, CONF.host)
     service.sd_notify('READY=1')
     while not stopping.wait(1):
-        pass
+        if parent is not None and os.getppid() != parent:
+            LOG.warning('The parent process %d is gone, stopping', parent)
+            stopping.set()
     service.sd_notify('STOPPING=1')
     bound = CONF.filter_scheduler.graceful_shutdown_timeout
     LOG.info('Taking no more requests; waiting %s for the builds in '
@@ -87,6 +103,92 @@ def main(argv=None):
         os._exit(1)
     rpc.cleanup()
     LOG.info('nova-mini-scheduler stopped')
+
+
+def _parent(count):
+    """Fork ``count`` schedulers and watch them; return the exit status."""
+    stopping = threading.Event()
+
+    def _stop(signum, _frame):
+        LOG.info('Received signal %d, stopping the schedulers', signum)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    children = {}
+    for _i in range(count):
+        _fork(children)
+    LOG.info('nova-mini-scheduler: %d schedulers (pids %s)', count,
+             ', '.join(str(pid) for pid in sorted(children)))
+    service.sd_notify('READY=1')
+    status = 0
+    while not stopping.wait(0.5):
+        for pid, code in _reaped(children):
+            LOG.error('Scheduler %d exited (status %s); starting another',
+                      pid, code)
+            _fork(children)
+    service.sd_notify('STOPPING=1')
+    for pid in children:
+        _signal(pid, signal.SIGTERM)
+    while children:
+        pid, code = _wait_child()
+        if pid is None:
+            break
+        if children.pop(pid, None) is not None and code:
+            status = 1
+    LOG.info('nova-mini-scheduler stopped')
+    return status
+
+
+def _fork(children):
+    parent = os.getpid()
+    pid = os.fork()
+    if pid:
+        children[pid] = True
+        return
+    # The child: the parent alone speaks to systemd.
+    os.environ.pop('NOTIFY_SOCKET', None)
+    code = 0
+    try:
+        _serve(parent=parent)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:
+        LOG.exception('Scheduler %d failed', os.getpid())
+        code = 1
+    finally:
+        py_logging.shutdown()
+        os._exit(code)
+
+
+def _reaped(children):
+    """The children that have exited, as ``(pid, status)``."""
+    gone = []
+    while children:
+        try:
+            pid, raw = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+        if pid == 0:
+            break
+        if children.pop(pid, None) is not None:
+            gone.append((pid, os.waitstatus_to_exitcode(raw)))
+    return gone
+
+
+def _wait_child():
+    try:
+        pid, raw = os.waitpid(-1, 0)
+    except ChildProcessError:
+        return None, 0
+    return pid, os.waitstatus_to_exitcode(raw)
+
+
+def _signal(pid, signum):
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass
 
 
 def _wait(server, timeout):

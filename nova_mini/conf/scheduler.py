@@ -10,9 +10,26 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Options of the [filter_scheduler] group: how nodes are chosen."""
+"""Options of the [scheduler] group (the nova-mini-scheduler service) and
+of the [filter_scheduler] group (how nodes are chosen)."""
 
 from oslo_config import cfg
+
+scheduler_group = cfg.OptGroup(
+    'scheduler', title='Scheduler service options',
+    help='How nova-mini-scheduler runs.')
+
+scheduler_opts = [
+    cfg.IntOpt('workers', default=1, min=1,
+               help='Processes of nova-mini-scheduler, each consuming the '
+                    'scheduler topic with its own connections (RabbitMQ '
+                    'hands each request to one of them). Selections are '
+                    'CPU work in Python, so one process uses one core: set '
+                    'it to the number of cores the scheduler may use (Nova '
+                    'runs one per CPU). With more than one, a parent '
+                    'process starts them, starts a new one when one dies, '
+                    'and passes SIGTERM on to them.'),
+]
 
 filter_scheduler_group = cfg.OptGroup(
     'filter_scheduler', title='Filter scheduler options',
@@ -66,9 +83,12 @@ filter_scheduler_opts = [
 
 
 def register_opts(conf):
+    conf.register_group(scheduler_group)
+    conf.register_opts(scheduler_opts, group=scheduler_group)
     conf.register_group(filter_scheduler_group)
     conf.register_opts(filter_scheduler_opts, group=filter_scheduler_group)
 
 
 def list_opts():
-    return {filter_scheduler_group: filter_scheduler_opts}
+    return {scheduler_group: scheduler_opts,
+            filter_scheduler_group: filter_scheduler_opts}
