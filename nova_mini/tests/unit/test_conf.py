@@ -32,8 +32,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova_mini.__file__)))
 BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
-              'filter_scheduler', 'quota', 'vendordata_dynamic_auth',
-              'glance', 'conductor')
+              'scheduler', 'filter_scheduler', 'quota',
+              'vendordata_dynamic_auth', 'glance', 'conductor')
 
 # Groups that also list the options of sample keystoneauth1 plugins: those
 # are registered when the configured plugin is loaded, not beforehand.
@@ -89,6 +89,7 @@ def test_list_opts_lists_every_registered_option(group):
              'max_limit'}),
     ('metadata', {'bind_host', 'bind_port', 'workers'}),
     ('upgrade_levels', {'scheduler'}),
+    ('scheduler', {'workers'}),
     ('filter_scheduler', {'enabled_filters', 'weighers', 'host_subset_size',
                           'max_attempts'}),
     ('database', {'connection', 'max_pool_size', 'max_overflow'}),
