@@ -14,15 +14,15 @@
 /nodes/{node_ident}/vifs/{vif_id} (from 1.28; earlier 404, as Ironic's).
 
 Ironic hands these to the node's network interface. nova_mini has no
-networking service and one network interface, ``noop``, which does what
-Ironic 39's ``noop`` does: it lists no VIF, and an attachment or a
-detachment, once the VIF id and the node's policies are checked, does
-nothing (204). So a VIF attached is never listed, and a detachment of a
-VIF never attached is no error. Ironic's interfaces that record VIFs on
-ports (``flat``, ``neutron``) need Neutron.
+networking service and one network interface, ``noop``, which plugs
+nothing: it lists no VIF (as Ironic 39's ``noop``), and where Ironic's
+``noop`` accepts an attachment and forgets it, nova_mini refuses it
+(400, saying why), so that no client believes a VIF is attached; a
+detachment is refused as one of a VIF that is not attached. The id and
+the policies are checked first, as Ironic does. Ironic's interfaces that
+record VIFs on ports (``flat``, ``neutron``) need Neutron.
 """
 
-from oslo_log import log as logging
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
@@ -36,8 +36,6 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini.policies import node_vifs as policies
-
-LOG = logging.getLogger(__name__)
 
 _since_vifs = microversion.versioned(min_version=versions.VIFS)
 _check_name = validation.value_checker(
@@ -69,15 +67,18 @@ class NoopNetwork(object):
 
     @staticmethod
     def vif_attach(node, vif):
-        LOG.info('VIF %(vif)s attached to node %(node)s (noop network '
-                 'interface: nothing to plug)',
-                 {'vif': vif['id'], 'node': node.uuid})
+        raise exception.Invalid(
+            'Node %(node)s cannot attach VIF %(vif)s: its network interface '
+            'is "noop", which plugs no VIF, and there is no networking '
+            'service here to give it one. Nothing was attached.'
+            % {'node': node.uuid, 'vif': vif['id']})
 
     @staticmethod
     def vif_detach(node, vif_id):
-        LOG.info('VIF %(vif)s detached from node %(node)s (noop network '
-                 'interface: nothing to unplug)',
-                 {'vif': vif_id, 'node': node.uuid})
+        raise exception.Invalid(
+            'Unable to detach VIF %(vif)s from node %(node)s because it is '
+            'not attached to it (the "noop" network interface attaches no '
+            'VIF).' % {'vif': vif_id, 'node': node.uuid})
 
 
 # network_interface -> its implementation.
