@@ -56,6 +56,7 @@ GET_CONSOLE = PREFIX + 'get_console'
 SET_CONSOLE_STATE = PREFIX + 'set_console_state'
 GET_BOOT_DEVICE = PREFIX + 'get_boot_device'
 SET_BOOT_DEVICE = PREFIX + 'set_boot_device'
+SET_RAID_STATE = PREFIX + 'set_raid_state'
 INJECT_NMI = PREFIX + 'inject_nmi'
 GET_INDICATOR_STATE = PREFIX + 'get_indicator_state'
 SET_INDICATOR_STATE = PREFIX + 'set_indicator_state'
@@ -203,6 +204,10 @@ rules = [
         description='Set the boot device of a node.',
         operations=[{'method': 'PUT',
                      'path': _NODE + '/management/boot_device'}]),
+    policy.DocumentedRuleDefault(
+        name=SET_RAID_STATE, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Set the target RAID configuration of a node.',
+        operations=[{'method': 'PUT', 'path': _NODE + '/states/raid'}]),
     # Ironic lets the owner's project administrators inject an NMI; an
     # administrator here is one of any project.
     policy.DocumentedRuleDefault(

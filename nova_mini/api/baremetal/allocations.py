@@ -230,6 +230,18 @@ def _candidate_uuids(idents, restricted):
     return result
 
 
+def _node_exists(context, ident):
+    """Whether a node of uuid or name ``ident`` exists, seen or not."""
+    try:
+        if uuidutils.is_uuid_like(ident):
+            objects.Node.get_by_uuid(context, ident)
+        else:
+            objects.Node.get_by_name(context, ident)
+    except exception.NodeNotFound:
+        return False
+    return True
+
+
 class NodeAllocationController(rest.RestController):
     """/nodes/{node}/allocation: the allocation holding the node."""
 
@@ -252,7 +264,16 @@ class NodeAllocationController(rest.RestController):
         req = pecan.request
         view = AllocationView(req)
         fields = utils.get_fields(view)
-        return view.render(self._allocation(policies.GET), fields)
+        try:
+            allocation = self._allocation(policies.GET)
+        except exception.NodeNotFound as error:
+            # As Ironic, reading the allocation of a node that does not
+            # exist is a bad request (400); a node hidden from the
+            # caller stays not found (404).
+            if not _node_exists(req.ctxt, self.node_ident):
+                raise exception.Invalid(str(error))
+            raise
+        return view.render(allocation, fields)
 
     @wsgi.expose(status=204)
     @_since_allocations

@@ -12,7 +12,8 @@
 
 """A node's states: GET /nodes/{node_ident}/states,
 PUT /nodes/{node_ident}/states/provision and .../states/power, and
-GET/PUT /nodes/{node_ident}/states/console.
+GET/PUT /nodes/{node_ident}/states/console, and
+PUT /nodes/{node_ident}/states/raid (1.12; only the empty configuration).
 
 A provision or power change is answered 202 with a Location of the
 node's states, as Ironic does, though here it is complete when the
@@ -25,6 +26,7 @@ from pecan import rest
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_states as schema
 from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -96,7 +98,8 @@ def _check_rescue_password(node, target, password):
 class NodeStatesController(rest.RestController):
     """/nodes/{node_ident}/states and its provision action."""
 
-    _custom_actions = {'provision': ['PUT'], 'power': ['PUT']}
+    _custom_actions = {'provision': ['PUT'], 'power': ['PUT'],
+                       'raid': ['PUT']}
 
     def __init__(self, node_ident):
         self.node_ident = node_ident
@@ -127,6 +130,24 @@ class NodeStatesController(rest.RestController):
         node_power.set_power_state(req.ctxt, node, target)
         return _accepted(node_view.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))
+
+    @wsgi.expose(status=204)
+    @validation.body(schema.target_raid_config)
+    def raid(self):
+        # Ironic's order: the node and its rule, then the version (406
+        # before 1.12).
+        req = pecan.request
+        node = utils.get_node(self.node_ident, policies.SET_RAID_STATE)
+        if req.api_version < versions.RAID_CONFIG:
+            raise utils.not_acceptable()
+        if req.json:
+            # nova_mini's nodes have no RAID to build: their target RAID
+            # configuration is always the empty one, which alone is
+            # accepted (Ironic's way to clear it).
+            raise exception.Invalid(
+                'Node %s cannot keep a target RAID configuration: nova_mini '
+                'only accepts the empty one ({}), which clears it.'
+                % node.uuid)
 
     @wsgi.expose(status=202)
     @validation.body(schema.provision)

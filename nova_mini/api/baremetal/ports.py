@@ -140,6 +140,20 @@ def _group_id(context, group_ident, node_id, physical_network, port_id):
     return group.id
 
 
+def _filter_portgroup(req, group_ident, node_ident):
+    """The port group a port list is filtered by (``portgroup``, 1.24;
+    before it the filter is refused, 406, as in Ironic).
+    """
+    if req.api_version < versions.PORT_PORTGROUP:
+        raise utils.not_acceptable()
+    if node_ident is not None:
+        # Ironic refuses both filters together (403).
+        raise exception.Forbidden(
+            'Filter ports by node or by port group, not both: drop one of '
+            'the two query parameters.')
+    return objects.Portgroup.get(req.ctxt, group_ident)
+
+
 def port_list(req, detail, path, node=None, portgroup=None):
     """The body of a port list (``/ports``, a node's or a port group's).
     """
@@ -155,6 +169,9 @@ def port_list(req, detail, path, node=None, portgroup=None):
         context.can(policies.LIST, {'project_id': context.project_id})
         filters['project'] = context.project_id
     node_ident = req.GET.get('node_uuid') or req.GET.get('node')
+    group_ident = req.GET.get('portgroup')
+    if group_ident is not None:
+        portgroup = _filter_portgroup(req, group_ident, node_ident)
     if node is None and node_ident is not None:
         node = utils.get_node(node_ident)
     if node is not None:

@@ -125,6 +125,7 @@ OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
                  node_policies.GET_BOOT_DEVICE,
                  node_policies.SET_BOOT_DEVICE,
                  node_policies.SET_INDICATOR_STATE,
+                 node_policies.SET_RAID_STATE,
                  vif_policies.ATTACH, vif_policies.DETACH,
                  volume_policies.UPDATE]
 NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]

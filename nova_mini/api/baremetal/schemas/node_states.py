@@ -72,3 +72,6 @@ indicator_state = {
     'required': ['state'],
     'additionalProperties': False,
 }
+
+# Any object: nova_mini keeps only the empty one (see node_states.py).
+target_raid_config = {'type': 'object'}

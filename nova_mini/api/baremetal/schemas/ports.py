@@ -79,6 +79,7 @@ list_query = {
         'node': validation.single_param({'type': 'string'}),
         'node_uuid': validation.single_param({'type': 'string'}),
         'address': validation.single_param({'type': 'string'}),
+        'portgroup': validation.single_param({'type': 'string'}),
     }),
     'additionalProperties': False,
 }

@@ -105,6 +105,7 @@ ALLOWED = {
         node_policies.SET_POWER_STATE, node_policies.GET_CONSOLE,
         node_policies.SET_CONSOLE_STATE, node_policies.GET_BOOT_DEVICE,
         node_policies.SET_BOOT_DEVICE, node_policies.SET_INDICATOR_STATE,
+        node_policies.SET_RAID_STATE,
         vif_policies.ATTACH, vif_policies.DETACH},
     'lessee member': _READS | _PUBLIC | {node_policies.UPDATE,
                                          node_policies.UPDATE_EXTRA,
