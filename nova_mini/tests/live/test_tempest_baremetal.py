@@ -36,7 +36,8 @@ from nova_mini.tests.live import tempest_run
 pytestmark = pytest.mark.live
 
 MODULES = ('test_nodes', 'test_chassis', 'test_ports', 'test_drivers',
-           'test_allocations', 'test_deploy_templates', 'test_conductor')
+           'test_allocations', 'test_deploy_templates', 'test_conductor',
+           'test_volume_connector', 'test_volume_target')
 TESTS = (r'^ironic_tempest_plugin\.tests\.api\.admin\.(%s)\.'
          % '|'.join(MODULES))
 
