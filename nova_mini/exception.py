@@ -217,6 +217,11 @@ class NodeNotFound(NotFound):
     msg_fmt = 'Node %(node)s could not be found.'
 
 
+class VifAlreadyAttached(Conflict):
+    msg_fmt = ('Unable to attach VIF %(vif)s: it is already attached to node '
+               '%(node)s. Detach it first to attach it again.')
+
+
 class NodeTraitNotFound(NotFound):
     msg_fmt = "Node %(node)s has no trait '%(trait)s'."
 

@@ -15,12 +15,12 @@
 
 Ironic hands these to the node's network interface. nova_mini has no
 networking service and one network interface, ``noop``, which plugs
-nothing: it lists no VIF (as Ironic 39's ``noop``), and where Ironic's
-``noop`` accepts an attachment and forgets it, nova_mini refuses it
-(400, saying why), so that no client believes a VIF is attached; a
-detachment is refused as one of a VIF that is not attached. The id and
-the policies are checked first, as Ironic does. Ironic's interfaces that
-record VIFs on ports (``flat``, ``neutron``) need Neutron.
+nothing. Where Ironic 39's ``noop`` accepts an attachment and forgets it
+(its list is always empty), nova_mini keeps it on the node
+(nova_mini.objects.node_vifs): an attached VIF is listed until it is
+detached, and attaching it twice is a conflict. A detachment of a VIF
+that is not attached changes nothing and answers 204, as Ironic's
+``noop`` does. The id and the policies are checked first, as Ironic does.
 """
 
 from oslo_utils import uuidutils
@@ -35,6 +35,7 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini.objects import node_vifs
 from nova_mini.policies import node_vifs as policies
 
 _since_vifs = microversion.versioned(min_version=versions.VIFS)
@@ -58,27 +59,20 @@ def _check_vif_id(vif_id, name):
 
 class NoopNetwork(object):
     """The ``noop`` network interface: no networking service, nothing to
-    plug, nothing recorded.
+    plug; the attachments are kept on the node.
     """
 
     @staticmethod
     def vif_list(node):
-        return []
+        return node_vifs.vif_list(node)
 
     @staticmethod
-    def vif_attach(node, vif):
-        raise exception.Invalid(
-            'Node %(node)s cannot attach VIF %(vif)s: its network interface '
-            'is "noop", which plugs no VIF, and there is no networking '
-            'service here to give it one. Nothing was attached.'
-            % {'node': node.uuid, 'vif': vif['id']})
+    def vif_attach(context, node, vif):
+        node_vifs.attach(context, node, vif['id'])
 
     @staticmethod
-    def vif_detach(node, vif_id):
-        raise exception.Invalid(
-            'Unable to detach VIF %(vif)s from node %(node)s because it is '
-            'not attached to it (the "noop" network interface attaches no '
-            'VIF).' % {'vif': vif_id, 'node': node.uuid})
+    def vif_detach(context, node, vif_id):
+        node_vifs.detach(context, node, vif_id)
 
 
 # network_interface -> its implementation.
@@ -108,11 +102,11 @@ class NodeVIFsController(rest.RestController):
         vif = pecan.request.json
         _check_vif_id(vif['id'], 'id')
         node = utils.get_node(self.node_ident, policies.ATTACH)
-        _network(node).vif_attach(node, vif)
+        _network(node).vif_attach(pecan.request.ctxt, node, vif)
 
     @wsgi.expose(status=204)
     @_since_vifs
     def delete(self, vif_id):
         _check_vif_id(vif_id, 'vif_id')
         node = utils.get_node(self.node_ident, policies.DETACH)
-        _network(node).vif_detach(node, vif_id)
+        _network(node).vif_detach(pecan.request.ctxt, node, vif_id)

@@ -220,3 +220,41 @@ def test_port_group_never_deleted_under_a_joining_port(api):
     else:
         assert response.status_int == 200
         assert members == joined
+
+
+def test_vifs_of_many_clients_are_all_kept(api):
+    node = _node(api, 'n-vifs')
+    answers = Answers()
+
+    def attach(index):
+        answers.add(index, _post(api, '/nodes/%s/vifs' % node,
+                                 {'id': 'vif-%d' % index}))
+
+    assert threads.race(attach, CLIENTS) == []
+    assert answers.count(204) == CLIENTS
+    vifs = _list(api, '/nodes/%s/vifs' % node)['vifs']
+    assert sorted(vif['id'] for vif in vifs) == sorted(
+        'vif-%d' % index for index in range(CLIENTS))
+
+    # The same VIF from every client: attached once, the rest 409.
+    answers = Answers()
+
+    def attach_same(index):
+        answers.add(index, _post(api, '/nodes/%s/vifs' % node,
+                                 {'id': 'vif-shared'}))
+
+    assert threads.race(attach_same, CLIENTS) == []
+    assert (answers.count(204), answers.count(409)) == (1, CLIENTS - 1)
+
+    # Detachments of every client at once: none left behind.
+    answers = Answers()
+
+    def detach(index):
+        answers.add(index, api.delete(
+            '/baremetal/v1/nodes/%s/vifs/vif-%d' % (node, index),
+            headers=HEADERS, expect_errors=True))
+
+    assert threads.race(detach, CLIENTS) == []
+    assert answers.count(204) == CLIENTS
+    assert _list(api, '/nodes/%s/vifs' % node) == {
+        'vifs': [{'id': 'vif-shared'}]}
