@@ -156,6 +156,28 @@ def _patch_interfaces(node, patched, changed, reset):
             changed.pop(name, None)
 
 
+# The provision states in which a node's interfaces may change outside
+# maintenance (Ironic's conductor: not while it is deployed or busy; its
+# inspection states too, which nova_mini's nodes never reach).
+_INTERFACE_UPDATE_STATES = (states.ENROLL, states.MANAGEABLE,
+                            states.AVAILABLE)
+
+
+def _check_interface_change(node, patched, changed):
+    """Refuse a change of interfaces in a state that does not allow it."""
+    if patched.get('maintenance') or \
+            node.provision_state in _INTERFACE_UPDATE_STATES:
+        return
+    for name in node_interfaces.FIELDS:
+        if name in changed:
+            raise exception.InvalidState(
+                reason='Node %s cannot have its %s changed in provision '
+                       'state "%s": put it in maintenance first, or change '
+                       'it in one of the states %s.' % (
+                           node.uuid, name, node.provision_state,
+                           ', '.join(_INTERFACE_UPDATE_STATES)))
+
+
 def _check_flags(node, changed):
     """Ironic's rules of protected and retired, on the patched node."""
     for flag, allowed in (('protected',
@@ -302,6 +324,7 @@ class NodesController(rest.RestController):
         changed = {name: value for name, value in patched.items()
                    if value != document[name]}
         _check_versioned_values(req, changed)
+        _check_interface_change(node, patched, changed)
         _patch_interfaces(node, patched, changed, reset)
         if 'chassis_uuid' in changed:
             changed['chassis_id'] = _chassis_id(changed.pop('chassis_uuid'))
