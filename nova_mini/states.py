@@ -35,6 +35,14 @@ RESCUE = 'rescue'
 RESCUEFAIL = 'rescue failed'
 UNRESCUING = 'unrescuing'
 UNRESCUEFAIL = 'unrescue failed'
+# A manageable node whose hardware is being inspected, waiting for an
+# inspection ramdisk, or whose inspection failed. fake-hardware's inspect
+# interface is done at once, so nodes never stay in the first two and
+# never fail; a node found in ``inspect failed`` may be inspected again,
+# as in Ironic.
+INSPECTING = 'inspecting'
+INSPECTWAIT = 'inspect wait'
+INSPECTFAIL = 'inspect failed'
 # Ironic's name for "available" before API 1.2 (shown as null).
 NOSTATE = None
 
@@ -44,7 +52,8 @@ POWER_OFF = 'power off'
 # Every provision state a node can be in here: the valid values of the
 # provision_state filter.
 ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
-       RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL)
+       RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL,
+       INSPECTING, INSPECTWAIT, INSPECTFAIL)
 
 # The states of a node rescued, or on its way in or out of rescue: it
 # holds its instance, and cannot be rebuilt (unrescue it first).
@@ -68,6 +77,8 @@ RESCUE_TARGET = RESCUE
 UNRESCUE = 'unrescue'
 # Stop a rescue waiting for its ramdisk (1.13).
 ABORT = 'abort'
+# Inspect a manageable node's hardware (1.6).
+INSPECT = 'inspect'
 
 # target -> (states it may start from, state it ends in, power after:
 # None leaves it as it is). Ironic's state machine, without the
@@ -83,6 +94,7 @@ TRANSITIONS = {
                     None),
     UNRESCUE: ((RESCUE, RESCUEFAIL, UNRESCUEFAIL), ACTIVE, None),
     ABORT: ((RESCUEWAIT,), RESCUEFAIL, None),
+    INSPECT: ((MANAGEABLE, INSPECTFAIL), MANAGEABLE, None),
 }
 
 # A node may be deleted only in these states (or in maintenance);

@@ -394,6 +394,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
             lacking traits its instance_info asks for.
         :raises nova_mini.exception.InstanceRescueFailure: a rescue
             with the no-rescue interface.
+        :raises nova_mini.exception.UnsupportedDriverExtension: an
+            inspection with the no-inspect interface.
         :raises nova_mini.exception.NodeNotFound: the node is gone.
         """
         values = node_provision.set_provision_state(

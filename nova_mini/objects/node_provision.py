@@ -51,6 +51,7 @@ from nova_mini import exception
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import node_deploy
+from nova_mini.objects import node_inspect
 from nova_mini.objects import node_rescue
 from nova_mini.objects import node_trait
 from nova_mini import states
@@ -222,7 +223,8 @@ def set_provision_state(context, node, action, instance_uuid=None,
         _NODES.c.provision_state, _NODES.c.maintenance,
         _NODES.c.instance_info, _NODES.c.instance_uuid,
         _NODES.c.lessee, _NODES.c.local_gb, _NODES.c.driver,
-        _NODES.c.rescue_interface, _NODES.c.driver_internal_info).where(
+        _NODES.c.rescue_interface, _NODES.c.inspect_interface,
+        _NODES.c.driver_internal_info).where(
             _NODES.c.id == node.id)).first()
     if row is None:
         raise exception.NodeNotFound(node=node.uuid)
@@ -233,6 +235,7 @@ def set_provision_state(context, node, action, instance_uuid=None,
         raise exception.InvalidStateRequested(
             action=action, node=node.uuid, state=row.provision_state)
     more = node_rescue.changes(row, node.uuid, action, rescue_password)
+    more.update(node_inspect.changes(row, action))
     if action == states.DEPLOY:
         if row.maintenance:
             raise exception.NodeInMaintenance(action=action, node=node.uuid)

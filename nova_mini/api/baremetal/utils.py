@@ -72,6 +72,8 @@ _TARGET_VERSIONS = {
     states.ABORT: versions.ABORT_VERB,
     states.RESCUE_TARGET: versions.RESCUE_INTERFACE,
     states.UNRESCUE: versions.RESCUE_INTERFACE,
+    # Inspection came with its node times.
+    states.INSPECT: versions.INSPECTION_TIMES,
 }
 
 
