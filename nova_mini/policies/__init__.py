@@ -37,6 +37,7 @@ from nova_mini.policies import server_actions
 from nova_mini.policies import server_groups
 from nova_mini.policies import server_metadata
 from nova_mini.policies import servers
+from nova_mini.policies import vendor_passthru
 from nova_mini.policies import volumes
 
 
@@ -51,6 +52,7 @@ def list_rules():
         node_vifs.list_rules(),
         chassis.list_rules(),
         drivers.list_rules(),
+        vendor_passthru.list_rules(),
         conductors.list_rules(),
         allocations.list_rules(),
         deploy_templates.list_rules(),

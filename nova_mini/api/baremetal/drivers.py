@@ -28,6 +28,7 @@ from pecan import rest
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import drivers as schema
 from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import vendor_passthru
 from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -210,4 +211,7 @@ class DriversController(rest.RestController):
             return DriverPropertiesController(driver_name), remainder[1:]
         if remainder and remainder[0] == 'raid':
             return DriverRaidController(driver_name), remainder[1:]
+        if remainder and remainder[0] == 'vendor_passthru':
+            return (vendor_passthru.DriverVendorPassthruController(
+                driver_name), remainder[1:])
         return None

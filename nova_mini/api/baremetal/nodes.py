@@ -32,6 +32,7 @@ from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as schema
 from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import vendor_passthru
 from nova_mini.api.baremetal import versions
 from nova_mini.api.baremetal import volume
 from nova_mini.api import validation
@@ -55,6 +56,7 @@ _SUB_RESOURCES = {
     'volume': volume.VolumeController,
     'bios': node_bios.NodeBiosController,
     'vifs': node_vifs.NodeVIFsController,
+    'vendor_passthru': vendor_passthru.NodeVendorPassthruController,
 }
 # Fields a patch may change; the others are the service's own.
 _PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',

@@ -47,6 +47,7 @@ from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
 from nova_mini.policies import servers as server_policies
+from nova_mini.policies import vendor_passthru as vendor_policies
 from nova_mini.policies import volumes as volume_policies
 from nova_mini import policy
 
@@ -79,6 +80,7 @@ ADMIN_ONLY = [
     template_policies.UPDATE, template_policies.DELETE,
     volume_policies.LIST_ALL, volume_policies.CREATE,
     volume_policies.DELETE, volume_policies.VIEW_TARGET_PROPERTIES,
+    vendor_policies.NODE, vendor_policies.DRIVER,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            port_policies.LIST, portgroup_policies.LIST,
