@@ -135,6 +135,10 @@ def call(methods, interface, name, http_method, args):
             raise exception.Invalid(
                 'Method %s does not take argument(s) %s; it takes %s.'
                 % (name, ', '.join(unknown), ', '.join(method.takes)))
+    if method.takes is None:
+        # As Ironic's, a method taking any arguments is told the HTTP
+        # method too.
+        args = dict(args, http_method=http_method)
     result = method.func(**args)
     if method.async_call:
         return True, None
