@@ -37,7 +37,8 @@ pytestmark = pytest.mark.live
 
 MODULES = ('test_nodes', 'test_chassis', 'test_ports', 'test_drivers',
            'test_allocations', 'test_deploy_templates', 'test_conductor',
-           'test_volume_connector', 'test_volume_target')
+           'test_volume_connector', 'test_volume_target',
+           'test_microversion_enforcement')
 TESTS = (r'^ironic_tempest_plugin\.tests\.api\.admin\.(%s)\.'
          % '|'.join(MODULES))
 
@@ -52,6 +53,13 @@ ALLOWED_SKIPS = {
     'TestAllocationsWithoutJsonExtSupport': 'needs 1.91',
     'TestDeployTemplatesWithJsonExtSupport': 'needs 1.90',
     'TestDeployTemplatesWithoutJsonExtSupport': 'needs 1.91',
+    # test_microversion_enforcement's classes of versions above 1.65.
+    'TestNodeHistoryMicroversions': 'needs 1.78',
+    'TestNodeInventoryMicroversions': 'needs 1.81',
+    'TestShardMicroversions': 'needs 1.82',
+    'TestNodeFirmwarenMicroversions': 'needs 1.86',
+    'TestNodeVMediaMicroversions': 'needs 1.89',
+    'TestRunbookMicroversions': 'needs 1.92',
     # Needs the ipmi hardware type enabled; nova_mini drives fake only.
     'TestResetInterfaces': 'ipmi hardware type not enabled',
     # VIFs are Neutron ports: no networking service here.
