@@ -44,7 +44,8 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
            'created_at', 'updated_at') + node_interfaces.FIELDS + (
     'chassis_id', 'console_enabled', 'driver_internal_info',
     'conductor_group', 'automated_clean', 'protected', 'protected_reason',
-    'description', 'retired', 'retired_reason')
+    'description', 'retired', 'retired_reason', 'inspection_started_at',
+    'inspection_finished_at')
 _DICTS = ('driver_info', 'properties', 'instance_info', 'extra',
           'driver_internal_info')
 # Columns a node list may be sorted by: not the JSON documents.
@@ -153,13 +154,15 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     # Version 1.2: hardware interfaces, chassis_id, console_enabled,
     #              driver_internal_info, conductor_group, automated_clean,
     #              protected, description, retired (and their reasons)
-    VERSION = '1.2'
+    # Version 1.3: inspection_started_at, inspection_finished_at
+    VERSION = '1.3'
 
     _FIELDS_1_1 = ('owner', 'lessee')
     _FIELDS_1_2 = node_interfaces.FIELDS + (
         'chassis_id', 'console_enabled', 'driver_internal_info',
         'conductor_group', 'automated_clean', 'protected',
         'protected_reason', 'description', 'retired', 'retired_reason')
+    _FIELDS_1_3 = ('inspection_started_at', 'inspection_finished_at')
 
     fields = {
         'id': fields.IntegerField(),
@@ -193,6 +196,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'description': fields.StringField(nullable=True),
         'retired': fields.BooleanField(default=False),
         'retired_reason': fields.StringField(nullable=True),
+        'inspection_started_at': fields.DateTimeField(nullable=True),
+        'inspection_finished_at': fields.DateTimeField(nullable=True),
         **{name: fields.StringField(nullable=True)
            for name in node_interfaces.FIELDS},
     }
@@ -206,6 +211,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
         dropped = ()
+        if target < (1, 3):
+            dropped += self._FIELDS_1_3
         if target < (1, 2):
             dropped += self._FIELDS_1_2
         if target < (1, 1):

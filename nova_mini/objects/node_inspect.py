@@ -21,9 +21,12 @@ of the move.
 * ``no-inspect`` refuses, with Ironic's error, and nothing changes.
 * A node in maintenance is inspected too: Ironic does not refuse it.
 
-nova_mini's nodes have no inspection times (``inspection_started_at``
-and ``inspection_finished_at`` are always null).
+* ``inspection_started_at`` and ``inspection_finished_at`` are both the
+  time of the move (the fake inspection takes no time); Ironic clears the
+  finish time when an inspection starts and sets it when it ends.
 """
+
+from oslo_utils import timeutils
 
 from nova_mini import exception
 from nova_mini.objects import node_rescue
@@ -52,4 +55,6 @@ def changes(row, action):
     info = {key: value
             for key, value in (row.driver_internal_info or {}).items()
             if key not in node_rescue.AGENT_KEYS}
-    return {'driver_internal_info': info}
+    now = timeutils.utcnow()
+    return {'driver_internal_info': info, 'inspection_started_at': now,
+            'inspection_finished_at': now}

@@ -76,13 +76,11 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
     'traits', 'owner', 'lessee', 'created_at', 'updated_at')
 # Fields of Ironic's nodes that nova_mini keeps no state for, and the
 # value they always have: it has no conductor locks (reservation),
-# inspection, cleaning or deploy steps, RAID or faults (power failures).
+# cleaning or deploy steps, RAID or faults (power failures).
 # ``conductor`` is one of the alive conductors of the registry (the API
 # services, which do the conductors' work): see objects/conductor.py.
 _FIXED = {
     'reservation': None,
-    'inspection_started_at': None,
-    'inspection_finished_at': None,
     'clean_step': {},
     'raid_config': {},
     'target_raid_config': {},
@@ -269,7 +267,8 @@ class NodeView(object):
                                                   policies.GET_LAST_ERROR):
                 return _REDACTED % policies.GET_LAST_ERROR
             return node.last_error
-        if name in ('provision_updated_at', 'created_at', 'updated_at'):
+        if name in ('provision_updated_at', 'created_at', 'updated_at',
+                    'inspection_started_at', 'inspection_finished_at'):
             return _timestamp(getattr(node, name))
         if name in _FIXED:
             return _FIXED[name]
