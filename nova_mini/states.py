@@ -43,6 +43,11 @@ UNRESCUEFAIL = 'unrescue failed'
 INSPECTING = 'inspecting'
 INSPECTWAIT = 'inspect wait'
 INSPECTFAIL = 'inspect failed'
+# A manageable node being adopted (taken over as deployed, without a
+# deploy), or whose adoption failed. fake-hardware's deploy interface
+# takes a node over at once and never fails, so nodes never reach them.
+ADOPTING = 'adopting'
+ADOPTFAIL = 'adopt failed'
 # Ironic's name for "available" before API 1.2 (shown as null).
 NOSTATE = None
 
@@ -53,7 +58,7 @@ POWER_OFF = 'power off'
 # provision_state filter.
 ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
        RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL,
-       INSPECTING, INSPECTWAIT, INSPECTFAIL)
+       INSPECTING, INSPECTWAIT, INSPECTFAIL, ADOPTING, ADOPTFAIL)
 
 # The states of a node rescued, or on its way in or out of rescue: it
 # holds its instance, and cannot be rebuilt (unrescue it first).
@@ -79,6 +84,8 @@ UNRESCUE = 'unrescue'
 ABORT = 'abort'
 # Inspect a manageable node's hardware (1.6).
 INSPECT = 'inspect'
+# Take a manageable node over as deployed, as it is (1.17).
+ADOPT = 'adopt'
 
 # target -> (states it may start from, state it ends in, power after:
 # None leaves it as it is). Ironic's state machine, without the
@@ -95,6 +102,7 @@ TRANSITIONS = {
     UNRESCUE: ((RESCUE, RESCUEFAIL, UNRESCUEFAIL), ACTIVE, None),
     ABORT: ((RESCUEWAIT,), RESCUEFAIL, None),
     INSPECT: ((MANAGEABLE, INSPECTFAIL), MANAGEABLE, None),
+    ADOPT: ((MANAGEABLE, ADOPTFAIL), ACTIVE, None),
 }
 
 # A node may be deleted only in these states (or in maintenance);

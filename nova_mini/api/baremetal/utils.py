@@ -74,6 +74,7 @@ _TARGET_VERSIONS = {
     states.UNRESCUE: versions.RESCUE_INTERFACE,
     # Inspection came with its node times.
     states.INSPECT: versions.INSPECTION_TIMES,
+    states.ADOPT: versions.ADOPT_VERB,
 }
 
 
