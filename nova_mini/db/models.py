@@ -157,6 +157,8 @@ class Node(Base):
     provision_updated_at = sa.Column(sa.DateTime, nullable=True)
     inspection_started_at = sa.Column(sa.DateTime, nullable=True)
     inspection_finished_at = sa.Column(sa.DateTime, nullable=True)
+    target_raid_config = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    raid_config = sa.Column(db_types.JsonEncodedDict, nullable=True)
     power_state = sa.Column(sa.String(15), nullable=True)
     target_power_state = sa.Column(sa.String(15), nullable=True)
     maintenance = sa.Column(sa.Boolean, nullable=False, default=False)

@@ -45,9 +45,9 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
     'chassis_id', 'console_enabled', 'driver_internal_info',
     'conductor_group', 'automated_clean', 'protected', 'protected_reason',
     'description', 'retired', 'retired_reason', 'inspection_started_at',
-    'inspection_finished_at')
+    'inspection_finished_at', 'target_raid_config', 'raid_config')
 _DICTS = ('driver_info', 'properties', 'instance_info', 'extra',
-          'driver_internal_info')
+          'driver_internal_info', 'target_raid_config', 'raid_config')
 # Columns a node list may be sorted by: not the JSON documents.
 SORT_KEYS = tuple(c for c in COLUMNS if c not in _DICTS)
 # Columns copying the node's size from ``properties`` (capacity_of).
@@ -155,7 +155,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     #              driver_internal_info, conductor_group, automated_clean,
     #              protected, description, retired (and their reasons)
     # Version 1.3: inspection_started_at, inspection_finished_at
-    VERSION = '1.3'
+    # Version 1.4: target_raid_config, raid_config
+    VERSION = '1.4'
 
     _FIELDS_1_1 = ('owner', 'lessee')
     _FIELDS_1_2 = node_interfaces.FIELDS + (
@@ -163,6 +164,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'conductor_group', 'automated_clean', 'protected',
         'protected_reason', 'description', 'retired', 'retired_reason')
     _FIELDS_1_3 = ('inspection_started_at', 'inspection_finished_at')
+    _FIELDS_1_4 = ('target_raid_config', 'raid_config')
 
     fields = {
         'id': fields.IntegerField(),
@@ -198,6 +200,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'retired_reason': fields.StringField(nullable=True),
         'inspection_started_at': fields.DateTimeField(nullable=True),
         'inspection_finished_at': fields.DateTimeField(nullable=True),
+        'target_raid_config': fields.FlexibleDictField(nullable=True),
+        'raid_config': fields.FlexibleDictField(nullable=True),
         **{name: fields.StringField(nullable=True)
            for name in node_interfaces.FIELDS},
     }
@@ -211,6 +215,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
         dropped = ()
+        if target < (1, 4):
+            dropped += self._FIELDS_1_4
         if target < (1, 3):
             dropped += self._FIELDS_1_3
         if target < (1, 2):
