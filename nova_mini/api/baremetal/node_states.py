@@ -13,7 +13,7 @@
 """A node's states: GET /nodes/{node_ident}/states,
 PUT /nodes/{node_ident}/states/provision and .../states/power, and
 GET/PUT /nodes/{node_ident}/states/console, and
-PUT /nodes/{node_ident}/states/raid (1.12; only the empty configuration).
+PUT /nodes/{node_ident}/states/raid (1.12: the target RAID configuration).
 
 A provision or power change is answered 202 with a Location of the
 node's states, as Ironic does, though here it is complete when the
@@ -32,6 +32,7 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_power
+from nova_mini.objects import node_raid
 from nova_mini.policies import nodes as policies
 from nova_mini import states
 
@@ -135,19 +136,16 @@ class NodeStatesController(rest.RestController):
     @validation.body(schema.target_raid_config)
     def raid(self):
         # Ironic's order: the node and its rule, then the version (406
-        # before 1.12).
+        # before 1.12), then the configuration.
         req = pecan.request
         node = utils.get_node(self.node_ident, policies.SET_RAID_STATE)
         if req.api_version < versions.RAID_CONFIG:
             raise utils.not_acceptable()
-        if req.json:
-            # nova_mini's nodes have no RAID to build: their target RAID
-            # configuration is always the empty one, which alone is
-            # accepted (Ironic's way to clear it).
-            raise exception.Invalid(
-                'Node %s cannot keep a target RAID configuration: nova_mini '
-                'only accepts the empty one ({}), which clears it.'
-                % node.uuid)
+        try:
+            node_raid.set_target(node, req.json)
+        except exception.UnsupportedDriverExtension as e:
+            # Ironic answers 404 here: RAID is an optional interface.
+            raise exception.NotFound(e.format_message())
 
     @wsgi.expose(status=202)
     @validation.body(schema.provision)

@@ -76,14 +76,12 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
     'traits', 'owner', 'lessee', 'created_at', 'updated_at')
 # Fields of Ironic's nodes that nova_mini keeps no state for, and the
 # value they always have: it has no conductor locks (reservation),
-# cleaning or deploy steps, RAID or faults (power failures).
+# cleaning or deploy steps or faults (power failures).
 # ``conductor`` is one of the alive conductors of the registry (the API
 # services, which do the conductors' work): see objects/conductor.py.
 _FIXED = {
     'reservation': None,
     'clean_step': {},
-    'raid_config': {},
-    'target_raid_config': {},
     'deploy_step': {},
     'fault': None,
 }
@@ -272,6 +270,11 @@ class NodeView(object):
             return _timestamp(getattr(node, name))
         if name in _FIXED:
             return _FIXED[name]
+        if name in ('raid_config', 'target_raid_config'):
+            # A row written before they were kept has none: {}.
+            if not node.obj_attr_is_set(name):
+                return {}
+            return getattr(node, name) or {}
         if name == 'chassis_uuid':
             return self._chassis_uuid(node.chassis_id)
         if name == 'conductor':

@@ -73,5 +73,5 @@ indicator_state = {
     'additionalProperties': False,
 }
 
-# Any object: nova_mini keeps only the empty one (see node_states.py).
+# Any object: objects/node_raid.py checks it as the RAID interface does.
 target_raid_config = {'type': 'object'}
