@@ -103,7 +103,6 @@ def set_state(context, node, ident, state):
         raise exception.InvalidIndicator(
             reason='Invalid state %s for indicator %s: use one of %s.' % (
                 state, ident, ', '.join(described['states'])))
-    node_power.store_internal_info(context, node, STATES_KEY,
-                                   dict((node.driver_internal_info or {})
-                                        .get(STATES_KEY) or {},
-                                        **{ident: state}))
+    node_power.change_internal_info(context, node, lambda info: dict(
+        info, **{STATES_KEY: dict(info.get(STATES_KEY) or {},
+                                  **{ident: state})}))

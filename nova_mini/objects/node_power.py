@@ -21,6 +21,7 @@ answers PXE).
 """
 
 from oslo_utils import timeutils
+import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
@@ -122,10 +123,30 @@ def store_internal_info(context, node, key, value):
     :param node: the Node; its fields are updated.
     :raises nova_mini.exception.NodeNotFound: the node is gone.
     """
-    info = dict(node.driver_internal_info or {})
-    info[key] = value
-    _apply(node, _store(context, node.id, node.uuid,
-                        {'driver_internal_info': info}))
+    change_internal_info(context, node, lambda info: dict(info, **{key: value}))
+
+
+@db_api.context_manager.writer
+def change_internal_info(context, node, change):
+    """Change the node's ``driver_internal_info`` as stored now, its row
+    locked from the read to the write, so that concurrent changes of
+    other keys (or of the same one) are all kept.
+
+    :param context: the request context.
+    :param node: the Node; its fields are updated.
+    :param change: called with a copy of the stored document; returns the
+        new document, or None to write nothing. What it raises is raised.
+    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    """
+    row = context.session.execute(
+        sa.select(_NODES.c.driver_internal_info)
+        .where(_NODES.c.id == node.id).with_for_update()).first()
+    if row is None:
+        raise exception.NodeNotFound(node=node.uuid)
+    info = change(dict(row.driver_internal_info or {}))
+    if info is not None:
+        _apply(node, _store(context, node.id, node.uuid,
+                            {'driver_internal_info': info}))
 
 
 def _apply(node, values):

@@ -15,21 +15,15 @@
 There is no networking service, so nothing is plugged; the attachment is
 kept on the node (``driver_internal_info['vifs']``, a list of
 ``{"id": ...}`` in the order they were attached) so that what the API
-accepts is listed back and can be detached. Each change reads and
-writes the list in one write transaction, the node's row locked, so that
+accepts is listed back and can be detached. Each change is
+node_power.change_internal_info's locked read and write, so that
 concurrent attachments are all kept.
 """
 
-import sqlalchemy as sa
-
-from oslo_utils import timeutils
-
-from nova_mini.db import api as db_api
-from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import node_power
 
 VIFS_KEY = 'vifs'
-_NODES = models.Node.__table__
 
 
 def vif_list(node):
@@ -38,49 +32,32 @@ def vif_list(node):
             (node.driver_internal_info or {}).get(VIFS_KEY) or []]
 
 
-def _locked_info(context, node):
-    row = context.session.execute(
-        sa.select(_NODES.c.driver_internal_info)
-        .where(_NODES.c.id == node.id).with_for_update()).first()
-    if row is None:
-        raise exception.NodeNotFound(node=node.uuid)
-    return dict(row.driver_internal_info or {})
-
-
-def _write(context, node, info):
-    context.session.execute(_NODES.update().where(
-        _NODES.c.id == node.id).values(driver_internal_info=info,
-                                       updated_at=timeutils.utcnow()))
-    node.driver_internal_info = info
-    node.obj_reset_changes(['driver_internal_info'])
-
-
-@db_api.context_manager.writer
 def attach(context, node, vif_id):
     """Attach VIF ``vif_id`` to ``node``.
 
     :raises nova_mini.exception.VifAlreadyAttached: it is attached already.
     :raises nova_mini.exception.NodeNotFound: the node is gone.
     """
-    info = _locked_info(context, node)
-    vifs = list(info.get(VIFS_KEY) or [])
-    if any(vif['id'] == vif_id for vif in vifs):
-        raise exception.VifAlreadyAttached(vif=vif_id, node=node.uuid)
-    info[VIFS_KEY] = vifs + [{'id': vif_id}]
-    _write(context, node, info)
+    def _attach(info):
+        vifs = list(info.get(VIFS_KEY) or [])
+        if any(vif['id'] == vif_id for vif in vifs):
+            raise exception.VifAlreadyAttached(vif=vif_id, node=node.uuid)
+        return dict(info, **{VIFS_KEY: vifs + [{'id': vif_id}]})
+
+    node_power.change_internal_info(context, node, _attach)
 
 
-@db_api.context_manager.writer
 def detach(context, node, vif_id):
-    """Detach VIF ``vif_id`` from ``node``; whether it was attached.
+    """Detach VIF ``vif_id`` from ``node`` (nothing changes if it is not
+    attached).
 
     :raises nova_mini.exception.NodeNotFound: the node is gone.
     """
-    info = _locked_info(context, node)
-    vifs = list(info.get(VIFS_KEY) or [])
-    kept = [vif for vif in vifs if vif['id'] != vif_id]
-    if len(kept) == len(vifs):
-        return False
-    info[VIFS_KEY] = kept
-    _write(context, node, info)
-    return True
+    def _detach(info):
+        vifs = list(info.get(VIFS_KEY) or [])
+        kept = [vif for vif in vifs if vif['id'] != vif_id]
+        if len(kept) == len(vifs):
+            return None
+        return dict(info, **{VIFS_KEY: kept})
+
+    node_power.change_internal_info(context, node, _detach)

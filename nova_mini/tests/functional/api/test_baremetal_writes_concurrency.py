@@ -258,3 +258,37 @@ def test_vifs_of_many_clients_are_all_kept(api):
     assert answers.count(204) == CLIENTS
     assert _list(api, '/nodes/%s/vifs' % node) == {
         'vifs': [{'id': 'vif-shared'}]}
+
+
+def test_driver_internal_info_keys_written_at_once_are_all_kept(api):
+    # VIF attachments, indicator states and the boot device all live in
+    # the node's driver_internal_info: a write of one key never loses
+    # another written at the same moment.
+    node = _node(api, 'n-internal')
+    answers = Answers()
+
+    def write(index):
+        if index % 3 == 0:
+            response = _post(api, '/nodes/%s/vifs' % node,
+                             {'id': 'vif-%d' % index})
+        elif index % 3 == 1:
+            response = api.put_json(
+                '/baremetal/v1/nodes/%s/management/indicators/led@system'
+                % node, {'state': 'BLINKING' if index % 2 else 'OFF'},
+                headers=HEADERS, expect_errors=True)
+        else:
+            response = api.put_json(
+                '/baremetal/v1/nodes/%s/management/boot_device' % node,
+                {'boot_device': 'pxe', 'persistent': True},
+                headers=HEADERS, expect_errors=True)
+        answers.add(index, response)
+
+    assert threads.race(write, CLIENTS) == []
+    assert answers.count(204) == CLIENTS
+    vifs = _list(api, '/nodes/%s/vifs' % node)['vifs']
+    assert sorted(vif['id'] for vif in vifs) == sorted(
+        'vif-%d' % index for index in range(0, CLIENTS, 3))
+    state = _list(api, '/nodes/%s/management/indicators/led@system' % node)
+    assert state['state'] in ('BLINKING', 'OFF')
+    assert _list(api, '/nodes/%s/management/boot_device' % node) == {
+        'boot_device': 'pxe', 'persistent': True}
