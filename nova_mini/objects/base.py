@@ -34,6 +34,27 @@ class NovaMiniObject(ovo_base.VersionedObject):
     OBJ_SERIAL_NAMESPACE = 'nova_mini_object'
     OBJ_PROJECT_NAMESPACE = 'nova_mini'
 
+    # oslo.versionedobjects' answers, without building the list of field
+    # names for every question: obj_to_primitive asks each object what
+    # changed, which asks every field whether it is set and every nested
+    # object again (a RequestSpec on each RPC call, 262 questions).
+    def obj_attr_is_set(self, attrname):
+        if attrname not in self.fields and \
+                attrname not in self.obj_extra_fields:
+            raise AttributeError("%s object has no attribute '%s'"
+                                 % (self.obj_name(), attrname))
+        return hasattr(self, '_obj_' + attrname)
+
+    def obj_what_changed(self):
+        fields = self.fields
+        changes = {name for name in self._changed_fields if name in fields}
+        for name in fields:
+            value = getattr(self, '_obj_' + name, None)
+            if isinstance(value, ovo_base.VersionedObject) and \
+                    value.obj_what_changed():
+                changes.add(name)
+        return changes
+
 
 class NovaMiniPersistentObject(object):
     """Mix-in of the timestamp fields every table row has."""

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
+from nova_mini.db import sqlite_hints  # noqa: F401 (INDEXED BY)
 from nova_mini.objects import node_filters
 from nova_mini.objects import node_state
 from nova_mini.objects import request_spec
@@ -216,6 +217,13 @@ def _request_key(spec_obj):
             tuple(sorted(spec_obj.capabilities.items())))
 
 
+def request_key(spec_obj, order_by):
+    """What the candidate reads of ``spec_obj`` ranked by ``order_by``
+    depend on, hashable: requests with equal keys read the same nodes.
+    """
+    return _request_key(spec_obj), _order_key(order_by)
+
+
 def _order_key(order_by):
     """``order_by`` (asc() or desc() of nodes columns, as
     scheduler.weighers.sql_order makes them) as hashable values: the
@@ -241,9 +249,9 @@ def _class_key(column):
     return sa.func.upper(column)
 
 
-def _ranked_free(order_by, dialect, resource_class=None):
-    """The ids of the free nodes (of ``resource_class``, a placement
-    name, if given), best-ranked first.
+def _ranked_free(order_by, dialect, resource_class=None, names=('id',)):
+    """The ids (or the columns ``names``) of the free nodes (of
+    ``resource_class``, a placement name, if given), best-ranked first.
     """
     indexes = FREE_INDEXES.get(order_by[0].element.name)
     # NOTE: without statistics SQLite takes "instance_uuid IS NULL" for a
@@ -252,13 +260,14 @@ def _ranked_free(order_by, dialect, resource_class=None):
     # columns are then named alone, so that the FROM stays that text.
     hinted = dialect == 'sqlite' and indexes is not None
     if hinted:
-        query = sa.select(sa.column('id')).select_from(sa.text(
-            'nodes INDEXED BY %s' % indexes[resource_class is not None]))
+        query = sa.select(*[sa.column(name) for name in names]).select_from(
+            sa.text('nodes INDEXED BY %s'
+                    % indexes[resource_class is not None]))
 
         def column(name, type_=None):
             return sa.column(name, type_)
     else:
-        query = sa.select(_NODES.c.id)
+        query = sa.select(*[_NODES.c[name] for name in names])
 
         def column(name, type_=None):
             return _NODES.c[name]
@@ -279,14 +288,43 @@ def _requested_class(spec_obj):
     return custom[0] if len(custom) == 1 else None
 
 
+def _rank_bound(order_by):
+    """"Ranked at or before the node whose ranking values are bound as
+    ``rank_0``, ``rank_1``, ...": one row-value comparison, which the
+    databases read as a range of an index ranking by the same columns.
+    """
+    columns = [_NODES.c[clause.element.name] for clause in order_by]
+    bounds = [sa.bindparam('rank_%d' % i, type_=column.type)
+              for i, column in enumerate(columns)]
+    # sql_order ranks every column in one direction (ties by id too).
+    if order_by[0].modifier is sa.sql.operators.desc_op:
+        return sa.tuple_(*columns) >= sa.tuple_(*bounds)
+    return sa.tuple_(*columns) <= sa.tuple_(*bounds)
+
+
+def _within_free(spec_obj, order_by):
+    """The terms of a walk of the free nodes (of the request's class) in
+    ranking order, down to a bound (see _rank_bound): the partial
+    index's own terms, as SQLite needs them written to use it.
+    """
+    where = list(FREE) + [_rank_bound(order_by)]
+    resource_class = _requested_class(spec_obj)
+    if resource_class is not None:
+        where.append(_class_key(_NODES.c.resource_class) == resource_class[
+            len(request_spec.CUSTOM_PREFIX):])
+    return where
+
+
 def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
-           requirements, capabilities):
+           requirements, capabilities, within=False):
     where = conditions(spec_obj, dialect, requirements,
-                       probe=among is not None)
+                       probe=among is not None or within)
     if where is None:
         return None
     if capabilities:
         where.extend(_capability_conditions(spec_obj))
+    if within:
+        where.extend(_within_free(spec_obj, order_by))
     if among is not None:
         # Ranked among the free nodes only: on a full fleet the
         # best-ranked nodes of all are mostly deployed.
@@ -302,26 +340,32 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
     if with_traits:
         columns.append(_traits_column().label('traits'))
     query = sa.select(*columns).where(*where).order_by(*order_by)
+    if within:
+        indexes = FREE_INDEXES.get(order_by[0].element.name)
+        if indexes is not None:
+            # See db/sqlite_hints.py.
+            query = query.with_hint(_NODES, 'INDEXED BY %s' % indexes[
+                _requested_class(spec_obj) is not None], 'sqlite')
     if limit is not None:
         query = query.limit(limit).offset(offset)
     return query
 
 
 def _statement(spec_obj, dialect, with_traits, order_by, limit, offset,
-               among, requirements, capabilities=False):
+               among, requirements, capabilities=False, within=False):
     """The candidate query (None: no node can match), from the cache if
     an equal request was made before.
     """
     key = (_request_key(spec_obj), dialect, with_traits,
            _order_key(order_by), limit, offset, among, requirements,
-           capabilities)
+           capabilities, within)
     with _statements_lock:
         found = _statements.get(key, _MISSING)
         if found is not _MISSING:
             _statements.move_to_end(key)
             return found
     query = _build(spec_obj, dialect, with_traits, order_by, limit, offset,
-                   among, requirements, capabilities)
+                   among, requirements, capabilities, within)
     with _statements_lock:
         _statements[key] = query
         while len(_statements) > STATEMENT_CACHE_SIZE:
@@ -371,7 +415,7 @@ def _node_state(row, with_traits):
 
 
 def candidate_chunks(context, spec_obj, chunk, with_traits=False,
-                     order_by=None, among=None):
+                     order_by=None, among=None, within=None):
     """Yield the nodes ``spec_obj`` may get, ranked by ``order_by``, in
     lists of at most ``chunk``, from one statement whose rows are fetched
     (and turned into NodeStates) only as the lists are asked for: the
@@ -387,20 +431,28 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
     :param with_traits: load each node's traits too.
     :param order_by: as for get_candidates.
     :param among: as for get_candidates.
+    :param within: instead of ``among``, the ranking values of a free node
+        (rank_cutoff): only the free nodes ranked down to it, read in
+        ranking order from the index of the free nodes, the walk stopping
+        where the caller stops reading.
     :returns: a generator of lists of NodeState.
     """
     query = _statement(spec_obj, context.session.get_bind().dialect.name,
                        with_traits, tuple(order_by or _BY_ID), None, 0,
-                       among, True, capabilities=True)
+                       among, True, capabilities=True,
+                       within=within is not None)
     if query is None:
         return
-    # Reading every candidate: a server-side cursor where the driver has
-    # one (psycopg2), the rows cross the connection a chunk at a time too.
-    # A slice holds few rows: one round trip rather than a cursor's three.
+    # Reading every candidate, or walking the free nodes: a server-side
+    # cursor where the driver has one (psycopg2), the rows cross the
+    # connection a chunk at a time too. A slice holds few rows: one round
+    # trip rather than a cursor's three.
     options = {}
     if among is None:
         options = {'stream_results': True, 'max_row_buffer': chunk}
-    result = context.session.execute(query, execution_options=options)
+    params = {'rank_%d' % i: value for i, value in enumerate(within or ())}
+    result = context.session.execute(query, params,
+                                     execution_options=options)
     try:
         while True:
             rows = result.fetchmany(chunk)
@@ -436,6 +488,39 @@ def free_count(context, spec_obj, order_by, at_most):
             while len(_statements) > STATEMENT_CACHE_SIZE:
                 _statements.popitem(last=False)
     return context.session.execute(query, {'at_most': at_most}).scalar()
+
+
+@db_api.context_manager.reader
+def rank_cutoff(context, spec_obj, order_by, position):
+    """Return the ranking values of the ``position``-th best-ranked free
+    node (of the request's class): the bound of a walk of the free nodes
+    (candidate_chunks ``within``); None if there are fewer, or when that
+    node lacks a value to rank by (the walk could not reach the nodes
+    ranked after it).
+
+    :param context: the request context.
+    :param spec_obj: the RequestSpec (its resource class counts).
+    :param order_by: the ranking, as for get_candidates.
+    :param position: from 1.
+    :returns: a tuple of values (one per ranking column), or None.
+    """
+    dialect = context.session.get_bind().dialect.name
+    resource_class = _requested_class(spec_obj)
+    key = ('rank_cutoff', dialect, _order_key(order_by), resource_class)
+    with _statements_lock:
+        query = _statements.get(key)
+    if query is None:
+        names = [clause.element.name for clause in order_by]
+        query = _ranked_free(order_by, dialect, resource_class,
+                             names).limit(1).offset(sa.bindparam('skip'))
+        with _statements_lock:
+            _statements[key] = query
+            while len(_statements) > STATEMENT_CACHE_SIZE:
+                _statements.popitem(last=False)
+    row = context.session.execute(query, {'skip': position - 1}).first()
+    if row is None or any(value is None for value in row):
+        return None
+    return tuple(row)
 
 
 @db_api.context_manager.reader

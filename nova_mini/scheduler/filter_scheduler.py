@@ -19,7 +19,10 @@ conditional UPDATE, so when two schedulers pick the same node one claim
 wins and the other moves on to its next alternate.
 """
 
+import collections
 import random
+import threading
+import time
 
 from oslo_log import log as logging
 
@@ -35,15 +38,24 @@ from nova_mini.scheduler import weighers
 LOG = logging.getLogger(__name__)
 
 
-# Ranked reads (see FilterScheduler._passing). First, slices of the
-# best-ranked free nodes, FIRST_SLICE nodes then twice as many each
-# time, SCAN_BUDGET nodes at most; then all candidates. Each read is one
-# statement whose rows are taken in chunks of PAGE_FACTOR times the
-# nodes needed (at least MIN_PAGE), until enough passed.
+# Ranked reads (see FilterScheduler._passing). First, a walk of the free
+# nodes in ranking order down to the SCAN_BUDGET-th (where there are
+# fewer, or that node has no ranking value: slices of the ranking,
+# FIRST_SLICE nodes then twice as many each time); then all candidates.
+# Each read is one statement whose rows are taken in chunks of
+# PAGE_FACTOR times the nodes needed (at least MIN_PAGE), until enough
+# passed.
 FIRST_SLICE = 32
 SCAN_BUDGET = 1024
 PAGE_FACTOR = 2
 MIN_PAGE = 8
+# A request whose candidates were not among the SCAN_BUDGET best-ranked
+# free nodes goes straight to the read of all candidates for
+# RARE_SECONDS (the walk would most likely run out again; either way the
+# same nodes pass, in the same order), for at most RARE_REQUESTS
+# different requests.
+RARE_SECONDS = 10.0
+RARE_REQUESTS = 256
 # Claims lost to other requests: the next round draws its pick from
 # CLAIM_SPREAD times as many of the best nodes, for at least CLAIM_ROUNDS
 # rounds (the last one from host_subset_size x 4096 nodes).
@@ -63,6 +75,9 @@ class FilterScheduler(object):
         self.weighers = weighers.load(options.weighers)
         self._needs_traits = any(f.needs_traits for f in self.filters)
         self._random = random.SystemRandom()
+        # request_key -> time.monotonic() until which it counts as rare.
+        self._rare = collections.OrderedDict()
+        self._rare_lock = threading.Lock()
 
     def filters_for(self, context, spec_obj):
         """Return the enabled filters as they run for ``spec_obj``: each
@@ -109,13 +124,14 @@ class FilterScheduler(object):
 
         When the database can rank nodes as the weighers would, the best
         of the free nodes (available, not in maintenance, without an
-        instance: node_candidates.FREE) are checked first, slice by slice:
-        when candidates are not rare among them, the first slice holds
-        enough, and the work grows neither with the number of nodes nor
-        with how many are deployed. When SCAN_BUDGET nodes did not,
-        candidates are rare: every candidate is found through the
-        indexes of the request's traits and read in ranked pages until
-        enough passed. Without a ranking in SQL, every candidate is read.
+        instance: node_candidates.FREE) are checked first, walked in
+        ranking order: when candidates are not rare among them, the walk
+        stops after a few, and the work grows neither with the number of
+        nodes nor with how many are deployed. When SCAN_BUDGET nodes did
+        not hold enough, candidates are rare: every candidate is found
+        through the indexes of the request's traits and read in ranked
+        pages until enough passed (and for RARE_SECONDS the request
+        starts there). Without a ranking in SQL, every candidate is read.
         """
         # One transaction (one connection checkout) for every read.
         with db_api.context_manager.reader.using(context):
@@ -130,26 +146,48 @@ class FilterScheduler(object):
                 context, spec_obj, with_traits=self._needs_traits)
             counts['database'] = len(nodes)
             return self._filter(nodes, spec_obj, counts, active)
-        passed = self._best_of_all(context, spec_obj, order, needed, counts,
-                                   active)
-        if passed is not None:
-            return passed
+        key = node_candidates.request_key(spec_obj, order)
+        if not self._is_rare(key):
+            passed = self._best_of_all(context, spec_obj, order, needed,
+                                       counts, active)
+            if passed is not None:
+                return passed
+            self._remember_rare(key)
         counts.clear()
         passed = []
         self._read_chunks(context, spec_obj, order, needed, counts, active,
                           passed)
         return passed
 
+    def _is_rare(self, key):
+        with self._rare_lock:
+            until = self._rare.get(key)
+            if until is None:
+                return False
+            if until > time.monotonic():
+                return True
+            del self._rare[key]
+            return False
+
+    def _remember_rare(self, key):
+        with self._rare_lock:
+            self._rare[key] = time.monotonic() + RARE_SECONDS
+            self._rare.move_to_end(key)
+            while len(self._rare) > RARE_REQUESTS:
+                self._rare.popitem(last=False)
+
     def _read_chunks(self, context, spec_obj, order, needed, counts, active,
-                     passed, among=None):
-        """Read the candidates (of the ranked slice ``among``, or all)
-        best first, a chunk at a time from one statement, adding those
-        that pass to ``passed`` until ``needed`` did; whether they did.
+                     passed, among=None, within=None):
+        """Read the candidates (of the ranked slice ``among``, or of the
+        free nodes ranked down to ``within``, or all) best first, a chunk
+        at a time from one statement, adding those that pass to
+        ``passed`` until ``needed`` did; whether they did.
         """
         counts.setdefault('database', 0)
         chunks = node_candidates.candidate_chunks(
             context, spec_obj, max(PAGE_FACTOR * needed, MIN_PAGE),
-            with_traits=self._needs_traits, order_by=order, among=among)
+            with_traits=self._needs_traits, order_by=order, among=among,
+            within=within)
         try:
             for nodes in chunks:
                 counts['database'] = counts.get('database', 0) + len(nodes)
@@ -166,27 +204,34 @@ class FilterScheduler(object):
         that passed the filters, once ``needed`` passed (or every free
         node was seen); None if the budget ran out first.
         """
-        bound = None
         passed = []
+        counts.setdefault('database', 0)
+        # One statement walks the free nodes in ranking order, as far as
+        # the budget's last one, and stops when enough passed: when
+        # candidates are not rare among the free nodes, after a few.
+        cutoff = node_candidates.rank_cutoff(context, spec_obj, order,
+                                             SCAN_BUDGET)
+        if cutoff is not None:
+            if self._read_chunks(context, spec_obj, order, needed, counts,
+                                 active, passed, within=cutoff):
+                return passed
+            return None
+        # Fewer free nodes than the budget (or some without a value to
+        # rank by): slices of the ranking, twice as big each time, as far
+        # as there are free nodes.
+        bound = node_candidates.free_count(context, spec_obj, order,
+                                           SCAN_BUDGET + 1)
         start, size = 0, FIRST_SLICE
-        while start < SCAN_BUDGET:
+        while start < min(bound, SCAN_BUDGET):
             size = min(size, SCAN_BUDGET - start)
-            # A slice's candidates are read a chunk at a time, best first:
-            # when most free nodes are candidates, one chunk is enough.
             if self._read_chunks(context, spec_obj, order, needed, counts,
                                  active, passed, among=(start, size)):
                 return passed
             start += size
-            # Read only when the first slice was not enough: usually it is.
-            # Once every free node was checked, what passed is all there
-            # is (a fleet almost full).
-            if bound is None:
-                bound = node_candidates.free_count(context, spec_obj, order,
-                                                   SCAN_BUDGET + 1)
-            if start >= bound:
-                return passed
             size *= 2
-        return None
+        # Once every free node was checked, what passed is all there is
+        # (a fleet almost full).
+        return passed if start >= bound else None
 
     def _explain(self, context, spec_obj):
         """Log why the nodes that could serve ``spec_obj`` at all (state,

@@ -159,3 +159,40 @@ def test_ranked_free_nodes_come_from_the_partial_index(admin, conf,
     names = {n.id: n.name for n in objects.NodeList.get_all(admin)}
     assert [names[i] for i in ids] == (
         ['free-a', 'free-b'] if resource_class else ['silver', 'silver-dot'])
+
+
+def test_walk_reads_the_free_nodes_down_to_the_cutoff(admin, conf,
+                                                      full_fleet):
+    order = _order(conf)
+    spec = _spec()
+    with db_api.context_manager.reader.using(admin):
+        cutoff = node_candidates.rank_cutoff(admin, spec, order, 2)
+        free_b = objects.Node.get_by_uuid(
+            admin, node_candidates.get_candidates(
+                admin, spec, order_by=order, among=(1, 1))[0].uuid)
+        # The memory and id of the second free gold node: the claimed,
+        # deployed, maintenance and silver nodes rank before it.
+        assert cutoff == (4096, free_b.id)
+        # Fewer free gold nodes than asked for: no bound.
+        assert node_candidates.rank_cutoff(admin, spec, order, 4) is None
+        chunks = node_candidates.candidate_chunks(
+            admin, spec, 1, order_by=order, within=cutoff)
+        assert [[n.name for n in chunk] for chunk in chunks] == [
+            ['free-a'], ['free-b']]
+
+
+def test_walk_comes_from_the_partial_index(admin, conf, full_fleet):
+    order = _order(conf)
+    spec = _spec()
+    with db_api.context_manager.reader.using(admin):
+        dialect = admin.session.get_bind().dialect.name
+        cutoff = node_candidates.rank_cutoff(admin, spec, order, 2)
+        query = node_candidates._statement(
+            spec, dialect, False, order, None, 0, None, True,
+            capabilities=True, within=True).params(
+                rank_0=cutoff[0], rank_1=cutoff[1])
+        if dialect != 'mysql':
+            plan = _plan(admin, query)
+            assert 'nodes_free_class_memory_mb_idx' in plan, plan
+            # Read in the index's order: nothing sorted.
+            assert 'TEMP B-TREE' not in plan and 'Sort' not in plan, plan

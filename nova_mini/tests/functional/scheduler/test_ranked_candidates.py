@@ -234,6 +234,46 @@ def test_reads_stop_once_enough_passed(admin, conf, monkeypatch):
     assert read == 100 and len(names) == 100
 
 
+def test_rare_requests_skip_the_walk_for_a_while(admin, conf, monkeypatch):
+    """A request whose candidates the walk of the budget did not find
+    goes straight to its candidates for RARE_SECONDS: the same nodes, in
+    the same order, without the walk.
+    """
+    for i in range(100):
+        _node(admin, 'n%03d' % i, memory_mb=1024 + i,
+              traits=['CUSTOM_RARE'] if i in (10, 20) else ())
+    monkeypatch.setattr(filter_scheduler, 'SCAN_BUDGET', 40)
+    walks = []
+    real_cutoff = node_candidates.rank_cutoff
+
+    def counting(*args, **kwargs):
+        walks.append(args[1].required_traits)
+        return real_cutoff(*args, **kwargs)
+
+    monkeypatch.setattr(node_candidates, 'rank_cutoff', counting)
+    now = [1000.0]
+    monkeypatch.setattr(filter_scheduler.time, 'monotonic', lambda: now[0])
+    driver = filter_scheduler.FilterScheduler(conf.conf)
+    rare = _spec({'trait:CUSTOM_RARE': 'required'})
+
+    def read(spec):
+        counts = {}
+        passed = driver._passing(admin, spec, 1, counts)
+        return [n.name for n in passed], counts['database']
+
+    assert read(rare) == (['n020', 'n010'], 2)
+    assert len(walks) == 1
+    assert read(rare) == (['n020', 'n010'], 2)
+    assert len(walks) == 1
+    # Other requests still walk.
+    assert read(_spec())[0][:1] == ['n099']
+    assert len(walks) == 2
+    # Later the walk is tried again (nodes may have been freed).
+    now[0] += filter_scheduler.RARE_SECONDS + 1
+    assert read(rare) == (['n020', 'n010'], 2)
+    assert len(walks) == 3
+
+
 def test_small_fleet_is_seen_whole_in_slices(admin, conf, monkeypatch):
     for i in range(5):
         _node(admin, 'n%d' % i, memory_mb=1024 * (i + 1),
