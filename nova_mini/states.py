@@ -19,6 +19,11 @@ are still known (a node list filters by them) and ``rescue wait``, the
 state where a rescue waits for its ramdisk, is handled as Ironic
 handles it if a node is found in it (fake-hardware's rescue interface
 never waits).
+
+Manual cleaning runs its steps within the request too: a manageable node
+is manageable again, or ``clean failed`` when a step is refused or fails
+(see objects/node_clean.py). ``clean wait`` is handled as Ironic handles
+it (abort) if a node is found in it.
 """
 
 ENROLL = 'enroll'
@@ -48,6 +53,13 @@ INSPECTFAIL = 'inspect failed'
 # takes a node over at once and never fails, so nodes never reach them.
 ADOPTING = 'adopting'
 ADOPTFAIL = 'adopt failed'
+# A manageable node being cleaned (manual cleaning, API 1.15), waiting for
+# a step, or whose cleaning failed. Steps run within the request here, so
+# nodes never stay in the first two; a node in ``clean failed`` may be
+# managed again, as in Ironic.
+CLEANING = 'cleaning'
+CLEANWAIT = 'clean wait'
+CLEANFAIL = 'clean failed'
 # Ironic's name for "available" before API 1.2 (shown as null).
 NOSTATE = None
 
@@ -58,7 +70,8 @@ POWER_OFF = 'power off'
 # provision_state filter.
 ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
        RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL,
-       INSPECTING, INSPECTWAIT, INSPECTFAIL, ADOPTING, ADOPTFAIL)
+       INSPECTING, INSPECTWAIT, INSPECTFAIL, ADOPTING, ADOPTFAIL,
+       CLEANING, CLEANWAIT, CLEANFAIL)
 
 # The states of a node rescued, or on its way in or out of rescue: it
 # holds its instance, and cannot be rebuilt (unrescue it first).
@@ -80,18 +93,24 @@ REBUILD = 'rebuild'
 # Boot a deployed node into the rescue ramdisk (1.38), and back.
 RESCUE_TARGET = RESCUE
 UNRESCUE = 'unrescue'
-# Stop a rescue waiting for its ramdisk (1.13).
+# Stop a rescue waiting for its ramdisk, or a cleaning waiting for a
+# step (1.13).
 ABORT = 'abort'
 # Inspect a manageable node's hardware (1.6).
 INSPECT = 'inspect'
 # Take a manageable node over as deployed, as it is (1.17).
 ADOPT = 'adopt'
+# Run clean steps on a manageable node (1.15).
+CLEAN = 'clean'
 
 # target -> (states it may start from, state it ends in, power after:
 # None leaves it as it is). Ironic's state machine, without the
-# transitional states a conductor passes through.
+# transitional states a conductor passes through. The state an abort ends
+# in depends on the state it starts from: ABORTED maps one to the other.
+# A manage from clean failed leaves the power (and last_error) as they
+# are, as Ironic's (objects/node_provision.py).
 TRANSITIONS = {
-    MANAGE: ((ENROLL, AVAILABLE), MANAGEABLE, POWER_OFF),
+    MANAGE: ((ENROLL, AVAILABLE, CLEANFAIL), MANAGEABLE, POWER_OFF),
     PROVIDE: ((MANAGEABLE,), AVAILABLE, POWER_OFF),
     DEPLOY: ((AVAILABLE, DEPLOYFAIL), ACTIVE, POWER_ON),
     UNDEPLOY: ((ACTIVE, DEPLOYFAIL, ERROR, RESCUE, RESCUEWAIT, RESCUEFAIL,
@@ -100,10 +119,14 @@ TRANSITIONS = {
     RESCUE_TARGET: ((ACTIVE, RESCUE, RESCUEFAIL, UNRESCUEFAIL), RESCUE,
                     None),
     UNRESCUE: ((RESCUE, RESCUEFAIL, UNRESCUEFAIL), ACTIVE, None),
-    ABORT: ((RESCUEWAIT,), RESCUEFAIL, None),
+    ABORT: ((RESCUEWAIT, CLEANWAIT), RESCUEFAIL, None),
     INSPECT: ((MANAGEABLE, INSPECTFAIL), MANAGEABLE, None),
     ADOPT: ((MANAGEABLE, ADOPTFAIL), ACTIVE, None),
+    CLEAN: ((MANAGEABLE,), MANAGEABLE, None),
 }
+
+# The state an abort leaves a node in, by the state it was in.
+ABORTED = {RESCUEWAIT: RESCUEFAIL, CLEANWAIT: CLEANFAIL}
 
 # A node may be deleted only in these states (or in maintenance);
 # Ironic allows available nodes too unless configured otherwise.

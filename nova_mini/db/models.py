@@ -407,6 +407,21 @@ class NodeTrait(Base):
     trait = sa.Column(sa.String(255), primary_key=True, nullable=False)
 
 
+class BIOSSetting(Base):
+    """One BIOS setting of a node, as the fake BIOS interface's clean
+    steps store it (Ironic's bios_settings, without the registry fields
+    of API 1.74). The primary key keeps one setting of a name per node.
+    """
+
+    __tablename__ = 'bios_settings'
+
+    node_id = sa.Column(sa.Integer,
+                        sa.ForeignKey('nodes.id', ondelete='CASCADE'),
+                        primary_key=True, nullable=False)
+    name = sa.Column(sa.String(255), primary_key=True, nullable=False)
+    value = sa.Column(sa.Text, nullable=True)
+
+
 class Instance(Base):
     """A server. ``flavor`` is the instance's own copy of its flavor (a
     serialized Flavor object), ``fault`` the last error (message, code,

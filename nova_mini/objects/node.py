@@ -22,6 +22,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import base
+from nova_mini.objects import bios_setting
 from nova_mini.objects import fields
 from nova_mini.objects import node_filters
 from nova_mini.objects import node_interfaces
@@ -140,6 +141,7 @@ def _destroy(context, node_id, node_ident):
         _GROUPS.c.node_id == node_id))
     allocation_obj.destroy_of_node(context, node_id)
     node_volume.destroy_of_node(context, node_id)
+    bios_setting.destroy_of_node(context, node_id)
     if not context.session.execute(_NODES.delete().where(
             _NODES.c.id == node_id)).rowcount:
         raise exception.NodeNotFound(node=node_ident)
@@ -311,8 +313,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         self.obj_reset_changes()
 
     def destroy(self):
-        """Delete the node, its traits, ports and port groups;
-        NodeNotFound if it is gone.
+        """Delete the node, its traits, ports, port groups and BIOS
+        settings; NodeNotFound if it is gone.
         """
         _destroy(self._context, self.id, self.uuid)
 
@@ -387,7 +389,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         return node.uuid
 
     def set_provision_state(self, action, instance_uuid=None,
-                            rescue_password=None):
+                            rescue_password=None, clean_steps=None):
         """Perform the provision ``action`` (a states.TRANSITIONS key).
 
         The state, maintenance and, for a deploy, the traits are checked in
@@ -398,6 +400,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
             by (a scheduler deploying its claim), checked with the move.
         :param rescue_password: the password of a rescue (stored in
             instance_info, see nova_mini.objects.node_rescue).
+        :param clean_steps: the steps of a cleaning, run in the same
+            transaction (see nova_mini.objects.node_clean).
         :raises nova_mini.exception.InvalidStateRequested: not from the
             node's state.
         :raises nova_mini.exception.NodeClaimLost: the node is claimed by
@@ -413,7 +417,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         """
         values = node_provision.set_provision_state(
             self._context, self, action, instance_uuid=instance_uuid,
-            rescue_password=rescue_password)
+            rescue_password=rescue_password, clean_steps=clean_steps)
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes()

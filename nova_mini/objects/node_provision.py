@@ -50,8 +50,10 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import node_clean
 from nova_mini.objects import node_deploy
 from nova_mini.objects import node_inspect
+from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_rescue
 from nova_mini.objects import node_trait
 from nova_mini import states
@@ -188,7 +190,7 @@ def rebuild_info(context, node_uuid, instance_uuid, image,
 
 @db_api.context_manager.writer
 def set_provision_state(context, node, action, instance_uuid=None,
-                        rescue_password=None):
+                        rescue_password=None, clean_steps=None):
     """Move the node for ``action``, checking its state, maintenance and,
     for a deploy, its traits in the same transaction as the move, so that
     no concurrent change slips between (a rescue's writes: see
@@ -202,6 +204,7 @@ def set_provision_state(context, node, action, instance_uuid=None,
         UPDATE, so a node freed and claimed for another server meanwhile
         is never deployed for this one.
     :param rescue_password: the password of a rescue.
+    :param clean_steps: the steps of a cleaning (see objects.node_clean).
     :returns: the column values written.
     :raises: as Node.set_provision_state.
     """
@@ -212,6 +215,16 @@ def set_provision_state(context, node, action, instance_uuid=None,
               'last_error': None}
     if power is not None:
         values['power_state'] = power
+    prior = None
+    if action in (states.ABORT, states.MANAGE):
+        prior = _prior_state(context, node)
+        if action == states.ABORT:
+            values['provision_state'] = states.ABORTED.get(
+                prior.provision_state, target)
+        elif prior.provision_state == states.CLEANFAIL:
+            # Ironic's manage event runs nothing from clean failed: the
+            # power and the error of the failed cleaning stay.
+            del values['power_state'], values['last_error']
     conditions = [_NODES.c.id == node.id,
                   _NODES.c.provision_state.in_(sources)]
     if instance_uuid is not None:
@@ -223,8 +236,8 @@ def set_provision_state(context, node, action, instance_uuid=None,
         _NODES.c.provision_state, _NODES.c.maintenance,
         _NODES.c.instance_info, _NODES.c.instance_uuid,
         _NODES.c.lessee, _NODES.c.local_gb, _NODES.c.driver,
-        _NODES.c.rescue_interface, _NODES.c.inspect_interface,
-        _NODES.c.driver_internal_info).where(
+        _NODES.c.maintenance_reason, _NODES.c.driver_internal_info,
+        *[_NODES.c[field] for field in node_interfaces.FIELDS]).where(
             _NODES.c.id == node.id)).first()
     if row is None:
         raise exception.NodeNotFound(node=node.uuid)
@@ -236,6 +249,8 @@ def set_provision_state(context, node, action, instance_uuid=None,
             action=action, node=node.uuid, state=row.provision_state)
     more = node_rescue.changes(row, node.uuid, action, rescue_password)
     more.update(node_inspect.changes(row, action))
+    more.update(node_clean.changes(context, row, prior, node.id, node.uuid,
+                                   action, clean_steps))
     if action == states.DEPLOY:
         if row.maintenance:
             raise exception.NodeInMaintenance(action=action, node=node.uuid)
@@ -260,6 +275,19 @@ def set_provision_state(context, node, action, instance_uuid=None,
             _NODES.c.id == node.id).values(**more))
         values.update(more)
     return values
+
+
+def _prior_state(context, node):
+    """Lock the node's row and read its state before a move whose outcome
+    depends on it (an abort, a manage from ``clean failed``).
+
+    NOTE: a write first, as node_trait._lock_node explains; the move's
+    conditional UPDATE then finds the node as read.
+    """
+    node_trait._lock_node(context, node.id, node.uuid)
+    return context.session.execute(sa.select(
+        _NODES.c.provision_state, _NODES.c.target_provision_state).where(
+            _NODES.c.id == node.id)).first()
 
 
 def _deploy_info(context, row):

@@ -71,7 +71,8 @@ def changes(row, node_uuid, action, rescue_password=None):
     """Return the column values ``action`` writes besides the move (see the
     module), or raise why it may not happen.
 
-    :param row: the node's row after the move: ``maintenance``,
+    :param row: the node's row after the move: ``provision_state``,
+        ``maintenance``,
         ``instance_uuid``, ``instance_info``, ``driver``,
         ``rescue_interface``, ``driver_internal_info``.
     :param node_uuid: the node's uuid, for messages.
@@ -107,7 +108,8 @@ def changes(row, node_uuid, action, rescue_password=None):
                                   % _unsupported(row.driver),
                     'driver_internal_info': _without(dii, (AGENT_URL,))}
         return {'driver_internal_info': _without(dii, AGENT_KEYS)}
-    if action == states.ABORT:
+    if action == states.ABORT and \
+            row.provision_state == states.RESCUEFAIL:
         return {'instance_info': _without(row.instance_info, PASSWORD_KEYS),
                 'driver_internal_info': _without(dii, (AGENT_URL,)),
                 'target_provision_state': states.RESCUE}

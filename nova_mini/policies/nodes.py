@@ -51,6 +51,8 @@ DELETE = PREFIX + 'delete'
 VALIDATE = PREFIX + 'validate'
 GET_STATES = PREFIX + 'get_states'
 SET_PROVISION_STATE = PREFIX + 'set_provision_state'
+# Checked besides SET_PROVISION_STATE when clean steps are given.
+SET_PROVISION_STATE_CLEAN_STEPS = SET_PROVISION_STATE + ':clean_steps'
 SET_POWER_STATE = PREFIX + 'set_power_state'
 GET_CONSOLE = PREFIX + 'get_console'
 SET_CONSOLE_STATE = PREFIX + 'set_console_state'
@@ -175,7 +177,15 @@ rules = [
     policy.DocumentedRuleDefault(
         name=SET_PROVISION_STATE, check_str=ADMIN_OR_OWNER_MEMBER,
         description='Change the provision state of a node (deploy, '
-                    'undeploy, manage, provide).',
+                    'undeploy, manage, provide, clean, ...).',
+        operations=[{'method': 'PUT',
+                     'path': _NODE + '/states/provision'}]),
+    # Ironic's default lets lessee administrators run steps too; an
+    # administrator here is one of any project.
+    policy.DocumentedRuleDefault(
+        name=SET_PROVISION_STATE_CLEAN_STEPS, check_str=ADMIN_OR_OWNER_MEMBER,
+        description='Run clean steps on a node (manual cleaning: the clean '
+                    'target with clean_steps), besides set_provision_state.',
         operations=[{'method': 'PUT',
                      'path': _NODE + '/states/provision'}]),
     policy.DocumentedRuleDefault(

@@ -14,21 +14,24 @@
 .../bios/{setting_name} (from 1.40).
 
 Ironic lists the settings its BIOS interface cached; the fake interface
-caches none, and only its ``apply_configuration`` clean step stores some.
-nova_mini runs no cleaning (a node passes through no transitional
-state), so no step stores any: every node's list is empty and every
-setting is not found, as for an Ironic fake node never cleaned with that
-step.
+reads none from the node, and only its clean steps change them: a
+manual cleaning's ``bios.apply_configuration`` stores the settings it is
+given, ``bios.factory_reset`` deletes them (objects/bios_setting.py). A
+node never cleaned with those steps has none, and every setting is not
+found.
 """
 
+import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini.objects import bios_setting
 from nova_mini.policies import nodes as policies
 
 # Ironic takes no query parameter before 1.74 (fields=, detail=).
@@ -46,13 +49,33 @@ class NodeBiosController(rest.RestController):
     @microversion.versioned(min_version=versions.BIOS_INTERFACE)
     @validation.query(_NO_QUERY)
     def get_all(self):
-        utils.get_node(self.node_ident, policies.GET_BIOS)
-        return {'bios': []}
+        req = pecan.request
+        node = utils.get_node(self.node_ident, policies.GET_BIOS)
+        # Ironic's list links the settings below the node as named in the
+        # URL, one setting below its uuid.
+        return {'bios': [_setting(req, self.node_ident, row)
+                         for row in bios_setting.get_all(req.ctxt, node.id)]}
 
     @wsgi.expose()
     @microversion.versioned(min_version=versions.BIOS_INTERFACE)
     @validation.query(_NO_QUERY)
     def get_one(self, setting_name):
+        req = pecan.request
         node = utils.get_node(self.node_ident, policies.GET_BIOS)
-        raise exception.BIOSSettingNotFound(node=node.uuid,
-                                            name=setting_name)
+        row = bios_setting.get(req.ctxt, node.id, setting_name)
+        if row is None:
+            raise exception.BIOSSettingNotFound(node=node.uuid,
+                                                name=setting_name)
+        return {setting_name: _setting(req, node.uuid, row)}
+
+
+def _setting(req, node_ident, row):
+    """The body of one setting at 1.40 (the registry fields came later)."""
+    view = node_view.NodeView(req)
+    path = 'nodes/%s/bios/%s' % (node_ident, row.name)
+    return {'created_at': node_view._timestamp(row.created_at),
+            'updated_at': node_view._timestamp(row.updated_at),
+            'name': row.name, 'value': row.value,
+            'links': [{'href': view.link(path), 'rel': 'self'},
+                      {'href': view.link(path, bookmark=True),
+                       'rel': 'bookmark'}]}

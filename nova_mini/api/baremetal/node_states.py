@@ -14,12 +14,16 @@
 PUT /nodes/{node_ident}/states/provision and .../states/power, and
 GET/PUT /nodes/{node_ident}/states/console, and
 PUT /nodes/{node_ident}/states/raid (1.12: the target RAID configuration).
+A manual cleaning (target clean, 1.15) runs its steps within the request
+(objects/node_clean.py).
 
 A provision or power change is answered 202 with a Location of the
 node's states, as Ironic does, though here it is complete when the
 answer is sent (the node's hardware is fake: see objects/node_power.py).
 """
 
+import jsonschema
+from jsonschema import exceptions as jsonschema_exc
 import pecan
 from pecan import rest
 
@@ -96,6 +100,30 @@ def _check_rescue_password(node, target, password):
             'provision state to rescue.')
 
 
+def _check_clean_steps(node, target, steps):
+    """Ironic's checks of ``clean_steps``, in its order: the node's state
+    first (the move checks it again), then the steps are given with
+    target clean only, and with it always, and match the steps schema.
+    Whether the node has the steps is checked when they run (see
+    objects/node_clean.py).
+    """
+    if node.provision_state not in states.TRANSITIONS[target][0]:
+        raise exception.InvalidStateRequested(
+            action=target, node=node.uuid, state=node.provision_state)
+    if target != states.CLEAN:
+        raise exception.Invalid(
+            '"clean_steps" is only valid when setting target provision '
+            'state to clean: leave it out.')
+    if not steps:
+        raise exception.Invalid(
+            '"clean_steps" is required when setting target provision state '
+            'to clean: give the list of steps to run.')
+    try:
+        jsonschema.validate(steps, schema.clean_steps)
+    except jsonschema_exc.ValidationError as e:
+        raise exception.Invalid('Invalid clean_steps: %s' % e.message)
+
+
 class NodeStatesController(rest.RestController):
     """/nodes/{node_ident}/states and its provision action."""
 
@@ -153,16 +181,22 @@ class NodeStatesController(rest.RestController):
         req = pecan.request
         target = req.json['target']
         password = req.json.get('rescue_password')
+        steps = req.json.get('clean_steps')
         if not utils.allow_provision_target(target):
             raise utils.not_acceptable()
-        node = utils.get_node(self.node_ident,
-                              policies.SET_PROVISION_STATE)
+        # Ironic checks the rule of steps only when some are given.
+        rules = [policies.SET_PROVISION_STATE] + (
+            [policies.SET_PROVISION_STATE_CLEAN_STEPS] if steps else [])
+        node = utils.get_node(self.node_ident, *rules)
         if node.maintenance and target in (states.DEPLOY, states.REBUILD):
             raise exception.NodeInMaintenance(action=target, node=node.uuid)
+        if steps or target == states.CLEAN:
+            _check_clean_steps(node, target, steps)
         if password is not None or target == states.RESCUE_TARGET:
             _check_rescue_password(node, target, password)
         if node.protected and target in (states.UNDEPLOY, states.REBUILD):
             raise exception.NodeProtected(node=node.uuid)
-        node.set_provision_state(target, rescue_password=password)
+        node.set_provision_state(target, rescue_password=password,
+                                 clean_steps=steps)
         return _accepted(node_view.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))

@@ -75,8 +75,9 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
           'retired_reason') + node_interfaces.FIELDS + (
     'traits', 'owner', 'lessee', 'created_at', 'updated_at')
 # Fields of Ironic's nodes that nova_mini keeps no state for, and the
-# value they always have: it has no conductor locks (reservation),
-# cleaning or deploy steps or faults (power failures).
+# value they always have: it has no conductor locks (reservation), no
+# step in progress (clean and deploy steps run within their request) and
+# no faults (power failures).
 # ``conductor`` is one of the alive conductors of the registry (the API
 # services, which do the conductors' work): see objects/conductor.py.
 _FIXED = {

@@ -75,6 +75,7 @@ _TARGET_VERSIONS = {
     # Inspection came with its node times.
     states.INSPECT: versions.INSPECTION_TIMES,
     states.ADOPT: versions.ADOPT_VERB,
+    states.CLEAN: versions.MANUAL_CLEAN,
 }
 
 

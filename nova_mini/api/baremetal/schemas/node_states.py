@@ -12,6 +12,7 @@
 
 """Request schemas of a node's states."""
 
+from nova_mini.objects import deploy_steps
 from nova_mini import states
 
 provision = {
@@ -21,9 +22,28 @@ provision = {
                    'enum': sorted(states.TRANSITIONS)},
         # Only with target "rescue" (checked by the handler, Ironic's 400).
         'rescue_password': {'type': ['string', 'null']},
+        # Only with target "clean", and required with it; its steps match
+        # clean_steps (checked by the handler, Ironic's 400s).
+        'clean_steps': {'type': ['array', 'null']},
     },
     'required': ['target'],
     'additionalProperties': False,
+}
+
+# The steps of a manual cleaning, as Ironic's API checks them (whether
+# the node has them is checked when they run).
+clean_steps = {
+    'type': 'array',
+    'items': {
+        'type': 'object',
+        'properties': {
+            'interface': {'enum': list(deploy_steps.INTERFACE_PRIORITY)},
+            'step': {'type': 'string', 'minLength': 1},
+            'args': {'type': 'object'},
+        },
+        'required': ['interface', 'step'],
+        'additionalProperties': False,
+    },
 }
 
 # Any text: a target that is not one is Ironic's 400 with the node's
