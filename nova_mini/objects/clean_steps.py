@@ -100,23 +100,28 @@ def validate(node, user_steps):
 
     :param node: the node or its row (see driver_steps).
     :param user_steps: the steps asked for (``interface``, ``step``,
-        ``args``), in their order.
-    :returns: ``(steps, errors)``: copies of the steps the node has, each
-        with the ``abortable`` and ``priority`` of the interface's step
-        (as Ironic records them), in order; and the errors, each in
-        Ironic's words, empty when every step may run.
+        ``args``), in their order; left as they are.
+    :returns: ``(steps, errors, recorded)``: copies of the steps to run,
+        each with the ``abortable`` and ``priority`` of the interface's
+        step, in order; the errors, in Ironic's words, empty when every
+        step may run; and every step given, those the node has with their
+        ``abortable`` and ``priority`` (what Ironic records of a failed
+        cleaning).
     """
     by_id = {deploy_steps.step_id(step): step
              for step in driver_steps(node)}
     steps = []
     errors = []
+    recorded = []
     for user_step in user_steps:
-        if user_step['step'] in deploy_steps.FLOW_STEPS:
-            continue
         driver_step = by_id.get(deploy_steps.step_id(user_step))
+        if user_step['step'] in deploy_steps.FLOW_STEPS:
+            recorded.append(dict(user_step))
+            continue
         if driver_step is None:
             errors.append('node does not support this clean step: %s'
                           % (user_step,))
+            recorded.append(dict(user_step))
             continue
         # NOTE: Ironic checks the steps twice (before preparing the
         # ramdisk, and after), and its first pass has already recorded the
@@ -126,7 +131,8 @@ def validate(node, user_steps):
                     priority=driver_step['priority'])
         errors.extend(_step_errors(step, driver_step))
         steps.append(step)
-    return steps, errors
+        recorded.append(step)
+    return steps, errors, recorded
 
 
 def _settings(value):

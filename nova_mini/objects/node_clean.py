@@ -34,9 +34,9 @@ within the request, and the node ends where Ironic's would:
 
 ``driver_internal_info`` loses a ramdisk agent's token and URL (Ironic
 wipes them for a new ramdisk) and keeps ``clean_steps``: null after a
-cleaning, the checked steps after a failure (with
-``cleaning_disable_ramdisk`` and ``declarative_cleaning``, as Ironic
-leaves them).
+cleaning, the steps given after a failure (those the node has with their
+``abortable`` and ``priority``; with ``cleaning_disable_ramdisk`` and
+``declarative_cleaning``), as Ironic leaves them.
 
 An abort of ``clean wait`` ends in ``clean failed``, its target
 ``manageable`` for a manual cleaning (else ``available``), with Ironic's
@@ -78,10 +78,9 @@ def _clean(context, row, node_id, node_uuid, user_steps):
     if row.maintenance:
         raise exception.NodeInMaintenance(action=states.CLEAN,
                                           node=node_uuid)
-    steps, errors = steps_obj.validate(row, user_steps)
+    steps, errors, recorded = steps_obj.validate(row, user_steps)
     if errors:
-        return _failed(row, [dict(step) for step in user_steps],
-                       'Cannot clean node %s: %s'
+        return _failed(row, recorded, 'Cannot clean node %s: %s'
                        % (node_uuid, '; '.join(errors)))
     for step in steps:
         try:

@@ -111,7 +111,8 @@ def test_unknown_step_fails_the_cleaning_and_runs_nothing(admin):
         "{'interface': 'deploy', 'step': 'erase_devices'}" % node.uuid)
     assert not stored.maintenance
     assert stored.driver_internal_info == {
-        'kept': 1, 'clean_steps': [APPLY, unknown],
+        'kept': 1,
+        'clean_steps': [dict(APPLY, abortable=False, priority=0), unknown],
         'cleaning_disable_ramdisk': False, 'declarative_cleaning': True}
     assert _settings(admin, node) == {}
 

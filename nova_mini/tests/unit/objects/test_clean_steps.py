@@ -53,8 +53,9 @@ def test_no_bios_and_no_vendor_have_none():
 def test_valid_steps_are_returned_in_order_with_their_priority():
     user = [{'interface': 'vendor', 'step': 'log_passthrough'},
             {'interface': 'bios', 'step': 'factory_reset', 'args': {}}]
-    steps, errors = clean_steps.validate(_node(), user)
+    steps, errors, recorded = clean_steps.validate(_node(), user)
     assert errors == []
+    assert recorded == steps
     assert steps == [
         {'interface': 'vendor', 'step': 'log_passthrough',
          'abortable': False, 'priority': 1},
@@ -67,13 +68,14 @@ def test_valid_steps_are_returned_in_order_with_their_priority():
 @pytest.mark.parametrize('name', ['power_on', 'power_off', 'reboot',
                                   'hold', 'wait'])
 def test_flow_steps_are_left_out(name):
-    steps, errors = clean_steps.validate(
+    steps, errors, recorded = clean_steps.validate(
         _node(), [{'interface': 'deploy', 'step': name}])
     assert (steps, errors) == ([], [])
+    assert recorded == [{'interface': 'deploy', 'step': name}]
 
 
 def test_unknown_steps():
-    steps, errors = clean_steps.validate(
+    steps, errors, _recorded = clean_steps.validate(
         _node(bios_interface='no-bios'),
         [{'interface': 'bios', 'step': 'factory_reset'},
          {'interface': 'raid', 'step': 'delete_configuration'}])
@@ -88,17 +90,18 @@ def test_unknown_steps():
 def test_unexpected_and_missing_arguments():
     step = {'interface': 'bios', 'step': 'apply_configuration',
             'args': {'b': 1, 'a': 2}}
-    _steps, errors = clean_steps.validate(_node(), [step])
+    _steps, errors, recorded = clean_steps.validate(_node(), [step])
     shown = ("{'interface': 'bios', 'step': 'apply_configuration', "
              "'args': {'b': 1, 'a': 2}, 'abortable': False, 'priority': 0}")
     assert errors == [
         'clean step %s has these unexpected arguments: a, b' % shown,
         'clean step %s is missing these required arguments: %s'
         % (shown, SETTINGS_MISSING)]
+    assert recorded == [dict(step, abortable=False, priority=0)]
 
 
 def test_arguments_of_a_step_taking_none():
-    _steps, errors = clean_steps.validate(
+    _steps, errors, _recorded = clean_steps.validate(
         _node(), [{'interface': 'vendor', 'step': 'log_passthrough',
                    'args': {'x': 1}}])
     assert len(errors) == 1
