@@ -56,6 +56,11 @@ MIN_PAGE = 8
 # different requests.
 RARE_SECONDS = 10.0
 RARE_REQUESTS = 256
+# The bound of the walk (the ranking of the SCAN_BUDGET-th free node of a
+# class) is read again after CUTOFF_SECONDS. Any bound gives the same
+# selection: the walk stops at the best candidates, and when it runs out
+# every candidate is read; the bound only sets how far it goes first.
+CUTOFF_SECONDS = 5.0
 # Claims lost to other requests: the next round draws its pick from
 # CLAIM_SPREAD times as many of the best nodes, for at least CLAIM_ROUNDS
 # rounds (the last one from host_subset_size x 4096 nodes).
@@ -78,6 +83,9 @@ class FilterScheduler(object):
         # request_key -> time.monotonic() until which it counts as rare.
         self._rare = collections.OrderedDict()
         self._rare_lock = threading.Lock()
+        # (ranking, resource class) -> (cutoff, time.monotonic() until
+        # which it is used).
+        self._cutoffs = {}
 
     def filters_for(self, context, spec_obj):
         """Return the enabled filters as they run for ``spec_obj``: each
@@ -159,6 +167,25 @@ class FilterScheduler(object):
                           passed)
         return passed
 
+    def _cutoff(self, context, spec_obj, order):
+        """node_candidates.rank_cutoff of the budget, read at most every
+        CUTOFF_SECONDS per ranking and class (None, fewer free nodes than
+        the budget, is not kept: the slices that follow count them).
+        """
+        key = (node_candidates.request_key(spec_obj, order)[1],
+               tuple(spec_obj.custom_resource_classes))
+        now = time.monotonic()
+        cutoff, until = self._cutoffs.get(key, (None, 0))
+        if until > now:
+            return cutoff
+        cutoff = node_candidates.rank_cutoff(context, spec_obj, order,
+                                             SCAN_BUDGET)
+        if cutoff is not None:
+            if len(self._cutoffs) >= RARE_REQUESTS:
+                self._cutoffs.clear()
+            self._cutoffs[key] = (cutoff, now + CUTOFF_SECONDS)
+        return cutoff
+
     def _is_rare(self, key):
         with self._rare_lock:
             until = self._rare.get(key)
@@ -209,8 +236,7 @@ class FilterScheduler(object):
         # One statement walks the free nodes in ranking order, as far as
         # the budget's last one, and stops when enough passed: when
         # candidates are not rare among the free nodes, after a few.
-        cutoff = node_candidates.rank_cutoff(context, spec_obj, order,
-                                             SCAN_BUDGET)
+        cutoff = self._cutoff(context, spec_obj, order)
         if cutoff is not None:
             if self._read_chunks(context, spec_obj, order, needed, counts,
                                  active, passed, within=cutoff):

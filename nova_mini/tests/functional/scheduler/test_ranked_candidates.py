@@ -244,13 +244,14 @@ def test_rare_requests_skip_the_walk_for_a_while(admin, conf, monkeypatch):
               traits=['CUSTOM_RARE'] if i in (10, 20) else ())
     monkeypatch.setattr(filter_scheduler, 'SCAN_BUDGET', 40)
     walks = []
-    real_cutoff = node_candidates.rank_cutoff
+    real_chunks = node_candidates.candidate_chunks
 
     def counting(*args, **kwargs):
-        walks.append(args[1].required_traits)
-        return real_cutoff(*args, **kwargs)
+        if kwargs.get('within') is not None:
+            walks.append(args[1].required_traits)
+        return real_chunks(*args, **kwargs)
 
-    monkeypatch.setattr(node_candidates, 'rank_cutoff', counting)
+    monkeypatch.setattr(node_candidates, 'candidate_chunks', counting)
     now = [1000.0]
     monkeypatch.setattr(filter_scheduler.time, 'monotonic', lambda: now[0])
     driver = filter_scheduler.FilterScheduler(conf.conf)
@@ -321,3 +322,31 @@ def test_equal_requests_share_one_statement(admin, monkeypatch):
     spec.ignore_hosts = ['gold']
     assert _names(admin, spec) == ['plain']
     assert _names(admin, _spec()) == ['gold', 'plain']
+
+
+def test_a_stale_walk_bound_selects_the_same(admin, conf, monkeypatch):
+    """The bound of the walk is kept for CUTOFF_SECONDS: nodes freed or
+    taken meanwhile move the budget's last node, and the selection is
+    still the best candidates (the walk stops at them; when it runs out,
+    every candidate is read).
+    """
+    for i in range(100):
+        _node(admin, 'n%03d' % i, memory_mb=1024 + i,
+              traits=['CUSTOM_RARE'] if i in (10, 20, 95) else ())
+    monkeypatch.setattr(filter_scheduler, 'SCAN_BUDGET', 40)
+    driver = filter_scheduler.FilterScheduler(conf.conf)
+    rare = _spec({'trait:CUSTOM_RARE': 'required'})
+
+    def read(spec, needed=1):
+        passed = driver._passing(admin, spec, needed, {})
+        return [n.name for n in passed]
+
+    # The bound is read: the 40th best free node, n060.
+    assert read(_spec())[:1] == ['n099']
+    # The best 50 are taken: the kept bound now covers none of the free
+    # nodes; the candidates are still found, best first.
+    uuids = {n.name: n.uuid for n in objects.NodeList.get_all(admin)}
+    for i in range(50, 100):
+        assert objects.Node.claim(admin, uuids['n%03d' % i], 'i-%d' % i, {})
+    assert read(rare, 3) == ['n020', 'n010']
+    assert read(_spec(), 2)[:2] == ['n049', 'n048']
