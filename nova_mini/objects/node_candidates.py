@@ -302,12 +302,14 @@ def _rank_bound(order_by):
     return sa.tuple_(*columns) <= sa.tuple_(*bounds)
 
 
-def _within_free(spec_obj, order_by):
+def _within_free(spec_obj, order_by, bounded):
     """The terms of a walk of the free nodes (of the request's class) in
-    ranking order, down to a bound (see _rank_bound): the partial
-    index's own terms, as SQLite needs them written to use it.
+    ranking order, down to a bound if ``bounded`` (see _rank_bound): the
+    partial index's own terms, as SQLite needs them written to use it.
     """
-    where = list(FREE) + [_rank_bound(order_by)]
+    where = list(FREE)
+    if bounded:
+        where.append(_rank_bound(order_by))
     resource_class = _requested_class(spec_obj)
     if resource_class is not None:
         where.append(_class_key(_NODES.c.resource_class) == resource_class[
@@ -324,7 +326,7 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
     if capabilities:
         where.extend(_capability_conditions(spec_obj))
     if within:
-        where.extend(_within_free(spec_obj, order_by))
+        where.extend(_within_free(spec_obj, order_by, within == 'bounded'))
     if among is not None:
         # Ranked among the free nodes only: on a full fleet the
         # best-ranked nodes of all are mostly deployed.
@@ -434,13 +436,14 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
     :param within: instead of ``among``, the ranking values of a free node
         (rank_cutoff): only the free nodes ranked down to it, read in
         ranking order from the index of the free nodes, the walk stopping
-        where the caller stops reading.
+        where the caller stops reading; ``()``: every free node so.
     :returns: a generator of lists of NodeState.
     """
     query = _statement(spec_obj, context.session.get_bind().dialect.name,
                        with_traits, tuple(order_by or _BY_ID), None, 0,
                        among, True, capabilities=True,
-                       within=within is not None)
+                       within=None if within is None else
+                       'bounded' if within else 'all')
     if query is None:
         return
     # Reading every candidate, or walking the free nodes: a server-side
@@ -494,15 +497,16 @@ def free_count(context, spec_obj, order_by, at_most):
 def rank_cutoff(context, spec_obj, order_by, position):
     """Return the ranking values of the ``position``-th best-ranked free
     node (of the request's class): the bound of a walk of the free nodes
-    (candidate_chunks ``within``); None if there are fewer, or when that
-    node lacks a value to rank by (the walk could not reach the nodes
-    ranked after it).
+    (candidate_chunks ``within``).
 
     :param context: the request context.
     :param spec_obj: the RequestSpec (its resource class counts).
     :param order_by: the ranking, as for get_candidates.
     :param position: from 1.
-    :returns: a tuple of values (one per ranking column), or None.
+    :returns: a tuple of values (one per ranking column); ``()`` if there
+        are fewer free nodes (a walk of them all is as short); None when
+        that node lacks a value to rank by (a walk bounded by it could
+        not reach the nodes ranked after it).
     """
     dialect = context.session.get_bind().dialect.name
     resource_class = _requested_class(spec_obj)
@@ -518,7 +522,9 @@ def rank_cutoff(context, spec_obj, order_by, position):
             while len(_statements) > STATEMENT_CACHE_SIZE:
                 _statements.popitem(last=False)
     row = context.session.execute(query, {'skip': position - 1}).first()
-    if row is None or any(value is None for value in row):
+    if row is None:
+        return ()
+    if any(value is None for value in row):
         return None
     return tuple(row)
 

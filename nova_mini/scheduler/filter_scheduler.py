@@ -169,8 +169,8 @@ class FilterScheduler(object):
 
     def _cutoff(self, context, spec_obj, order):
         """node_candidates.rank_cutoff of the budget, read at most every
-        CUTOFF_SECONDS per ranking and class (None, fewer free nodes than
-        the budget, is not kept: the slices that follow count them).
+        CUTOFF_SECONDS per ranking and class (None, a node without a
+        ranking value, is not kept: the slices that follow count them).
         """
         key = (node_candidates.request_key(spec_obj, order)[1],
                tuple(spec_obj.custom_resource_classes))
@@ -241,10 +241,11 @@ class FilterScheduler(object):
             if self._read_chunks(context, spec_obj, order, needed, counts,
                                  active, passed, within=cutoff):
                 return passed
-            return None
-        # Fewer free nodes than the budget (or some without a value to
-        # rank by): slices of the ranking, twice as big each time, as far
-        # as there are free nodes.
+            # Fewer free nodes than the budget (no bound): every one was
+            # seen, what passed is all there is.
+            return None if cutoff else passed
+        # The budget's last node has no value to rank by: slices of the
+        # ranking, twice as big each time, as far as there are free nodes.
         bound = node_candidates.free_count(context, spec_obj, order,
                                            SCAN_BUDGET + 1)
         start, size = 0, FIRST_SLICE

@@ -174,11 +174,16 @@ def test_walk_reads_the_free_nodes_down_to_the_cutoff(admin, conf,
         # deployed, maintenance and silver nodes rank before it.
         assert cutoff == (4096, free_b.id)
         # Fewer free gold nodes than asked for: no bound.
-        assert node_candidates.rank_cutoff(admin, spec, order, 4) is None
+        assert node_candidates.rank_cutoff(admin, spec, order, 4) == ()
         chunks = node_candidates.candidate_chunks(
             admin, spec, 1, order_by=order, within=cutoff)
         assert [[n.name for n in chunk] for chunk in chunks] == [
             ['free-a'], ['free-b']]
+        # Without a bound, the walk reads every free gold node.
+        chunks = node_candidates.candidate_chunks(
+            admin, spec, 2, order_by=order, within=())
+        assert [[n.name for n in chunk] for chunk in chunks] == [
+            ['free-a', 'free-b'], ['free-c']]
 
 
 def test_walk_comes_from_the_partial_index(admin, conf, full_fleet):
@@ -187,11 +192,16 @@ def test_walk_comes_from_the_partial_index(admin, conf, full_fleet):
     with db_api.context_manager.reader.using(admin):
         dialect = admin.session.get_bind().dialect.name
         cutoff = node_candidates.rank_cutoff(admin, spec, order, 2)
-        query = node_candidates._statement(
+        bounded = node_candidates._statement(
             spec, dialect, False, order, None, 0, None, True,
-            capabilities=True, within=True).params(
+            capabilities=True, within='bounded').params(
                 rank_0=cutoff[0], rank_1=cutoff[1])
-        if dialect != 'mysql':
+        unbounded = node_candidates._statement(
+            spec, dialect, False, order, None, 0, None, True,
+            capabilities=True, within='all')
+        for query in (bounded, unbounded):
+            if dialect == 'mysql':
+                continue
             plan = _plan(admin, query)
             assert 'nodes_free_class_memory_mb_idx' in plan, plan
             # Read in the index's order: nothing sorted.
