@@ -348,7 +348,7 @@ def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
             # See db/sqlite_hints.py.
             query = query.with_hint(_NODES, 'INDEXED BY %s' % indexes[
                 _requested_class(spec_obj) is not None], 'sqlite')
-    if limit is not None:
+    if limit is not None or offset:
         query = query.limit(limit).offset(offset)
     return query
 
@@ -439,21 +439,35 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
         where the caller stops reading; ``()``: every free node so.
     :returns: a generator of lists of NodeState.
     """
-    query = _statement(spec_obj, context.session.get_bind().dialect.name,
-                       with_traits, tuple(order_by or _BY_ID), None, 0,
-                       among, True, capabilities=True,
-                       within=None if within is None else
-                       'bounded' if within else 'all')
+    dialect = context.session.get_bind().dialect.name
+    order_by = tuple(order_by or _BY_ID)
+    mode = None if within is None else 'bounded' if within else 'all'
+    params = {'rank_%d' % i: value for i, value in enumerate(within or ())}
+    skip = 0
+    if mode is not None:
+        # The first chunk of a walk in one round trip (usually enough);
+        # the rest, only if asked for, from a cursor.
+        query = _statement(spec_obj, dialect, with_traits, order_by, chunk,
+                           0, None, True, capabilities=True, within=mode)
+        if query is None:
+            return
+        rows = context.session.execute(query, params).all()
+        if rows:
+            yield [_node_state(row, with_traits) for row in rows]
+        if len(rows) < chunk:
+            return
+        skip = chunk
+    query = _statement(spec_obj, dialect, with_traits, order_by, None, skip,
+                       among, True, capabilities=True, within=mode)
     if query is None:
         return
-    # Reading every candidate, or walking the free nodes: a server-side
-    # cursor where the driver has one (psycopg2), the rows cross the
-    # connection a chunk at a time too. A slice holds few rows: one round
-    # trip rather than a cursor's three.
+    # Reading every candidate, or the rest of a walk: a server-side cursor
+    # where the driver has one (psycopg2), the rows cross the connection
+    # a chunk at a time too. A slice holds few rows: one round trip rather
+    # than a cursor's three.
     options = {}
     if among is None:
         options = {'stream_results': True, 'max_row_buffer': chunk}
-    params = {'rank_%d' % i: value for i, value in enumerate(within or ())}
     result = context.session.execute(query, params,
                                      execution_options=options)
     try:
