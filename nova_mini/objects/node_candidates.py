@@ -221,10 +221,10 @@ def request_key(spec_obj, order_by):
     """What the candidate reads of ``spec_obj`` ranked by ``order_by``
     depend on, hashable: requests with equal keys read the same nodes.
     """
-    return _request_key(spec_obj), _order_key(order_by)
+    return _request_key(spec_obj), order_key(order_by)
 
 
-def _order_key(order_by):
+def order_key(order_by):
     """``order_by`` (asc() or desc() of nodes columns, as
     scheduler.weighers.sql_order makes them) as hashable values: the
     clauses themselves compare with == into SQL, not a bool.
@@ -359,15 +359,23 @@ def _statement(spec_obj, dialect, with_traits, order_by, limit, offset,
     an equal request was made before.
     """
     key = (_request_key(spec_obj), dialect, with_traits,
-           _order_key(order_by), limit, offset, among, requirements,
+           order_key(order_by), limit, offset, among, requirements,
            capabilities, within)
+    return _cached(key, lambda: _build(
+        spec_obj, dialect, with_traits, order_by, limit, offset, among,
+        requirements, capabilities, within))
+
+
+def _cached(key, build):
+    """The statement kept under ``key``, or ``build()``'s, then kept (the
+    STATEMENT_CACHE_SIZE most recently used are).
+    """
     with _statements_lock:
         found = _statements.get(key, _MISSING)
         if found is not _MISSING:
             _statements.move_to_end(key)
             return found
-    query = _build(spec_obj, dialect, with_traits, order_by, limit, offset,
-                   among, requirements, capabilities, within)
+    query = build()
     with _statements_lock:
         _statements[key] = query
         while len(_statements) > STATEMENT_CACHE_SIZE:
@@ -493,17 +501,11 @@ def free_count(context, spec_obj, order_by, at_most):
     """
     dialect = context.session.get_bind().dialect.name
     resource_class = _requested_class(spec_obj)
-    key = ('free_count', dialect, _order_key(order_by), resource_class)
-    with _statements_lock:
-        query = _statements.get(key)
-    if query is None:
-        query = sa.select(sa.func.count()).select_from(_ranked_free(
+    query = _cached(
+        ('free_count', dialect, order_key(order_by), resource_class),
+        lambda: sa.select(sa.func.count()).select_from(_ranked_free(
             order_by, dialect, resource_class).limit(
-                sa.bindparam('at_most')).subquery())
-        with _statements_lock:
-            _statements[key] = query
-            while len(_statements) > STATEMENT_CACHE_SIZE:
-                _statements.popitem(last=False)
+                sa.bindparam('at_most')).subquery()))
     return context.session.execute(query, {'at_most': at_most}).scalar()
 
 
@@ -524,17 +526,12 @@ def rank_cutoff(context, spec_obj, order_by, position):
     """
     dialect = context.session.get_bind().dialect.name
     resource_class = _requested_class(spec_obj)
-    key = ('rank_cutoff', dialect, _order_key(order_by), resource_class)
-    with _statements_lock:
-        query = _statements.get(key)
-    if query is None:
-        names = [clause.element.name for clause in order_by]
-        query = _ranked_free(order_by, dialect, resource_class,
-                             names).limit(1).offset(sa.bindparam('skip'))
-        with _statements_lock:
-            _statements[key] = query
-            while len(_statements) > STATEMENT_CACHE_SIZE:
-                _statements.popitem(last=False)
+    query = _cached(
+        ('rank_cutoff', dialect, order_key(order_by), resource_class),
+        lambda: _ranked_free(
+            order_by, dialect, resource_class,
+            [clause.element.name for clause in order_by]).limit(1).offset(
+                sa.bindparam('skip')))
     row = context.session.execute(query, {'skip': position - 1}).first()
     if row is None:
         return ()

@@ -172,7 +172,7 @@ class FilterScheduler(object):
         CUTOFF_SECONDS per ranking and class (None, a node without a
         ranking value, is not kept: the slices that follow count them).
         """
-        key = (node_candidates.request_key(spec_obj, order)[1],
+        key = (node_candidates.order_key(order),
                tuple(spec_obj.custom_resource_classes))
         now = time.monotonic()
         cutoff, until = self._cutoffs.get(key, (None, 0))
