@@ -82,14 +82,21 @@ def _check_console(node):
                                                    extension='console')
 
 
+def _check_move_from(node, target):
+    """Ironic checks the node's state before a target's own arguments
+    (the move checks it again): 400 if ``target`` cannot start from it.
+    """
+    if node.provision_state not in states.TRANSITIONS[target][0]:
+        raise exception.InvalidStateRequested(
+            action=target, node=node.uuid, state=node.provision_state)
+
+
 def _check_rescue_password(node, target, password):
     """Ironic's checks of ``rescue_password``, in its order: the node's
     state first (the move checks it again), then the password is given
     with target rescue only, and not blank.
     """
-    if node.provision_state not in states.TRANSITIONS[target][0]:
-        raise exception.InvalidStateRequested(
-            action=target, node=node.uuid, state=node.provision_state)
+    _check_move_from(node, target)
     if target != states.RESCUE_TARGET:
         raise exception.Invalid(
             '"rescue_password" is only valid when setting target '
@@ -107,9 +114,7 @@ def _check_clean_steps(node, target, steps):
     Whether the node has the steps is checked when they run (see
     objects/node_clean.py).
     """
-    if node.provision_state not in states.TRANSITIONS[target][0]:
-        raise exception.InvalidStateRequested(
-            action=target, node=node.uuid, state=node.provision_state)
+    _check_move_from(node, target)
     if target != states.CLEAN:
         raise exception.Invalid(
             '"clean_steps" is only valid when setting target provision '
