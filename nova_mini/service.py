@@ -25,6 +25,7 @@ from gunicorn.workers import gthread
 from oslo_log import log as logging
 
 from nova_mini import connection_balance
+from nova_mini import syn_filter
 
 LOG = logging.getLogger(__name__)
 
@@ -97,6 +98,18 @@ class _Arbiter(gunicorn_arbiter.Arbiter):
             return super().spawn_worker()
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+    def stop(self, graceful=True):
+        # NOTE: the listening sockets die with the last process holding
+        # them, and a client queued in them then is reset. From here on
+        # no new client joins the queue (syn_filter), so the workers'
+        # last accept (ThreadWorker._close_listeners) empties it. Not when
+        # the sockets outlive this master: passed by systemd, or handed
+        # to a new master (USR2), which must go on accepting.
+        if self.reexec_pid == self.master_pid == 0 and not self.systemd:
+            for listener in self.LISTENERS:
+                syn_filter.drop_syns(listener.sock)
+        super().stop(graceful)
 
 
 def _unblock_stop_signals(worker):

@@ -28,9 +28,10 @@ with 503 and ``Retry-After``.
 
 A database that is down or restarting is met first when a connection is
 opened: PostgreSQL's driver then says ``Connection refused``, ``the
-database system is shutting down`` or ``... is starting up``, which
-neither SQLAlchemy nor oslo.db takes for a lost connection (oslo.db passes
-them on as plain ``OperationalError``). ``is_unreachable`` knows them;
+database system is shutting down``, ``... is starting up`` or, in the
+instant a server starts or stops, ``Connection reset by peer``, which
+neither SQLAlchemy nor oslo.db takes for a lost connection (oslo.db
+passes them on as plain ``OperationalError``). ``is_unreachable`` knows them;
 ``db/api.py`` adds it to each engine's dialect, so that oslo.db raises
 ``DBConnectionError`` for them and the pool drops its connections, as for
 any other lost connection.
@@ -61,6 +62,8 @@ _BUSY_MESSAGES = re.compile(
 # (PyMySQL), in the driver's exception.
 _UNREACHABLE_MESSAGES = re.compile(
     r'connection refused|could not connect to server|timeout expired|'
+    r'connection reset by peer|broken pipe|connection timed out|'
+    r'could not (?:receive|send) data (?:from|to) server|'
     r'no route to host|network is unreachable|'
     r'could not translate host name|'
     r'server closed the connection unexpectedly|terminating connection|'
@@ -129,7 +132,10 @@ def is_unreachable(exc):
             return True
     # Only the driver's own errors are read: a statement's text (in
     # SQLAlchemy's message) could hold any words.
-    if type(error).__name__ not in ('OperationalError', 'InterfaceError'):
+    # (psycopg2 raises subclasses named after the SQLSTATE, such as
+    # AdminShutdown.)
+    if not any(cls.__name__ in ('OperationalError', 'InterfaceError')
+               for cls in type(error).__mro__):
         return False
     return bool(_UNREACHABLE_MESSAGES.search(str(error)))
 

@@ -67,10 +67,20 @@ def test_drivers_errors_of_an_unreachable_server_are_recognised():
             'FATAL:  the database system is shutting down',
             'connection to server at "127.0.0.1", port 5433 failed: '
             'FATAL:  the database system is starting up',
+            # A server in the instant of starting or stopping may accept
+            # the connection and close it at once.
+            'connection to server at "127.0.0.1", port 5433 failed: '
+            'Connection reset by peer\n\tIs the server running on that '
+            'host and accepting TCP/IP connections?',
+            'could not receive data from server: Connection reset by peer',
+            'could not send data to server: Broken pipe',
             'terminating connection due to administrator command\n'
             'server closed the connection unexpectedly'):
         assert retry.is_unreachable(
             _wrapped(psycopg2.OperationalError(message))), message
+    # psycopg2's subclasses of OperationalError named after the SQLSTATE.
+    assert retry.is_unreachable(_wrapped(psycopg2.errors.AdminShutdown(
+        'terminating connection due to administrator command')))
     assert retry.is_unreachable(db_exc.DBConnectionError())
     assert retry.is_unreachable(pymysql.err.OperationalError(
         2013, 'Lost connection to MySQL server during query'))
