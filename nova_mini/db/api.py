@@ -101,21 +101,34 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cursor.close()
 
 
-def _sqlite_begin_immediate(connection):
-    # oslo.db begins every SQLite transaction itself with a deferred
-    # BEGIN (its own "begin" listener, which runs before this one): a
-    # writer would then read first and, when another writer committed
+def _sqlite_begin(connection):
+    # A writer's transaction begins with BEGIN IMMEDIATE, which takes the
+    # write lock first, waiting for it (busy timeout), then reads the
+    # newest data. With a deferred BEGIN (oslo.db's, kept for readers) a
+    # writer would read first and, when another writer committed
     # meanwhile, fail at once on its first write ("database is locked",
-    # without waiting: its snapshot is stale). A writer's transaction,
-    # still empty here, is begun again with BEGIN IMMEDIATE, which takes
-    # the write lock first, waiting for it (busy timeout), then reads the
-    # newest data. Readers keep the deferred BEGIN.
-    if not _writing.active:
-        return
-    if connection.connection.dbapi_connection.in_transaction:
-        connection.exec_driver_sql('ROLLBACK')
-    connection.exec_driver_sql('BEGIN IMMEDIATE')
+    # without waiting: its snapshot is stale).
+    # NOTE: this replaces oslo.db's own "begin" listener (one statement
+    # per transaction instead of BEGIN, ROLLBACK, BEGIN IMMEDIATE); should
+    # that listener still be there and have run first, the writer's
+    # transaction is begun again.
+    dbapi_connection = connection.connection.dbapi_connection
+    if _writing.active:
+        if dbapi_connection.in_transaction:
+            connection.exec_driver_sql('ROLLBACK')
+        connection.exec_driver_sql('BEGIN IMMEDIATE')
+    elif not dbapi_connection.in_transaction:
+        connection.exec_driver_sql('BEGIN')
+    # oslo.db's mark of a begun transaction, cleared at commit or
+    # rollback by its listeners.
     connection.info['in_transaction'] = True
+
+
+def _replace_oslo_db_begin(engine):
+    for listener in list(engine.dispatch.begin):
+        if getattr(listener, '__name__', None) == '_sqlite_emit_begin':
+            sa.event.remove(engine, 'begin', listener)
+    sa.event.listen(engine, 'begin', _sqlite_begin)
 
 
 def _sqlite_regexp(dbapi_conn, _record):
@@ -183,7 +196,7 @@ def _on_engine_create(engine):
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
         sa.event.listen(engine, 'connect', _sqlite_regexp)
-        sa.event.listen(engine, 'begin', _sqlite_begin_immediate)
+        _replace_oslo_db_begin(engine)
         sqlite_pool.pool_file_connections(engine, _pool_options)
     elif engine.dialect.name in ('postgresql', 'mysql'):
         _unreachable_is_disconnect(engine.dialect)

@@ -235,6 +235,41 @@ def test_read_then_write_transactions_lose_no_update(fresh_db):
         assert len(calls) == THREADS * ROUNDS
 
 
+def test_sqlite_transactions_begin_with_one_statement(fresh_db):
+    """On SQLite a writer's transaction begins with BEGIN IMMEDIATE
+    alone (not oslo.db's BEGIN, rolled back and begun again), a reader's
+    with oslo.db's deferred BEGIN.
+    """
+    if fresh_db.backend != 'sqlite':
+        pytest.skip('SQLite only: the others begin on their own')
+    context = nm_context.get_admin_context()
+    db_api.context_manager.writer(_insert)(context, 'f')
+    engine = db_api.context_manager.writer.get_engine()
+    statements = []
+
+    def record(conn, cursor, statement, *args):
+        words = statement.strip().upper()
+        statements.append(words if words.startswith(
+            ('BEGIN', 'ROLLBACK', 'COMMIT')) else 'SQL')
+
+    sa.event.listen(engine, 'before_cursor_execute', record)
+    try:
+        db_api.context_manager.writer(_set_ram.__wrapped__)(
+            nm_context.get_admin_context(), 'f', 7)
+        written = list(statements)
+        del statements[:]
+        db_api.context_manager.reader(
+            lambda ctx: ctx.session.execute(sa.select(
+                _FLAVORS.c.memory_mb)).all())(
+            nm_context.get_admin_context())
+        read = list(statements)
+    finally:
+        sa.event.remove(engine, 'before_cursor_execute', record)
+    assert written == ['BEGIN IMMEDIATE', 'SQL'], written
+    assert _ram(fresh_db.engine) == 7
+    assert read == ['BEGIN', 'SQL'], read
+
+
 def test_a_retry_starts_from_the_objects_as_given(fresh_db):
     """A writer that creates objects it was given (as InstanceList's
     create_all does) and then meets a deadlock runs again with those
