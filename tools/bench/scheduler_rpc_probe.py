@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 
@@ -99,7 +100,8 @@ def probe(args):
         conf = bench.write_conf(os.path.join(state, 'nova_mini.conf'), {
             'DEFAULT': {'state_path': state, 'host': 'probe',
                         'transport_url': vhost.url, 'debug': 'false',
-                        'rpc_response_timeout': 120},
+                        'rpc_response_timeout': 120,
+                        'executor_thread_pool_size': args.executor_threads},
             'database': {'connection': url}})
         subprocess.run([ntf.venv_script('nova-mini-manage'), '--config-file',
                         conf, 'db', 'sync'], check=True, timeout=300,
@@ -126,22 +128,35 @@ def probe(args):
                  for i, (_n, extra) in enumerate(bench.shapes(True))]
         times = {'ping': [], 'select_destinations': [],
                  'claim_destinations': []}
-        for _round in range(args.rounds):
-            for spec in specs:
-                start = time.perf_counter()
-                api.ping(ctxt)
-                times['ping'].append(time.perf_counter() - start)
-                start = time.perf_counter()
-                api.select_destinations(ctxt, spec, [str(uuid.uuid4())])
-                times['select_destinations'].append(
-                    time.perf_counter() - start)
-                instance_uuid = str(uuid.uuid4())
-                start = time.perf_counter()
-                [selection] = api.claim_destinations(ctxt, spec,
-                                                     [instance_uuid])
-                times['claim_destinations'].append(
-                    time.perf_counter() - start)
-                bench.release(engine, selection.node_uuid, instance_uuid)
+
+        def requester(index):
+            # Each requester goes through the shapes in its own order.
+            order = specs[index:] + specs[:index]
+            for _round in range(args.rounds):
+                for spec in order:
+                    start = time.perf_counter()
+                    api.ping(ctxt)
+                    times['ping'].append(time.perf_counter() - start)
+                    start = time.perf_counter()
+                    api.select_destinations(ctxt, spec,
+                                            [str(uuid.uuid4())])
+                    times['select_destinations'].append(
+                        time.perf_counter() - start)
+                    instance_uuid = str(uuid.uuid4())
+                    start = time.perf_counter()
+                    [selection] = api.claim_destinations(ctxt, spec,
+                                                         [instance_uuid])
+                    times['claim_destinations'].append(
+                        time.perf_counter() - start)
+                    bench.release(engine, selection.node_uuid,
+                                  instance_uuid)
+
+        threads = [threading.Thread(target=requester, args=(i * 5,))
+                   for i in range(args.requesters)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
         sched.stop()
         proc = None
         with open(out) as f:
@@ -166,13 +181,19 @@ def main():
     parser.add_argument('--fill', type=float, default=0.5)
     parser.add_argument('--rounds', type=int, default=5,
                         help='rounds of the 20 shapes (default 5)')
+    parser.add_argument('--requesters', type=int, default=1,
+                        help='concurrent requesting threads (default 1)')
+    parser.add_argument('--executor-threads', type=int, default=64,
+                        help="the scheduler's [DEFAULT] "
+                             'executor_thread_pool_size (default 64, '
+                             "oslo.messaging's)")
     args = parser.parse_args()
     args.deadline = 3600
     result = probe(args)
     ping = result['ping']['rpc_ms']
-    print('%-20s %8s %14s %13s %14s' % ('call (1 requester)', 'RPC ms',
-                                        'handler wall', 'handler CPU',
-                                        'messaging ms'))
+    print('%-20s %8s %14s %13s %14s' % (
+        'call (%d requesters)' % args.requesters, 'RPC ms',
+        'handler wall', 'handler CPU', 'messaging ms'))
     for name, r in result.items():
         print('%-20s %8.2f %14.2f %13.2f %14.2f' % (
             name, r['rpc_ms'], r['handler_wall_ms'], r['handler_cpu_ms'],

@@ -33,6 +33,9 @@ OUTAGE seconds, then started again. The daemons are not restarted.
   claimed until the schedulers' periodic clean-up frees it, once the
   build deadline has passed: the check is repeated until then.
 
+``tools/database_restarts.py --cycles N`` runs the same clients through N
+stops and starts, to find a race that one restart rarely meets.
+
 ``[database] write_wait_timeout`` is lowered to WRITE_WAIT seconds so that
 a write gives up within the outage; with the default (30 s) a write
 waits out a restart shorter than that and succeeds.
