@@ -36,11 +36,6 @@ NODE = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
 USER_DATA = 'I2Nsb3VkLWNvbmZpZwpydW5jbWQ6IFtlY2hvLCBoaV0K'
 
 
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
-
-
 def _uuid(n):
     return '6d1f3a52-0c4e-4b7a-9e21-%012d' % n
 

@@ -21,7 +21,6 @@ import datetime
 import pytest
 import sqlalchemy as sa
 
-from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini import exception
 from nova_mini import objects
@@ -32,11 +31,6 @@ pytestmark = pytest.mark.usefixtures('db')
 NODE = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
 NEWEST_FIRST = [('created_at', 'desc'), ('id', 'desc')]
 START = datetime.datetime(2026, 1, 1)
-
-
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
 
 
 def _uuid(n):

@@ -18,7 +18,6 @@ given to a server.
 from oslo_utils import uuidutils
 import pytest
 
-from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
@@ -27,11 +26,6 @@ pytestmark = pytest.mark.usefixtures('db')
 
 INFO = {'image_source': 'http://images.example.com/os.qcow2',
         'root_gb': '10'}
-
-
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
 
 
 def _node(admin, state='manageable', **values):

@@ -17,18 +17,12 @@ given once.
 
 import pytest
 
-from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import node_agent
 from nova_mini.tests.fixtures import builders
 
 pytestmark = pytest.mark.usefixtures('db')
-
-
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
 
 
 def test_token_given_once(admin):

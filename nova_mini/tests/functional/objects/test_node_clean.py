@@ -19,7 +19,6 @@ the settings deleted with their node.
 import pytest
 import sqlalchemy as sa
 
-from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
@@ -35,11 +34,6 @@ APPLY = {'interface': 'bios', 'step': 'apply_configuration',
          'args': {'settings': [{'name': 'A', 'value': 'on'},
                                {'name': 'B', 'value': 2}]}}
 RESET = {'interface': 'bios', 'step': 'factory_reset'}
-
-
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
 
 
 def _node(admin, state='manageable', **values):

@@ -19,7 +19,6 @@ from oslo_utils import secretutils
 from oslo_utils import uuidutils
 import pytest
 
-from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
@@ -29,11 +28,6 @@ pytestmark = pytest.mark.usefixtures('db')
 AGENT = {'agent_secret_token': 'tok', 'agent_url': 'http://10.0.0.9:9999',
          'agent_verify_ca': '/path', 'agent_secret_token_pregenerated': True,
          'kept': 1}
-
-
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
 
 
 def _node(admin, state='active', **values):

@@ -20,7 +20,6 @@ from oslo_serialization import jsonutils
 import pytest
 import sqlalchemy as sa
 
-from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
@@ -32,11 +31,6 @@ from nova_mini.tests.fixtures import builders
 pytestmark = pytest.mark.usefixtures('db')
 
 UUIDS = ['6d1f3a52-0c4e-4b7a-9e21-%012d' % n for n in range(3)]
-
-
-@pytest.fixture
-def admin():
-    return nm_context.get_admin_context()
 
 
 def _flavor(context):
