@@ -20,12 +20,12 @@ nova_mini.api.baremetal.ramdisk).
 import hmac
 import secrets
 
-from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import node_power
 from nova_mini.objects import node_rescue
 
 _NODES = models.Node.__table__
@@ -52,34 +52,29 @@ def node_uuid_by_addresses(context, addresses):
 
 
 @db_api.context_manager.writer
-def issue_token(context, node_id):
+def issue_token(context, node):
     """Give the node a new agent token unless it has one, as Ironic's
     lookup does (from API 1.62).
 
-    :param node_id: the node's id.
+    :param node: the Node; its ``driver_internal_info`` is updated.
     :returns: the new token, or MASKED_TOKEN if the node had one already
-        (a second lookup learns nothing).
+        (a second lookup learns nothing, and nothing is written).
     :raises nova_mini.exception.NodeNotFound: the node is gone.
     """
-    # An UPDATE changing nothing (not even updated_at) first: it locks
-    # the row, so that two lookups racing give out one token.
-    if not context.session.execute(_NODES.update().where(
-            _NODES.c.id == node_id).values(
-                updated_at=_NODES.c.updated_at)).rowcount:
-        raise exception.NodeNotFound(node=node_id)
-    info = context.session.execute(sa.select(
-        _NODES.c.driver_internal_info).where(
-            _NODES.c.id == node_id)).scalar() or {}
-    if info.get(node_rescue.AGENT_TOKEN) is not None:
-        return MASKED_TOKEN
-    token = secrets.token_urlsafe()
-    info = dict(info)
-    info[node_rescue.AGENT_TOKEN] = token
-    info.pop('agent_secret_token_pregenerated', None)
-    context.session.execute(_NODES.update().where(
-        _NODES.c.id == node_id).values(driver_internal_info=info,
-                                       updated_at=timeutils.utcnow()))
-    return token
+    issued = []
+
+    def _issue(info):
+        # The row is locked from this read to the write: two lookups
+        # racing give out one token.
+        if info.get(node_rescue.AGENT_TOKEN) is not None:
+            return None
+        issued.append(secrets.token_urlsafe())
+        info[node_rescue.AGENT_TOKEN] = issued[0]
+        info.pop('agent_secret_token_pregenerated', None)
+        return info
+
+    node_power.change_internal_info(context, node, _issue)
+    return issued[0] if issued else MASKED_TOKEN
 
 
 def token_valid(node, token):

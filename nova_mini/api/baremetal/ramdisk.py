@@ -154,8 +154,7 @@ class LookupController(rest.RestController):
                       {'node': node.uuid, 'state': node.provision_state})
             raise exception.NotFound()
         if req.api_version >= versions.AGENT_TOKEN:
-            token = node_agent.issue_token(context, node.id)
-            node = objects.Node.get_by_uuid(context, node.uuid)
+            token = node_agent.issue_token(context, node)
         else:
             token = (node.driver_internal_info or {}).get(
                 node_rescue.AGENT_TOKEN)
