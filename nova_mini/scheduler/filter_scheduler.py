@@ -19,10 +19,7 @@ conditional UPDATE, so when two schedulers pick the same node one claim
 wins and the other moves on to its next alternate.
 """
 
-import collections
 import random
-import threading
-import time
 
 from oslo_log import log as logging
 
@@ -31,6 +28,7 @@ from nova_mini.objects import node as node_obj
 from nova_mini.objects import node_candidates
 from nova_mini.objects import node_provision
 from nova_mini.objects import selection as selection_obj
+from nova_mini.scheduler import expiring_cache
 from nova_mini.scheduler import filters
 from nova_mini.scheduler import no_valid_host
 from nova_mini.scheduler import weighers
@@ -80,12 +78,12 @@ class FilterScheduler(object):
         self.weighers = weighers.load(options.weighers)
         self._needs_traits = any(f.needs_traits for f in self.filters)
         self._random = random.SystemRandom()
-        # request_key -> time.monotonic() until which it counts as rare.
-        self._rare = collections.OrderedDict()
-        self._rare_lock = threading.Lock()
-        # (ranking, resource class) -> (cutoff, time.monotonic() until
-        # which it is used).
-        self._cutoffs = {}
+        # request_key -> True while it counts as rare.
+        self._rare = expiring_cache.ExpiringCache(RARE_REQUESTS,
+                                                  RARE_SECONDS)
+        # (ranking, resource class) -> the walk's bound.
+        self._cutoffs = expiring_cache.ExpiringCache(RARE_REQUESTS,
+                                                     CUTOFF_SECONDS)
 
     def filters_for(self, context, spec_obj):
         """Return the enabled filters as they run for ``spec_obj``: each
@@ -155,12 +153,12 @@ class FilterScheduler(object):
             counts['database'] = len(nodes)
             return self._filter(nodes, spec_obj, counts, active)
         key = node_candidates.request_key(spec_obj, order)
-        if not self._is_rare(key):
+        if not self._rare.get(key, False):
             passed = self._best_of_all(context, spec_obj, order, needed,
                                        counts, active)
             if passed is not None:
                 return passed
-            self._remember_rare(key)
+            self._rare.put(key, True)
         counts.clear()
         passed = []
         self._read_chunks(context, spec_obj, order, needed, counts, active,
@@ -174,34 +172,14 @@ class FilterScheduler(object):
         """
         key = (node_candidates.order_key(order),
                tuple(spec_obj.custom_resource_classes))
-        now = time.monotonic()
-        cutoff, until = self._cutoffs.get(key, (None, 0))
-        if until > now:
+        cutoff = self._cutoffs.get(key)
+        if cutoff is not None:
             return cutoff
         cutoff = node_candidates.rank_cutoff(context, spec_obj, order,
                                              SCAN_BUDGET)
         if cutoff is not None:
-            if len(self._cutoffs) >= RARE_REQUESTS:
-                self._cutoffs.clear()
-            self._cutoffs[key] = (cutoff, now + CUTOFF_SECONDS)
+            self._cutoffs.put(key, cutoff)
         return cutoff
-
-    def _is_rare(self, key):
-        with self._rare_lock:
-            until = self._rare.get(key)
-            if until is None:
-                return False
-            if until > time.monotonic():
-                return True
-            del self._rare[key]
-            return False
-
-    def _remember_rare(self, key):
-        with self._rare_lock:
-            self._rare[key] = time.monotonic() + RARE_SECONDS
-            self._rare.move_to_end(key)
-            while len(self._rare) > RARE_REQUESTS:
-                self._rare.popitem(last=False)
 
     def _read_chunks(self, context, spec_obj, order, needed, counts, active,
                      passed, among=None, within=None):

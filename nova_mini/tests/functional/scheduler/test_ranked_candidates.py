@@ -27,6 +27,7 @@ from nova_mini.db import models
 from nova_mini import objects
 from nova_mini.objects import node_candidates
 from nova_mini.objects import request_spec
+from nova_mini.scheduler import expiring_cache
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import weighers
 from nova_mini import states
@@ -253,7 +254,7 @@ def test_rare_requests_skip_the_walk_for_a_while(admin, conf, monkeypatch):
 
     monkeypatch.setattr(node_candidates, 'candidate_chunks', counting)
     now = [1000.0]
-    monkeypatch.setattr(filter_scheduler.time, 'monotonic', lambda: now[0])
+    monkeypatch.setattr(expiring_cache.time, 'monotonic', lambda: now[0])
     driver = filter_scheduler.FilterScheduler(conf.conf)
     rare = _spec({'trait:CUSTOM_RARE': 'required'})
 
