@@ -235,13 +235,13 @@ def test_read_then_write_transactions_lose_no_update(fresh_db):
         assert len(calls) == THREADS * ROUNDS
 
 
+# SQLite only: the other databases begin a transaction on their own.
+@pytest.mark.parametrize('backend', ['sqlite'])
 def test_sqlite_transactions_begin_with_one_statement(fresh_db):
     """On SQLite a writer's transaction begins with BEGIN IMMEDIATE
     alone (not oslo.db's BEGIN, rolled back and begun again), a reader's
     with oslo.db's deferred BEGIN.
     """
-    if fresh_db.backend != 'sqlite':
-        pytest.skip('SQLite only: the others begin on their own')
     context = nm_context.get_admin_context()
     db_api.context_manager.writer(_insert)(context, 'f')
     engine = db_api.context_manager.writer.get_engine()
