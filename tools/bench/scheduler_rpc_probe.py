@@ -11,21 +11,25 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Where a select+claim over RPC spends its time, one requester at a time.
+"""Where a select+claim over RPC spends its time.
 
 scheduler_select.py measures the issue's ratios with 4 requesters on a
 saturated machine; this tool splits one call: on a SQLite fleet seeded
-and filled as there (``--size``, ``--fill``), one requester calls, for
-each of the 20 request shapes in turn, ``ping``, ``select_destinations``
-and ``claim_destinations`` (the claimed node given back, untimed), and
-the scheduler it starts records, per RPC method, the wall and CPU time
-of its handler (the part of the round trip that is the scheduler's own
-work; the rest is messaging: the client's and server's
-(de)serialization, RabbitMQ, oslo.messaging's threads).
+and filled as there (``--size``, ``--fill``), each requester
+(``--requesters``, 1 by default; threads) calls, for each of the 20
+request shapes in turn, ``ping``, ``select_destinations`` and
+``claim_destinations`` (the claimed node given back, untimed), and the
+scheduler it starts (with ``--executor-threads`` RPC threads) records,
+per RPC method, the wall and CPU time of its handler (the part of the
+round trip that is the scheduler's own work; the rest is messaging: the
+client's and server's (de)serialization, RabbitMQ, oslo.messaging's
+threads).
 
     .venv-tests/bin/python tools/bench/scheduler_rpc_probe.py
     .venv-tests/bin/python tools/bench/scheduler_rpc_probe.py --fill 0.9 \\
         --rounds 10
+    .venv-tests/bin/python tools/bench/scheduler_rpc_probe.py --rounds 8 \\
+        --requesters 4
 
 RabbitMQ on 127.0.0.1:5672 (guest/guest) and rabbitmqctl, as for
 scheduler_select.py.
