@@ -53,12 +53,8 @@ def main():
     with postgresql.PrivateCluster() as cluster:
         connection = cluster.create_database('nova_mini_restarts')
         state = tempfile.mkdtemp(prefix='nova_mini-restarts.')
-        deployment = write_mix.Deployment(os.path.join(state, 'state'),
-                                          connection, workers=2)
-        deployment.nova.extra_sections['database'].update(
-            write_wait_timeout=fault.WRITE_WAIT)
-        deployment.nova.extra_sections['DEFAULT'] = {
-            'rpc_response_timeout': fault.BUILD_DEADLINE}
+        deployment = fault.outage_deployment(os.path.join(state, 'state'),
+                                             connection)
         with deployment:
             engine = deployment.engine()
             mix = fault.OutageMix(

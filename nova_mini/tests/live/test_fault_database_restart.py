@@ -131,11 +131,11 @@ def cluster():
         yield pg
 
 
-@pytest.fixture
-def deployment(cluster, tmp_path):
-    connection = cluster.create_database('nova_mini_fault')
-    dep = write_mix.Deployment(str(tmp_path / 'state'), connection,
-                               workers=2)
+def outage_deployment(state_dir, connection):
+    """The API (2 workers) and scheduler of this test on ``connection``,
+    configured for outages (not started): also tools/database_restarts.py's.
+    """
+    dep = write_mix.Deployment(state_dir, connection, workers=2)
     dep.nova.extra_sections['database'].update(
         write_wait_timeout=WRITE_WAIT)
     # A build cut by the outage may leave its node claimed: the
@@ -144,6 +144,13 @@ def deployment(cluster, tmp_path):
         'rpc_response_timeout': BUILD_DEADLINE}
     dep.nova.extra_sections['filter_scheduler'] = {
         'cleanup_interval': CLEANUP_INTERVAL}
+    return dep
+
+
+@pytest.fixture
+def deployment(cluster, tmp_path):
+    dep = outage_deployment(str(tmp_path / 'state'),
+                            cluster.create_database('nova_mini_fault'))
     with dep:
         yield dep
 
