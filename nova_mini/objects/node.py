@@ -374,18 +374,28 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :returns: the uuid of the freed node, or None if the instance had
             none (or its node was moved meanwhile).
         """
-        try:
-            node = cls.get_by_instance_uuid(context, instance_uuid)
-        except exception.NodeNotFound:
-            return None
-        if node.provision_state == states.AVAILABLE:
-            node_provision.unclaim(context, node.uuid, instance_uuid)
-        else:
+        for _attempt in range(3):
             try:
-                node.set_provision_state(states.UNDEPLOY)
-            except exception.InvalidStateRequested:
-                # Moved meanwhile (by an operator); leave it alone.
+                node = cls.get_by_instance_uuid(context, instance_uuid)
+            except exception.NodeNotFound:
                 return None
+            if node.provision_state != states.AVAILABLE:
+                break
+            if node_provision.unclaim(context, node.uuid, instance_uuid):
+                return node.uuid
+            # Deployed meanwhile (by the scheduler): read it again.
+        else:
+            return None
+        # Undeployed only while still this instance's: between the read
+        # above and this move, another request may have freed the node and
+        # the scheduler given it to another instance.
+        try:
+            node.set_provision_state(states.UNDEPLOY,
+                                     instance_uuid=instance_uuid)
+        except (exception.InvalidStateRequested, exception.NodeClaimLost):
+            # Moved meanwhile (by an operator, or to another instance):
+            # leave it alone.
+            return None
         return node.uuid
 
     def set_provision_state(self, action, instance_uuid=None,
