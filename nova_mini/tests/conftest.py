@@ -15,9 +15,12 @@ functional (tests/functional: SQLite/PostgreSQL, the whole WSGI app) and live
 (tests/live, which adds the ``stack`` of real services). The fixture classes
 themselves live in nova_mini.tests.fixtures.
 
-NOTE: test ids must not contain ':' (gabbi's pytest plugin fails the whole
-collection on one): pytest_make_parametrize_id below replaces it in the ids
-of parametrized strings; explicit ``ids=`` must avoid it.
+NOTE: test ids must be the same in every process (pytest-xdist's workers
+each collect the suite, with hash seeds of their own): no random values,
+sets in a fixed order. And they must not contain ':' (gabbi's pytest
+plugin fails the whole collection on one): pytest_make_parametrize_id
+below replaces it in the ids of parametrized strings; explicit ``ids=``
+must avoid it.
 """
 
 import pytest
@@ -106,3 +109,21 @@ def pytest_make_parametrize_id(config, val, argname):
     if isinstance(val, bytes) and b':' in val:
         return val.replace(b':', b'_').decode('ascii', 'backslashreplace')
     return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Work units for pytest-xdist (tools/run-tests.sh runs ``--dist
+    loadgroup --no-loadscope-reorder``): the live tests are one unit, first,
+    run in order by one worker: they share one stack of daemons per process,
+    and they load the machine's cores themselves (Keystone, the daemons,
+    Tempest), so that several at once would only slow each other down. The
+    other workers take the in-process tests a module at a time (a gabbi
+    YAML file is a sequence of requests that must stay in one process).
+    """
+    for item in items:
+        if item.get_closest_marker('live') is not None:
+            group = 'live'
+        else:
+            group = item.nodeid.split('::')[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: item.get_closest_marker('live') is None)

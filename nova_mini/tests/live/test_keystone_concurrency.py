@@ -24,7 +24,7 @@ import pytest
 pytestmark = pytest.mark.live
 
 CLIENTS = 16
-ROUNDS = 4
+ROUNDS = 2
 
 
 def test_concurrent_identity_writes(stack):

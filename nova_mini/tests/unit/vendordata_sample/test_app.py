@@ -24,12 +24,12 @@ import webtest
 
 from nova_mini.vendordata_sample import app as sample_app
 
-INSTANCE = str(uuid.uuid4())
-PROJECT = uuid.uuid4().hex
+INSTANCE = 'f23a84c1-610e-4414-b77c-ca3799e0294a'
+PROJECT = '33935b92dc224e6994979af977888d67'
 BODY = {
     'project-id': PROJECT,
     'instance-id': INSTANCE,
-    'image-id': str(uuid.uuid4()),
+    'image-id': 'f06404b8-87a2-4e02-b5fb-5019c75651fb',
     'user-data': None,
     'hostname': 'web-1',
     'metadata': {'role': 'web'},
