@@ -111,6 +111,7 @@ def pytest_make_parametrize_id(config, val, argname):
     return None
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Work units for pytest-xdist (tools/run-tests.sh runs ``--dist
     loadgroup --no-loadscope-reorder``): the live tests are one unit, first,
@@ -119,6 +120,7 @@ def pytest_collection_modifyitems(config, items):
     Tempest), so that several at once would only slow each other down. The
     other workers take the in-process tests a module at a time (a gabbi
     YAML file is a sequence of requests that must stay in one process).
+    First: pytest-xdist's own hook reads the groups.
     """
     for item in items:
         if item.get_closest_marker('live') is not None:
