@@ -122,7 +122,7 @@ if [ -z "$workers" ] && [ ${#paths[@]} -gt 0 ]; then
 fi
 parallel=()
 if [ -n "$workers" ] && [ "$workers" -gt 0 ]; then
-    parallel=(-n "$workers" --dist loadgroup --no-loadscope-reorder)
+    parallel=(-n "$workers" --dist loadfile --no-loadscope-reorder)
     log "pytest-xdist: $workers processes"
 fi
 set +e

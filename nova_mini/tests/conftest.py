@@ -111,21 +111,30 @@ def pytest_make_parametrize_id(config, val, argname):
     return None
 
 
-@pytest.hookimpl(tryfirst=True)
+_LIVE = 'nova_mini/tests/live/'
+
+
 def pytest_collection_modifyitems(config, items):
-    """Work units for pytest-xdist (tools/run-tests.sh runs ``--dist
-    loadgroup --no-loadscope-reorder``): the live tests are one unit, first,
+    """The live tests first (see pytest_xdist_make_scheduler)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(_LIVE))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Work units for pytest-xdist (tools/run-tests.sh runs ``-n 2 --dist
+    loadfile --no-loadscope-reorder``): the live tests are one unit, first,
     run in order by one worker: they share one stack of daemons per process,
     and they load the machine's cores themselves (Keystone, the daemons,
     Tempest), so that several at once would only slow each other down. The
     other workers take the in-process tests a module at a time (a gabbi
     YAML file is a sequence of requests that must stay in one process).
-    First: pytest-xdist's own hook reads the groups.
     """
-    for item in items:
-        if item.get_closest_marker('live') is not None:
-            group = 'live'
-        else:
-            group = item.nodeid.split('::')[0]
-        item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: item.get_closest_marker('live') is None)
+    from xdist import scheduler
+
+    class Scheduling(scheduler.LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            if nodeid.startswith(_LIVE):
+                return _LIVE
+            return nodeid.split('::', 1)[0]
+
+    return Scheduling(config, log)
