@@ -112,27 +112,42 @@ def pytest_make_parametrize_id(config, val, argname):
 
 
 _LIVE = 'nova_mini/tests/live/'
+# The live modules that run OpenStack's own suites: a work unit of their
+# own, last, which the worker done with the in-process tests takes.
+_TEMPEST = _LIVE + 'test_tempest_'
+
+
+def _unit_order(item):
+    nodeid = item.nodeid
+    if nodeid.startswith(_TEMPEST):
+        return 2
+    return 0 if nodeid.startswith(_LIVE) else 1
 
 
 def pytest_collection_modifyitems(config, items):
-    """The live tests first (see pytest_xdist_make_scheduler)."""
-    items.sort(key=lambda item: not item.nodeid.startswith(_LIVE))
+    """The live tests first, the Tempest ones last (see
+    pytest_xdist_make_scheduler).
+    """
+    items.sort(key=_unit_order)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """Work units for pytest-xdist (tools/run-tests.sh runs ``-n 2 --dist
-    loadfile --no-loadscope-reorder``): the live tests are one unit, first,
-    run in order by one worker: they share one stack of daemons per process,
-    and they load the machine's cores themselves (Keystone, the daemons,
-    Tempest), so that several at once would only slow each other down. The
-    other workers take the in-process tests a module at a time (a gabbi
-    YAML file is a sequence of requests that must stay in one process).
+    loadfile --no-loadscope-reorder``): the live tests but Tempest's are one
+    unit, first, run in order by one worker: they share one stack of
+    daemons per process, and they load the machine's cores themselves
+    (Keystone, the daemons), so that several at once would only slow each
+    other down. The other worker takes the in-process tests a module at a
+    time (a gabbi YAML file is a sequence of requests that must stay in one
+    process), then the Tempest runs, on a stack of its own, as one unit.
     """
     from xdist import scheduler
 
     class Scheduling(scheduler.LoadScopeScheduling):
         def _split_scope(self, nodeid):
+            if nodeid.startswith(_TEMPEST):
+                return _TEMPEST
             if nodeid.startswith(_LIVE):
                 return _LIVE
             return nodeid.split('::', 1)[0]
