@@ -124,7 +124,6 @@ class FilterScheduler(object):
             nodes = passed
         return nodes
 
-    @db_api.autocommit
     def _passing(self, context, spec_obj, needed, counts):
         """Candidates that passed the filters, at least ``needed`` of them
         if there are that many, best first if the database ranks them.
@@ -140,8 +139,7 @@ class FilterScheduler(object):
         pages until enough passed (and for RARE_SECONDS the request
         starts there). Without a ranking in SQL, every candidate is read.
         """
-        # One connection checkout for every read; each read stands alone
-        # (db_api.autocommit): no BEGIN and COMMIT round trips.
+        # One transaction (one connection checkout) for every read.
         with db_api.context_manager.reader.using(context):
             active = self.filters_for(context, spec_obj)
             return self._read_passing(context, spec_obj, needed, counts,
