@@ -111,9 +111,10 @@ paths=(nova_mini/tests)
 for arg in "$@"; do
     if [ -e "$REPO/${arg%%::*}" ]; then paths=(); break; fi
 done
-# The whole suite runs in two processes (pytest-xdist): the live tests in
-# order in one (they load the cores themselves: Keystone, the daemons,
-# Tempest), the in-process tests in the other, a module at a time.
+# The whole suite runs in two processes (pytest-xdist; the work units are
+# set in nova_mini/tests/conftest.py): the live tests but Tempest's in
+# order in one (they load the cores themselves: Keystone, the daemons), the
+# in-process tests in the other, a module at a time, then the Tempest runs.
 # NOVA_MINI_TEST_WORKERS=0 runs it in one process; a run of given tests is
 # in one process unless it is set.
 workers=${NOVA_MINI_TEST_WORKERS:-}

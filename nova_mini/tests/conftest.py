@@ -117,11 +117,20 @@ _LIVE = 'nova_mini/tests/live/'
 _TEMPEST = _LIVE + 'test_tempest_'
 
 
-def _unit_order(item):
-    nodeid = item.nodeid
+def _work_unit(nodeid):
+    """The pytest-xdist work unit of a test: the Tempest modules, the other
+    live modules, or the test's own module.
+    """
     if nodeid.startswith(_TEMPEST):
-        return 2
-    return 0 if nodeid.startswith(_LIVE) else 1
+        return _TEMPEST
+    if nodeid.startswith(_LIVE):
+        return _LIVE
+    return nodeid.split('::', 1)[0]
+
+
+def _unit_order(item):
+    unit = _work_unit(item.nodeid)
+    return 0 if unit == _LIVE else 2 if unit == _TEMPEST else 1
 
 
 def pytest_collection_modifyitems(config, items):
@@ -146,10 +155,6 @@ def pytest_xdist_make_scheduler(config, log):
 
     class Scheduling(scheduler.LoadScopeScheduling):
         def _split_scope(self, nodeid):
-            if nodeid.startswith(_TEMPEST):
-                return _TEMPEST
-            if nodeid.startswith(_LIVE):
-                return _LIVE
-            return nodeid.split('::', 1)[0]
+            return _work_unit(nodeid)
 
     return Scheduling(config, log)
