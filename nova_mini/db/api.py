@@ -23,11 +23,19 @@ connections, disconnected (``db/retry.py``, the same for every backend;
 the hook into oslo.db is ``db/enginefacade_retry.py``).
 A writer called inside another transaction is not retried by itself: the
 outermost writer retries the whole transaction.
+
+A function decorated with ``autocommit`` (outside ``context_manager``'s
+decorator) runs its statements each standing alone, in the database's
+autocommit mode: for a transaction of one statement (a claim) or of reads
+that need no common snapshot, the BEGIN and COMMIT round trips go.
 """
 
+import functools
+import inspect
 import math
 import re
 import threading
+import time
 
 from oslo_versionedobjects import base as ovo_base
 import sqlalchemy as sa
@@ -44,6 +52,7 @@ _retry_policy = None    # a retry.Policy, made by configure()
 
 class _Writing(threading.local):
     active = False      # whether this thread runs an outermost writer
+    alone = False       # whether its statements stand alone (autocommit)
 
 
 _writing = _Writing()
@@ -91,6 +100,51 @@ context_manager = enginefacade_retry.retrying_context_manager(
     _outermost_writer)
 
 
+def autocommit(fn):
+    """Decorator: run ``fn``'s transaction with each statement standing
+    alone (SQLite: no BEGIN; PostgreSQL: the driver's autocommit mode), when
+    the context has no transaction under way; inside another transaction,
+    ``fn`` is part of it as usual.
+
+    Only for a transaction of one write (a conditional UPDATE, whose
+    outcome is its row count) or of reads that need no common snapshot;
+    each statement still sees what was committed before it. Put it above
+    ``context_manager``'s decorator (or around a ``using`` block); the
+    context is the first argument, or the second after self/cls. A reader
+    that opens a server-side cursor calls ``cursor_transaction`` first.
+    MariaDB keeps its transactions.
+    """
+    names = list(inspect.signature(fn).parameters)
+    index = 1 if names and names[0] in ('self', 'cls') else 0
+
+    @functools.wraps(fn)
+    def alone(*args, **kwargs):
+        context = (kwargs[names[index]] if names[index] in kwargs
+                   else args[index])
+        if _writing.alone or enginefacade_retry.in_transaction(context):
+            return fn(*args, **kwargs)
+        _writing.alone = True
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _writing.alone = False
+
+    return alone
+
+
+def cursor_transaction(context):
+    """Give the reader transaction of ``context`` a real transaction before
+    it opens a server-side cursor (PostgreSQL's exist only inside one),
+    should ``autocommit`` have left it without: the next statement begins
+    it. A no-op elsewhere.
+    """
+    connection = context.session.connection()
+    if connection.dialect.name == 'postgresql':
+        dbapi_connection = connection.connection.dbapi_connection
+        if dbapi_connection.autocommit:
+            dbapi_connection.autocommit = False
+
+
 def _sqlite_pragmas(dbapi_conn, _record):
     # WAL lets API workers read while another process writes, and a busy
     # timeout turns lock contention into a wait instead of an error.
@@ -113,7 +167,10 @@ def _sqlite_begin(connection):
     # that listener still be there and have run first, the writer's
     # transaction is begun again.
     dbapi_connection = connection.connection.dbapi_connection
-    if _writing.active:
+    if _writing.alone:
+        # autocommit(): each statement is a transaction of its own.
+        pass
+    elif _writing.active:
         if dbapi_connection.in_transaction:
             connection.exec_driver_sql('ROLLBACK')
         connection.exec_driver_sql('BEGIN IMMEDIATE')
@@ -129,6 +186,51 @@ def _replace_oslo_db_begin(engine):
         if getattr(listener, '__name__', None) == '_sqlite_emit_begin':
             sa.event.remove(engine, 'begin', listener)
     sa.event.listen(engine, 'begin', _sqlite_begin)
+
+
+def _postgresql_begin(connection):
+    # autocommit(): no BEGIN before the first statement, no COMMIT after
+    # the last (psycopg2's commit and rollback send nothing then).
+    if _writing.alone:
+        connection.connection.dbapi_connection.autocommit = True
+
+
+def _postgresql_checkin(dbapi_conn, _record):
+    # The pool's connections are in a transaction by default again.
+    if dbapi_conn is not None and dbapi_conn.autocommit:
+        dbapi_conn.autocommit = False
+
+
+# A pooled connection used less than this many seconds ago is handed out
+# without the pool's ping (oslo.db turns pool_pre_ping on): a busy
+# process, such as a scheduler, saves a round trip per transaction. A
+# connection lost meanwhile fails its first statement as a disconnect
+# (a writer runs again, a reader answers 503), and the pool reconnects.
+PING_AFTER_IDLE = 1.0
+
+
+def _ping_when_idle(engine):
+    returned = {}       # id(DB-API connection): time it was checked in
+    ping = engine.dialect.do_ping
+
+    def do_ping(dbapi_connection):
+        when = returned.pop(id(dbapi_connection), None)
+        if when is not None and time.monotonic() - when < PING_AFTER_IDLE:
+            return True
+        return ping(dbapi_connection)
+
+    def checkin(dbapi_connection, _record):
+        if dbapi_connection is not None:
+            returned[id(dbapi_connection)] = time.monotonic()
+
+    def forget(dbapi_connection, _record):
+        returned.pop(id(dbapi_connection), None)
+
+    engine.dialect.do_ping = do_ping
+    sa.event.listen(engine.pool, 'checkin', checkin)
+    sa.event.listen(engine.pool, 'close', forget)
+    sa.event.listen(engine.pool, 'invalidate', lambda conn, rec, exc:
+                    forget(conn, rec))
 
 
 def _sqlite_regexp(dbapi_conn, _record):
@@ -193,6 +295,7 @@ def _unreachable_is_disconnect(dialect):
 
 
 def _on_engine_create(engine):
+    _ping_when_idle(engine)
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
         sa.event.listen(engine, 'connect', _sqlite_regexp)
@@ -204,6 +307,9 @@ def _on_engine_create(engine):
                         _postgresql_lock_timeout
                         if engine.dialect.name == 'postgresql'
                         else _mysql_session)
+        if engine.dialect.name == 'postgresql':
+            sa.event.listen(engine, 'begin', _postgresql_begin)
+            sa.event.listen(engine.pool, 'checkin', _postgresql_checkin)
         # oslo.db tried a connection before this hook, which the pool
         # keeps: without it, every connection passes the listener.
         engine.pool.dispose()

@@ -452,6 +452,7 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
     mode = None if within is None else 'bounded' if within else 'all'
     params = {'rank_%d' % i: value for i, value in enumerate(within or ())}
     skip = 0
+    given = ()
     if mode is not None:
         # The first chunk of a walk in one round trip (usually enough);
         # the rest, only if asked for, from a cursor.
@@ -465,6 +466,9 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
         if len(rows) < chunk:
             return
         skip = chunk
+        # The rest is another statement: a node claimed meanwhile moves
+        # the others up, and one already given could come again.
+        given = {row.id for row in rows}
     query = _statement(spec_obj, dialect, with_traits, order_by, None, skip,
                        among, True, capabilities=True, within=mode)
     if query is None:
@@ -476,6 +480,7 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
     options = {}
     if among is None:
         options = {'stream_results': True, 'max_row_buffer': chunk}
+        db_api.cursor_transaction(context)
     result = context.session.execute(query, params,
                                      execution_options=options)
     try:
@@ -483,7 +488,10 @@ def candidate_chunks(context, spec_obj, chunk, with_traits=False,
             rows = result.fetchmany(chunk)
             if not rows:
                 return
-            yield [_node_state(row, with_traits) for row in rows]
+            nodes = [_node_state(row, with_traits) for row in rows
+                     if row.id not in given]
+            if nodes:
+                yield nodes
     finally:
         result.close()
 

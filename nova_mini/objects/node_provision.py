@@ -313,6 +313,7 @@ def _deploy_info(context, row):
     return more
 
 
+@db_api.autocommit
 @db_api.context_manager.writer
 def claim(context, node_uuid, instance_uuid, instance_info):
     """Give the node to the instance if nobody has it yet.
@@ -339,6 +340,7 @@ def claim(context, node_uuid, instance_uuid, instance_info):
                                            node=node_uuid)
 
 
+@db_api.autocommit
 @db_api.context_manager.writer
 def unclaim(context, node_uuid, instance_uuid):
     """Undo ``claim`` of a node still available; whether it did."""

@@ -124,6 +124,7 @@ class FilterScheduler(object):
             nodes = passed
         return nodes
 
+    @db_api.autocommit
     def _passing(self, context, spec_obj, needed, counts):
         """Candidates that passed the filters, at least ``needed`` of them
         if there are that many, best first if the database ranks them.
@@ -139,7 +140,8 @@ class FilterScheduler(object):
         pages until enough passed (and for RARE_SECONDS the request
         starts there). Without a ranking in SQL, every candidate is read.
         """
-        # One transaction (one connection checkout) for every read.
+        # One connection checkout for every read; each read stands alone
+        # (db_api.autocommit): no BEGIN and COMMIT round trips.
         with db_api.context_manager.reader.using(context):
             active = self.filters_for(context, spec_obj)
             return self._read_passing(context, spec_obj, needed, counts,

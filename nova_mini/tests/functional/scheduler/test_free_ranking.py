@@ -206,3 +206,35 @@ def test_walk_comes_from_the_partial_index(admin, conf, full_fleet):
             assert 'nodes_free_class_memory_mb_idx' in plan, plan
             # Read in the index's order: nothing sorted.
             assert 'TEMP B-TREE' not in plan and 'Sort' not in plan, plan
+
+
+class _Walk:
+    @db_api.autocommit
+    def names(self, context, spec, order, claim_after_first):
+        # As the scheduler walks (FilterScheduler._passing): statements
+        # standing alone, each seeing the claims committed before it.
+        with db_api.context_manager.reader.using(context):
+            names = []
+            for chunk in node_candidates.candidate_chunks(
+                    context, spec, 2, order_by=order, within=()):
+                names.append([n.name for n in chunk])
+                if len(names) == 1:
+                    claim_after_first(chunk)
+            return names
+
+
+def test_walk_gives_no_node_twice_when_one_is_freed_meanwhile(
+        admin, conf, full_fleet):
+    _node(admin, 'free-d', 1024)
+    order = _order(conf)
+
+    def free_a_better_one(chunk):
+        # A better-ranked node becomes free (a server deleted, a node
+        # enrolled) before the rest is read: the others move down one
+        # place in the ranking.
+        _node(nm_context.get_admin_context(), 'freed', 99999)
+
+    names = _Walk().names(admin, _spec(), order, free_a_better_one)
+    flat = [name for chunk in names for name in chunk]
+    assert names[0] == ['free-a', 'free-b']
+    assert flat == ['free-a', 'free-b', 'free-c', 'free-d'], names
