@@ -313,6 +313,31 @@ def _deploy_info(context, row):
     return more
 
 
+def _claim_statement(with_info):
+    # Built once: the claim is on every scheduling request's path, and
+    # building the statement took as long as running it (SQLite).
+    values = {'instance_uuid': sa.bindparam('new_instance_uuid'),
+              'updated_at': sa.bindparam('now')}
+    if with_info:
+        values['instance_info'] = sa.bindparam(
+            'new_instance_info', type_=_NODES.c.instance_info.type)
+    return _NODES.update().where(
+        _NODES.c.uuid == sa.bindparam('node_uuid'),
+        _NODES.c.instance_uuid.is_(None),
+        _NODES.c.provision_state == states.AVAILABLE,
+        _NODES.c.maintenance.is_(False)).values(**values)
+
+
+_CLAIM = {with_info: _claim_statement(with_info)
+          for with_info in (False, True)}
+_UNCLAIM = _NODES.update().where(
+    _NODES.c.uuid == sa.bindparam('node_uuid'),
+    _NODES.c.instance_uuid == sa.bindparam('old_instance_uuid'),
+    _NODES.c.provision_state == states.AVAILABLE).values(
+        instance_uuid=None, instance_info={},
+        updated_at=sa.bindparam('now'))
+
+
 @db_api.autocommit
 @db_api.context_manager.writer
 def claim(context, node_uuid, instance_uuid, instance_info):
@@ -325,15 +350,13 @@ def claim(context, node_uuid, instance_uuid, instance_info):
     :raises nova_mini.exception.InstanceAssociated: the instance has
         another node already.
     """
-    values = {'instance_uuid': instance_uuid, 'updated_at': timeutils.utcnow()}
+    params = {'node_uuid': node_uuid, 'new_instance_uuid': instance_uuid,
+              'now': timeutils.utcnow()}
     if instance_info is not None:
-        values['instance_info'] = instance_info
+        params['new_instance_info'] = instance_info
     try:
-        return bool(context.session.execute(_NODES.update().where(
-            _NODES.c.uuid == node_uuid,
-            _NODES.c.instance_uuid.is_(None),
-            _NODES.c.provision_state == states.AVAILABLE,
-            _NODES.c.maintenance.is_(False)).values(**values)).rowcount)
+        return bool(context.session.execute(
+            _CLAIM[instance_info is not None], params).rowcount)
     except db_exc.DBDuplicateEntry:
         # The instance already has another node.
         raise exception.InstanceAssociated(instance_uuid=instance_uuid,
@@ -344,9 +367,6 @@ def claim(context, node_uuid, instance_uuid, instance_info):
 @db_api.context_manager.writer
 def unclaim(context, node_uuid, instance_uuid):
     """Undo ``claim`` of a node still available; whether it did."""
-    return bool(context.session.execute(_NODES.update().where(
-        _NODES.c.uuid == node_uuid,
-        _NODES.c.instance_uuid == instance_uuid,
-        _NODES.c.provision_state == states.AVAILABLE).values(
-            instance_uuid=None, instance_info={},
-            updated_at=timeutils.utcnow())).rowcount)
+    return bool(context.session.execute(_UNCLAIM, {
+        'node_uuid': node_uuid, 'old_instance_uuid': instance_uuid,
+        'now': timeutils.utcnow()}).rowcount)
