@@ -167,14 +167,15 @@ class FilterScheduler(object):
                           passed)
         return passed
 
-    def _cutoff(self, context, spec_obj, order):
+    def _cutoff(self, context, spec_obj, order, fresh=False):
         """node_candidates.rank_cutoff of the budget, read at most every
         CUTOFF_SECONDS per ranking and class (None, a node without a
-        ranking value, is not kept: the slices that follow count them).
+        ranking value, is not kept: the slices that follow count them),
+        or read again now if ``fresh``.
         """
         key = (node_candidates.order_key(order),
                tuple(spec_obj.custom_resource_classes))
-        cutoff = self._cutoffs.get(key)
+        cutoff = None if fresh else self._cutoffs.get(key)
         if cutoff is not None:
             return cutoff
         cutoff = node_candidates.rank_cutoff(context, spec_obj, order,
@@ -206,7 +207,7 @@ class FilterScheduler(object):
             chunks.close()
 
     def _best_of_all(self, context, spec_obj, order, needed, counts,
-                     active):
+                     active, bound_read_again=False):
         """The candidates among the SCAN_BUDGET best-ranked free nodes
         that passed the filters, once ``needed`` passed (or every free
         node was seen); None if the budget ran out first.
@@ -221,9 +222,23 @@ class FilterScheduler(object):
             if self._read_chunks(context, spec_obj, order, needed, counts,
                                  active, passed, within=cutoff):
                 return passed
+            if cutoff:
+                # The walk ran out before its bound. A bound read before
+                # the fleet filled up reaches less far than the budget:
+                # walk again as far as the bound of now, if it moved,
+                # before taking the request for a rare one.
+                if bound_read_again:
+                    return None
+                fresh = self._cutoff(context, spec_obj, order, fresh=True)
+                if fresh is None or fresh == cutoff:
+                    return None
+                counts.clear()
+                return self._best_of_all(context, spec_obj, order, needed,
+                                         counts, active,
+                                         bound_read_again=True)
             # Fewer free nodes than the budget (no bound): every one was
             # seen, what passed is all there is.
-            return None if cutoff else passed
+            return passed
         # The budget's last node has no value to rank by: slices of the
         # ranking, twice as big each time, as far as there are free nodes.
         bound = node_candidates.free_count(context, spec_obj, order,

@@ -351,3 +351,48 @@ def test_a_stale_walk_bound_selects_the_same(admin, conf, monkeypatch):
         assert objects.Node.claim(admin, uuids['n%03d' % i], 'i-%d' % i, {})
     assert read(rare, 3) == ['n020', 'n010']
     assert read(_spec(), 2)[:2] == ['n049', 'n048']
+
+
+def test_a_walk_run_out_under_a_stale_bound_reads_it_again(admin, conf,
+                                                           monkeypatch):
+    """When the fleet filled up since the bound was read, the walk down
+    to the kept bound runs out: the bound is read again and the walk
+    goes that far, instead of the request counting as rare (and reading
+    every candidate for RARE_SECONDS).
+    """
+    for i in range(100):
+        _node(admin, 'n%03d' % i, memory_mb=1024 + i)
+    monkeypatch.setattr(filter_scheduler, 'SCAN_BUDGET', 40)
+    reads = []
+    real_chunks = node_candidates.candidate_chunks
+
+    def recording(*args, **kwargs):
+        reads.append(kwargs.get('within'))
+        return real_chunks(*args, **kwargs)
+
+    monkeypatch.setattr(node_candidates, 'candidate_chunks', recording)
+    driver = filter_scheduler.FilterScheduler(conf.conf)
+
+    def read(needed=2):
+        counts = {}
+        passed = driver._passing(admin, _spec(), needed, counts)
+        # The best two; a chunk of 8 passed.
+        return [n.name for n in passed][:2], counts['database']
+
+    # The bound is read: the 40th best free node, n060.
+    assert read() == (['n099', 'n098'], 8)
+    assert [len(within) for within in reads] == [2]
+    # The best 50 are taken within the bound's CUTOFF_SECONDS.
+    uuids = {n.name: n.uuid for n in objects.NodeList.get_all(admin)}
+    for i in range(50, 100):
+        assert objects.Node.claim(admin, uuids['n%03d' % i], 'i-%d' % i, {})
+    del reads[:]
+    # The walk down to n060 finds no free node; the bound of now (n010)
+    # is read and walked: the best free nodes, 8 rows read in all.
+    assert read() == (['n049', 'n048'], 8)
+    assert len(reads) == 2 and all(reads)
+    assert reads[0] != reads[1]
+    # Not taken for a rare request: the next one walks (the new bound).
+    del reads[:]
+    assert read() == (['n049', 'n048'], 8)
+    assert reads == [reads[0]] and reads[0]
