@@ -21,8 +21,9 @@ whole run, and ``--cycles`` times: ``pg_ctl stop -m fast``, a pause of
 0.5-2.5 s, start, 1-3 s of service. A race met once in a few hundred
 stops or starts (a connection opened in the instant the server starts
 or stops) shows here within minutes. Prints the answers by operation
-and status, and every answer in the 5xx range but 503 with the API
-log's unexpected errors; exits 1 if there is any.
+and status, every answer in the 5xx range but 503 with the API log's
+unexpected errors, and every write whose stored state differs from its
+answer (``WriteMix.check``); exits 1 if there is any.
 
     .venv-tests/bin/python tools/database_restarts.py --cycles 50
 """
@@ -73,6 +74,8 @@ def main():
                 time.sleep(rng.uniform(1, 3))
             runner.join(write_mix.REQUEST_TIMEOUT * 3 + 60)
             result = mix.result
+            # Every accepted write stored, nothing refused kept.
+            _first, problems = mix.check_settled()
             print('answers:', dict(sorted(result.summary()[
                 'status_counts'].items())))
             print('5xx but 503: %d; transport errors: %d'
@@ -87,7 +90,12 @@ def main():
                 print('%s: %d unexpected errors' % (path, len(lines)))
                 for line in lines:
                     print('  ', line.rstrip())
-    return 1 if result.server_errors or result.transport_errors else 0
+            print('stored writes that differ from the answers: %d'
+                  % len(problems))
+            for problem in problems:
+                print('  ', problem)
+    return 1 if (result.server_errors or result.transport_errors
+                 or problems) else 0
 
 
 if __name__ == '__main__':

@@ -102,6 +102,11 @@ class DatabaseUnavailable(DatabaseBusy):
                '%(retry_after)d seconds.')
 
 
+# What a request meets when the database is away, or busy for longer than
+# the configured bound (the API answers both 503).
+UNAVAILABLE = (DatabaseBusy, db_exc.DBConnectionError)
+
+
 def _driver_error(exc):
     """The driver's exception behind ``exc`` (an oslo.db or SQLAlchemy
     wrapper), or ``exc`` itself.

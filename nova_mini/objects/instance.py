@@ -51,6 +51,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects import instance_action
 from nova_mini.objects import instance_build
 from nova_mini.objects import instance_metadata
 from nova_mini.objects import instance_task
@@ -147,10 +148,16 @@ def _update(context, uuid, values):
 
 
 @db_api.context_manager.writer
-def _destroy(context, uuid):
+def _destroy(context, uuid, events):
     request_spec.destroy_for_instance(context, uuid)
-    return bool(context.session.execute(_INSTANCES.delete().where(
+    gone = bool(context.session.execute(_INSTANCES.delete().where(
         _INSTANCES.c.uuid == uuid)).rowcount)
+    if gone:
+        # In the same transaction: a delete answered with an error has
+        # neither removed the server nor recorded its action.
+        instance_action.record(context, uuid, instance_action.DELETE,
+                               events)
+    return gone
 
 
 @base.NovaMiniObjectRegistry.register
@@ -332,11 +339,17 @@ class Instance(instance_metadata.MetadataWriter,
         self.update_details(description=description)
 
     def destroy(self):
-        """Delete the instance's row and its RequestSpec.
+        """Delete the instance's row and its RequestSpec, and record the
+        delete action (with Nova's compute event when the instance has a
+        node), all in one transaction.
 
-        :returns: False if it was gone already.
+        :returns: False if it was gone already (nothing recorded then).
         """
-        return _destroy(self._context, self.uuid)
+        # As Nova: the compute manager's event where the server has a
+        # node (a server that never got one is deleted by the API alone).
+        events = ([('compute_terminate_instance', self.node_uuid)]
+                  if self.node_uuid else [])
+        return _destroy(self._context, self.uuid, events)
 
     def _finish(self, values, created_before=None):
         values['updated_at'] = timeutils.utcnow()

@@ -24,6 +24,7 @@ from nova_mini.db import api as db_api
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_action
 from nova_mini.objects import instance_build
 from nova_mini.objects import instance_filters
 
@@ -36,6 +37,9 @@ def _create_all(context, instances, spec):
     for instance in instances:
         instance._context = context      # one transaction for all
         instance.create()
+        # Before the build is sent: the scheduler adds its events to it.
+        instance_action.record(context, instance.uuid,
+                               instance_action.CREATE)
     spec.store(context, [instance.uuid for instance in instances])
 
 
@@ -50,8 +54,9 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
 
     @classmethod
     def create_all(cls, context, instances, spec):
-        """Create instances and store the RequestSpec of each, in one
-        transaction: all of them or, on any error, none.
+        """Create instances, record the create action of each and store
+        their RequestSpec, in one transaction: all of them or, on any
+        error, none.
 
         :param context: the request context.
         :param instances: Instance objects not yet created.

@@ -30,6 +30,7 @@ from oslo_utils import timeutils
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini.objects import instance_action
 from nova_mini.objects import instance_build
 
 BUILDING = instance_build.BUILDING
@@ -88,11 +89,14 @@ def _start(context, uuid, task_state, vm_states):
 
 
 @db_api.context_manager.writer
-def _finish(context, uuid, task_state, values):
+def _finish(context, uuid, task_state, values, action):
     values = dict(values, task_state=None, updated_at=timeutils.utcnow())
-    return context.session.execute(_INSTANCES.update().where(
+    done = context.session.execute(_INSTANCES.update().where(
         _INSTANCES.c.uuid == uuid,
         _INSTANCES.c.task_state == task_state).values(**values)).rowcount
+    if done and action is not None:
+        instance_action.record(context, uuid, *action)
+    return done
 
 
 def start(instance, action, task_state, vm_states):
@@ -117,31 +121,39 @@ def start(instance, action, task_state, vm_states):
     instance.task_state = task_state
 
 
-def finish(instance, task_state, **values):
+def finish(instance, task_state, action=None, **values):
     """End the task: write ``values`` (vm_state, power_state ...) and
     clear it.
 
+    :param action: ``(action, events)`` to record (see
+        instance_action.record) in the same transaction, for a task that
+        succeeded; None for one undone.
     :raises nova_mini.exception.InstanceNotFound: the server was deleted
         meanwhile.
     """
-    if not _finish(instance._context, instance.uuid, task_state, values):
+    if not _finish(instance._context, instance.uuid, task_state, values,
+                   action):
         raise exception.InstanceNotFound(instance_id=instance.uuid)
     for name, value in dict(values, task_state=None).items():
         setattr(instance, name, value)
 
 
 @db_api.context_manager.writer
-def _set(context, uuid, values):
+def _set(context, uuid, values, action):
     values = dict(values, updated_at=timeutils.utcnow())
     if not context.session.execute(_INSTANCES.update().where(
             _INSTANCES.c.uuid == uuid).values(**values)).rowcount:
         raise exception.InstanceNotFound(instance_id=uuid)
+    instance_action.record(context, uuid, action)
 
 
 def set_lock(instance, locked_by, reason=None):
-    """Lock (``locked_by`` 'owner' or 'admin') or unlock (None)."""
+    """Lock (``locked_by`` 'owner' or 'admin') or unlock (None), and
+    record the lock or unlock action in the same transaction.
+    """
     _set(instance._context, instance.uuid,
-         {'locked_by': locked_by, 'locked_reason': reason})
+         {'locked_by': locked_by, 'locked_reason': reason},
+         instance_action.LOCK if locked_by else instance_action.UNLOCK)
     instance.locked_by = locked_by
     instance.locked_reason = reason
 

@@ -129,9 +129,8 @@ class ServerActionController(rest.RestController):
         except Exception:
             task.finish(instance, task_state)
             raise
-        task.finish(instance, task_state, **end)
-        instance_action.record(context, instance.uuid, action,
-                               [(event, host)])
+        task.finish(instance, task_state, action=(action, [(event, host)]),
+                    **end)
         return wsgi.json_response(None, status=202)
 
     @validation.body(schema.stop)
@@ -171,7 +170,6 @@ class ServerActionController(rest.RestController):
         locked_by = ('owner' if context.project_id == instance.project_id
                      else 'admin')
         task.set_lock(instance, locked_by, reason)
-        instance_action.record(context, instance.uuid, instance_action.LOCK)
         return wsgi.json_response(None, status=202)
 
     @validation.body(schema.unlock)
@@ -186,8 +184,6 @@ class ServerActionController(rest.RestController):
                         {'project_id': instance.project_id,
                          'user_id': instance.user_id})
         task.set_lock(instance, None)
-        instance_action.record(context, instance.uuid,
-                               instance_action.UNLOCK)
         return wsgi.json_response(None, status=202)
 
     @validation.body(schema.create_image)
@@ -260,12 +256,12 @@ class ServerActionController(rest.RestController):
             vm_state=task.STOPPED if stopped else task.ACTIVE,
             power_state=task.SHUTDOWN if stopped else task.RUNNING,
             fault=None)
-        task.finish(instance, task.REBUILDING, **values)
         # As Nova: its conductor's event, then its compute manager's.
-        instance_action.record(context, instance.uuid,
-                               instance_action.REBUILD,
-                               [('rebuild_server', CONF.host),
-                                ('compute_rebuild_instance', host)])
+        task.finish(instance, task.REBUILDING,
+                    action=(instance_action.REBUILD,
+                            [('rebuild_server', CONF.host),
+                             ('compute_rebuild_instance', host)]),
+                    **values)
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
         server = server_view.ServerView(req).updated(instance)['server']
         if req.api_version >= KEY_NAME_ON_REBUILD:

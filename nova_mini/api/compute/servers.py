@@ -53,6 +53,7 @@ from nova_mini.api import validation
 from nova_mini.api.validation import messages
 from nova_mini.api import wsgi
 from nova_mini import conf
+from nova_mini.db import retry as db_retry
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
@@ -486,10 +487,6 @@ class ServersController(rest.RestController):
                                                  group)
             except exception.ServerGroupNotFound as exc:
                 raise exception.Invalid(exc.format_message())
-        # Before the build is sent: the scheduler adds its events to it.
-        for instance in instances:
-            instance_action.record(context, instance.uuid,
-                                   instance_action.CREATE)
         try:
             scheduler_rpcapi.SchedulerAPI(CONF).build_instances(
                 context, spec, uuids, retry=CAST_RETRIES)
@@ -532,16 +529,21 @@ class ServersController(rest.RestController):
         context = pecan.request.ctxt
         instance = get_server(context, server_id, policies.DELETE)
         instance_task.check_lock(context, instance)
+        # The row goes with its delete action in one transaction: an
+        # error answered here has deleted nothing.
         instance.destroy()
-        # As Nova: the compute manager's event where the server has a
-        # node (a server that never got one is deleted by the API alone).
-        instance_action.record(
-            context, instance.uuid, instance_action.DELETE,
-            [('compute_terminate_instance', instance.node_uuid)]
-            if instance.node_uuid else [])
         # After the row is gone: a scheduler finishing the build now fails
         # to mark it ACTIVE and frees the node itself.
-        node_uuid = objects.Node.release(context, instance.uuid)
+        try:
+            node_uuid = objects.Node.release(context, instance.uuid)
+        except db_retry.UNAVAILABLE as exc:
+            # The server is deleted, and the answer says so; a node it
+            # still holds is an orphan claim, which the schedulers'
+            # periodic clean-up frees.
+            LOG.warning('Deleted instance %s but could not free its node '
+                        'now (%s): the schedulers\' clean-up will',
+                        instance.uuid, exc)
+            return
         if node_uuid:
             LOG.info('Freed node %s of deleted instance %s', node_uuid,
                      instance.uuid)

@@ -79,6 +79,21 @@ class OutageMix(write_mix.WriteMix):
         #                      body)
         self.operations = write_mix.OPERATIONS + READS
 
+    def check_settled(self):
+        """``check()`` until it finds nothing or the clean-up has had its
+        time; (the first problems, those left).
+
+        A build that an outage cut after its claim leaves the node claimed
+        ("holds X, which is on None") until the clean-up frees it: within
+        the build deadline and a few clean-up rounds.
+        """
+        problems = first = self.check()
+        end = time.monotonic() + BUILD_DEADLINE + 10 * CLEANUP_INTERVAL
+        while problems and time.monotonic() < end:
+            time.sleep(CLEANUP_INTERVAL)
+            problems = self.check(settle_seconds=BUILD_DEADLINE * 2)
+        return first, problems
+
     # -- the reads besides the writes
 
     def _flavor_read(self, index, counter, rng, own_servers):
@@ -218,14 +233,7 @@ def test_database_restart_under_load(cluster, deployment):
         started = time.monotonic()
         runner.join(AFTER + write_mix.REQUEST_TIMEOUT * 3)
         assert not runner.is_alive(), 'the clients did not finish'
-        problems = first_problems = mix.check()
-        # A build that the outage cut after its claim leaves the node
-        # claimed ("holds X, which is on None") until the clean-up frees
-        # it: within the build deadline and a few clean-up rounds.
-        end = time.monotonic() + BUILD_DEADLINE + 10 * CLEANUP_INTERVAL
-        while problems and time.monotonic() < end:
-            time.sleep(CLEANUP_INTERVAL)
-            problems = mix.check(settle_seconds=BUILD_DEADLINE * 2)
+        first_problems, problems = mix.check_settled()
         # The clients may have taken every node: one free node for a
         # build by the scheduler that lived through the outage.
         helpers.insert_node(engine, mix.resource_class, name_prefix='after')
