@@ -63,13 +63,9 @@ def stack(api_fixture_factory):
         fixture.conf, messaging.Target(topic=rpcapi.TOPIC, server='unit'),
         [scheduler])
     server.start()
-    admin = nm_context.get_admin_context()
-    objects.Flavor(
-        admin, flavorid='bm', name='bm', memory_mb=1024, vcpus=1,
-        root_gb=10, is_public=True,
-        extra_specs={'resources:CUSTOM_BAREMETAL': '1',
-                     'resources:VCPU': '0', 'resources:MEMORY_MB': '0',
-                     'resources:DISK_GB': '0'}).create()
+    builders.create_flavor(nm_context.get_admin_context(), extra_specs={
+        'resources:CUSTOM_BAREMETAL': '1', 'resources:VCPU': '0',
+        'resources:MEMORY_MB': '0', 'resources:DISK_GB': '0'})
     try:
         yield webtest.TestApp(fixture.app), fixture.database.engine
     finally:
@@ -106,14 +102,15 @@ def _boot(app, name='srv'):
 
 
 def _active(app, server_id, timeout=10):
+    """The server, once its build is over; it must be ACTIVE."""
+    url = V21 + '/servers/%s' % server_id
     deadline = time.monotonic() + timeout
-    while True:
-        server = app.get(V21 + '/servers/%s' % server_id,
-                         headers=ADMIN).json['server']
-        if server['status'] != 'BUILD' or time.monotonic() > deadline:
-            assert server['status'] == 'ACTIVE', server
-            return server
+    server = app.get(url, headers=ADMIN).json['server']
+    while server['status'] == 'BUILD' and time.monotonic() < deadline:
         time.sleep(0.05)
+        server = app.get(url, headers=ADMIN).json['server']
+    assert server['status'] == 'ACTIVE', server
+    return server
 
 
 def _actions(engine, server_id):
