@@ -16,8 +16,10 @@ The venv (``keystone==30.0.0`` and gunicorn) is built once under
 ``${NOVA_MINI_CACHE:-~/.cache/nova_mini}/keystone-venv`` and reused
 (nova_mini.deploy.venvs); it is never the project's venv, whose libraries
 Keystone would pin. Each run gets its own state directory: keystone.conf,
-a SQLite database, fernet and credential keys, the WSGI wrapper (which makes Keystone's concurrent
-writers queue for SQLite's write lock instead of failing) and the log.
+a SQLite database (in WAL mode), fernet and credential keys, the WSGI
+wrapper (which makes Keystone's concurrent writers queue for SQLite's
+write lock instead of failing, and keeps its SQLite connections in a
+pool) and the log.
 """
 
 import grp
@@ -25,6 +27,7 @@ import json
 import logging
 import os
 import pwd
+import sqlite3
 import urllib.error
 import urllib.request
 
@@ -60,11 +63,29 @@ from sqlalchemy import event  # noqa: E402
 def _sqlite_connect(dbapi_connection, _record):
     if type(dbapi_connection).__module__.startswith('sqlite3'):
         # The driver must not begin transactions itself: _sqlite_begin does.
+        # (WAL is the database file's own mode, set once by the set-up.)
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute('PRAGMA busy_timeout = 60000')
-        cursor.execute('PRAGMA journal_mode = WAL')
         cursor.close()
+
+
+_create_engine = sqlalchemy.create_engine
+
+
+def _pooled_sqlite(url, **kwargs):
+    # oslo.db gives a SQLite file no pool: each session opened a connection,
+    # whose first statement parses Keystone's whole schema again (a third
+    # of Keystone's time under Tempest). Keep the connections instead.
+    if (str(url).startswith('sqlite')
+            and kwargs.get('poolclass') is sqlalchemy.pool.NullPool):
+        kwargs['poolclass'] = sqlalchemy.pool.QueuePool
+        kwargs['connect_args'] = dict(kwargs.get('connect_args') or {},
+                                      check_same_thread=False)
+    return _create_engine(url, **kwargs)
+
+
+sqlalchemy.create_engine = _pooled_sqlite
 
 
 @event.listens_for(sqlalchemy.engine.Engine, 'begin')
@@ -153,6 +174,21 @@ class Keystone(service.GunicornService):
             log_path=self.setup_log, timeout=timeout, env=self._env(),
             what='keystone-manage %s' % args[0])
 
+    def _write_ahead_log(self):
+        """Put the database in WAL mode (kept in the file): readers then
+        never wait for a writer.
+        """
+        connection = sqlite3.connect(os.path.join(self.state_dir,
+                                                  'keystone.sqlite'),
+                                     timeout=60)
+        try:
+            mode = connection.execute('PRAGMA journal_mode = WAL').fetchone()
+        finally:
+            connection.close()
+        if mode[0].lower() != 'wal':
+            raise util.ServiceError('Keystone\'s SQLite database stayed in '
+                                    '%s journal mode' % mode[0])
+
     def setup(self):
         """Write keystone.conf, create the database and keys, bootstrap the
         admin user and the identity endpoints. Safe to repeat: the steps
@@ -172,10 +208,13 @@ class Keystone(service.GunicornService):
         if os.path.exists(done):
             with open(done) as f:
                 if f.read().strip() == '%d' % self.port:
+                    # A state directory older than the WAL set-up gets it.
+                    self._write_ahead_log()
                     return self
         user = pwd.getpwuid(os.getuid()).pw_name
         group = grp.getgrgid(os.getgid()).gr_name
         self._manage('db_sync')
+        self._write_ahead_log()
         if not os.listdir(os.path.join(self.state_dir, 'fernet-keys')):
             self._manage('fernet_setup', '--keystone-user', user,
                          '--keystone-group', group)
