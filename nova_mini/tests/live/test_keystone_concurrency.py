@@ -14,12 +14,20 @@
 Tempest's dynamic credentials make: many clients creating and deleting
 projects, users and role assignments at once. Every answer must be the
 API's own (no 500 "database is locked"), and nothing is left behind.
+
+And the set-up that makes it fast: the database in WAL mode, and each
+worker's connections kept open between requests (oslo.db gives SQLite no
+pool, and a new connection parses Keystone's whole schema again).
 """
 
 import concurrent.futures
+import os
+import sqlite3
 import uuid
 
 import pytest
+
+from nova_mini.tests.live import test_scheduler_workers
 
 pytestmark = pytest.mark.live
 
@@ -68,3 +76,35 @@ def test_concurrent_identity_writes(stack):
     assert not [p for p in left if p['name'].startswith('kc-%s' % run)]
     users = call('GET', '/users').json()['users']
     assert not [u for u in users if u['name'].startswith('kc-%s' % run)]
+
+
+def _open_files(pid):
+    """The paths of the files the process has open."""
+    fd_dir = '/proc/%d/fd' % pid
+    paths = []
+    for fd in os.listdir(fd_dir):
+        try:
+            paths.append(os.readlink(os.path.join(fd_dir, fd)))
+        except OSError:
+            continue        # closed meanwhile
+    return paths
+
+
+def test_keystone_keeps_its_sqlite_connections(stack):
+    database = os.path.join(stack.keystone.state_dir, 'keystone.sqlite')
+    with sqlite3.connect(database) as connection:
+        assert connection.execute('PRAGMA journal_mode').fetchone()[0] == \
+            'wal'
+    workers = test_scheduler_workers._children(stack.keystone.process.pid)
+    assert len(workers) == stack.keystone.workers, workers
+    session = stack.keystone.admin_client().session
+    # Enough requests for both workers to serve some (new connections
+    # each time: the kernel spreads them).
+    for _ in range(20):
+        resp = session.get(stack.keystone.auth_url + '/projects',
+                           authenticated=True)
+        assert resp.status_code == 200, resp.text
+    # Between requests, a worker that kept its connection still has the
+    # database open.
+    holding = [pid for pid in workers if database in _open_files(pid)]
+    assert holding, 'no Keystone worker keeps its SQLite connection'
