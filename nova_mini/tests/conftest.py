@@ -115,27 +115,36 @@ _LIVE = 'nova_mini/tests/live/'
 # The live modules that run OpenStack's own suites: a work unit of their
 # own, last, which the worker done with the in-process tests takes.
 _TEMPEST = _LIVE + 'test_tempest_'
+# A live module that needs no stack of the worker's (it deploys its own):
+# a unit of its own between the in-process tests and Tempest's, so that
+# the worker done with the in-process tests takes it if the other is still
+# busy with the live tests (the longer of the two).
+_QUICKSTART = _LIVE + 'test_quickstart.py'
 
 
 def _work_unit(nodeid):
-    """The pytest-xdist work unit of a test: the Tempest modules, the other
-    live modules, or the test's own module.
+    """The pytest-xdist work unit of a test: the Tempest modules, the quick
+    start, the other live modules, or the test's own module.
     """
     if nodeid.startswith(_TEMPEST):
         return _TEMPEST
+    if nodeid.startswith(_QUICKSTART):
+        return _QUICKSTART
     if nodeid.startswith(_LIVE):
         return _LIVE
     return nodeid.split('::', 1)[0]
 
 
+_ORDER = {_LIVE: 0, _QUICKSTART: 2, _TEMPEST: 3}
+
+
 def _unit_order(item):
-    unit = _work_unit(item.nodeid)
-    return 0 if unit == _LIVE else 2 if unit == _TEMPEST else 1
+    return _ORDER.get(_work_unit(item.nodeid), 1)
 
 
 def pytest_collection_modifyitems(config, items):
-    """The live tests first, the Tempest ones last (see
-    pytest_xdist_make_scheduler).
+    """The live tests first, then the in-process ones, the quick start,
+    and the Tempest ones last (see pytest_xdist_make_scheduler).
     """
     items.sort(key=_unit_order)
 
@@ -149,7 +158,9 @@ def pytest_xdist_make_scheduler(config, log):
     (Keystone, the daemons), so that several at once would only slow each
     other down. The other worker takes the in-process tests a module at a
     time (a gabbi YAML file is a sequence of requests that must stay in one
-    process), then the Tempest runs, on a stack of its own, as one unit.
+    process), then the quick start (which deploys a stack of its own) and
+    the Tempest runs, on a stack of its own, each as one unit; whichever
+    worker is free first takes them.
     """
     from xdist import scheduler
 
