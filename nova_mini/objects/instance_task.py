@@ -139,6 +139,29 @@ def finish(instance, task_state, action=None, **values):
 
 
 @db_api.context_manager.writer
+def _run(context, instance, action, task_state, vm_states, step, values):
+    start(instance, action, task_state, vm_states)
+    events = step()
+    finish(instance, task_state, action=(action, events), **values)
+
+
+def run(instance, action, task_state, vm_states, step, **values):
+    """Run a whole task in one transaction: start it (as ``start``), call
+    ``step()`` (its changes elsewhere, such as the node's power; it returns
+    the events of the action, as instance_action.record takes them), end
+    it with ``values`` and record ``action``. A task that fails at any
+    point has changed nothing; a concurrent task on the server waits for
+    it, then finds the state it left.
+
+    :param instance: the Instance (its fields are updated).
+    :param action: the action's name (instance_action.STOP ...).
+    :raises nova_mini.exception.InstanceInvalidState: as ``start``.
+    """
+    _run(instance._context, instance, action, task_state, vm_states, step,
+         values)
+
+
+@db_api.context_manager.writer
 def _set(context, uuid, values, action):
     values = dict(values, updated_at=timeutils.utcnow())
     if not context.session.execute(_INSTANCES.update().where(

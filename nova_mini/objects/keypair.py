@@ -30,6 +30,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
+from nova_mini.objects import quota_recheck
 
 CONF = conf.CONF
 
@@ -160,11 +161,13 @@ class KeyPair(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values['created_at'] = now
         _check_quota(_count_committed(self._context, values['user_id']) + 1)
         keypair_id = _insert(self._context, values)
-        try:
-            _check_quota(_count_committed(self._context, values['user_id']))
-        except exception.KeypairLimitExceeded:
-            _delete_id(self._context, keypair_id)
-            raise
+        quota_recheck.recheck(
+            lambda: _check_quota(_count_committed(self._context,
+                                                  values['user_id'])),
+            lambda: _delete_id(self._context, keypair_id),
+            exception.KeypairLimitExceeded,
+            'Key pair %s of user %s' % (values.get('name'),
+                                        values['user_id']))
         values.update(id=keypair_id, updated_at=None)
         for name, value in values.items():
             setattr(self, name, value)

@@ -32,6 +32,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import instance_list
+from nova_mini.objects import quota_recheck
 
 CONF = conf.CONF
 
@@ -185,12 +186,13 @@ class ServerGroup(base.NovaMiniPersistentObject, base.NovaMiniObject):
         _check_group_quota(_count_groups_committed(
             self._context, values['project_id']) + 1)
         group_id = _insert(self._context, values)
-        try:
-            _check_group_quota(_count_groups_committed(
-                self._context, values['project_id']))
-        except exception.ServerGroupLimitExceeded:
-            _delete(self._context, group_id)
-            raise
+        quota_recheck.recheck(
+            lambda: _check_group_quota(_count_groups_committed(
+                self._context, values['project_id'])),
+            lambda: _delete(self._context, group_id),
+            exception.ServerGroupLimitExceeded,
+            'Server group %s of project %s' % (values['uuid'],
+                                               values['project_id']))
         values['id'] = group_id
         values['updated_at'] = None
         for name, value in values.items():

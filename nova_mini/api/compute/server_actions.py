@@ -123,14 +123,9 @@ class ServerActionController(rest.RestController):
         context = pecan.request.ctxt
         instance = self._instance(rule)
         task.check_lock(context, instance)
-        task.start(instance, action, task_state, from_states)
-        try:
-            host = _power(context, instance, target)
-        except Exception:
-            task.finish(instance, task_state)
-            raise
-        task.finish(instance, task_state, action=(action, [(event, host)]),
-                    **end)
+        task.run(instance, action, task_state, from_states,
+                 lambda: [(event, _power(context, instance, target))],
+                 **end)
         return wsgi.json_response(None, status=202)
 
     @validation.body(schema.stop)
@@ -228,14 +223,15 @@ class ServerActionController(rest.RestController):
         if req.api_version >= USER_DATA_ON_REBUILD and 'user_data' in body:
             values['user_data'] = body['user_data']
         details = servers_api.details_of(body)
-        original = instance.vm_state
-        task.start(instance, instance_action.REBUILD, task.REBUILDING,
-                   _REBUILD_FROM)
-        try:
-            # A stopped server stays stopped (as in Nova); the others are
-            # deployed again and powered on. The node first: a refusal
-            # leaves the server and its node as they were.
-            stopped = original == task.STOPPED
+        # A stopped server stays stopped (as in Nova); the others are
+        # deployed again and powered on.
+        stopped = instance.vm_state == task.STOPPED
+        values.update(
+            vm_state=task.STOPPED if stopped else task.ACTIVE,
+            power_state=task.SHUTDOWN if stopped else task.RUNNING,
+            fault=None)
+
+        def rebuild():
             _check_not_rescued(context, instance)
             host = _power(context, instance, states.POWER_OFF if stopped
                           else node_power.REBOOT)
@@ -249,19 +245,14 @@ class ServerActionController(rest.RestController):
                 objects.Node.rebuild_info(
                     context, host, instance.uuid, image,
                     values['auto_disk_config'])
-        except Exception:
-            task.finish(instance, task.REBUILDING)
-            raise
-        values.update(
-            vm_state=task.STOPPED if stopped else task.ACTIVE,
-            power_state=task.SHUTDOWN if stopped else task.RUNNING,
-            fault=None)
-        # As Nova: its conductor's event, then its compute manager's.
-        task.finish(instance, task.REBUILDING,
-                    action=(instance_action.REBUILD,
-                            [('rebuild_server', CONF.host),
-                             ('compute_rebuild_instance', host)]),
-                    **values)
+            # As Nova: its conductor's event, then its compute manager's.
+            return [('rebuild_server', CONF.host),
+                    ('compute_rebuild_instance', host)]
+
+        # One transaction: a refusal (a rescued node) or a failure leaves
+        # the server and its node as they were.
+        task.run(instance, instance_action.REBUILD, task.REBUILDING,
+                 _REBUILD_FROM, rebuild, **values)
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
         server = server_view.ServerView(req).updated(instance)['server']
         if req.api_version >= KEY_NAME_ON_REBUILD:

@@ -231,3 +231,47 @@ def test_a_delete_whose_node_cannot_be_freed_now_is_done(stack):
     stored = objects.Node.get_by_uuid(admin, node.uuid)
     assert stored.instance_uuid is None
     assert stored.provision_state == states.AVAILABLE
+
+
+def _state(app, server_id):
+    server = app.get(V21 + '/servers/%s' % server_id,
+                     headers=ADMIN).json['server']
+    return (server['status'], server['OS-EXT-STS:task_state'],
+            server['OS-EXT-STS:power_state'], server['image']['id'],
+            server['name'])
+
+
+def test_a_stop_or_rebuild_whose_action_cannot_be_written_changes_nothing(
+        stack):
+    """The whole task is one transaction: its task state, the node's
+    power, the server's new state and the action.
+    """
+    app, engine = stack
+    node = _node('n1')
+    server_id = _boot(app).json['server']['id']
+    _active(app, server_id)
+    before = _state(app, server_id)
+    assert before == ('ACTIVE', None, 1, 'img-1', 'srv')
+    url = V21 + '/servers/%s/action' % server_id
+    admin = nm_context.get_admin_context()
+    with _table_locked(engine, 'instance_actions'):
+        _assert_unavailable(app.post_json(url, {'os-stop': None},
+                                          headers=DEMO, expect_errors=True))
+        _assert_unavailable(app.post_json(
+            url, {'rebuild': {'imageRef': 'img-2', 'name': 'renamed'}},
+            headers=DEMO, expect_errors=True))
+    assert _state(app, server_id) == before
+    assert objects.Node.get_by_uuid(admin, node.uuid).power_state == \
+        states.POWER_ON
+    assert _actions(engine, server_id) == ['create']
+
+    # The same requests, the table free again.
+    app.post_json(url, {'os-stop': None}, headers=DEMO, status=202)
+    assert _state(app, server_id) == ('SHUTOFF', None, 4, 'img-1', 'srv')
+    assert objects.Node.get_by_uuid(admin, node.uuid).power_state == \
+        states.POWER_OFF
+    app.post_json(url, {'rebuild': {'imageRef': 'img-2', 'name': 'renamed'}},
+                  headers=DEMO, status=202)
+    assert _state(app, server_id) == ('SHUTOFF', None, 4, 'img-2',
+                                      'renamed')
+    assert _actions(engine, server_id) == ['create', 'rebuild', 'stop']
