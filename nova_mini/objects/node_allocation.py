@@ -26,6 +26,7 @@ A backfilled allocation (1.58) records the node an operator deployed by
 hand: the node must be ``active`` and match the allocation.
 """
 
+import contextlib
 import random
 
 import sqlalchemy as sa
@@ -78,8 +79,19 @@ def _take(context, allocation, node_id, node_uuid, instance_info):
         instance_info = dict(instance_info or {}, traits=allocation.traits)
     else:
         instance_info = None
-    if not node_provision.claim(context, node_uuid, allocation.uuid,
-                                instance_info):
+    # A claim refused by the unique instance_uuid (the allocation's uuid is
+    # another node's instance) must leave the transaction usable, for the
+    # failure to be recorded in it (see create). PostgreSQL aborts a
+    # transaction at a failed statement: a savepoint there. (Not on
+    # MariaDB: a deadlock there ends the whole transaction, savepoint
+    # included, and the rollback to it would hide the deadlock from the
+    # retry.)
+    postgresql = context.session.get_bind().dialect.name == 'postgresql'
+    with (context.session.begin_nested() if postgresql
+          else contextlib.nullcontext()):
+        claimed = node_provision.claim(context, node_uuid, allocation.uuid,
+                                       instance_info)
+    if not claimed:
         return False
     return bool(context.session.execute(_ALLOCATIONS.update().where(
         _ALLOCATIONS.c.id == allocation.id).values(
@@ -205,3 +217,29 @@ def backfill(allocation, node):
         _fail(allocation, error)
         return allocation
     return allocation_obj.Allocation.get_by_uuid(context, allocation.uuid)
+
+
+@db_api.context_manager.writer
+def _create(context, allocation, node):
+    allocation.create()
+    created = allocation.obj_clone()
+    if node is not None:
+        return created, backfill(allocation, node)
+    return created, allocate(allocation)
+
+
+def create(allocation, node=None):
+    """Store a new allocation and give it a node (``allocate``), or the
+    deployed ``node`` (``backfill``), in one transaction: a request that
+    fails (the database gone) leaves no allocation behind, and one that
+    is answered has its outcome stored (``active`` or ``error``).
+
+    :param allocation: an Allocation not yet created.
+    :param node: the Node of a backfill (1.58), or None.
+    :returns: ``(the allocation as created, allocating; the allocation
+        as given, active or error)``.
+    :raises nova_mini.exception.AllocationAlreadyExists: the uuid is
+        taken.
+    :raises nova_mini.exception.AllocationDuplicateName: the name is.
+    """
+    return _create(allocation._context, allocation, node)

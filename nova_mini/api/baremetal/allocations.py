@@ -309,18 +309,12 @@ class AllocationsController(rest.RestController):
         req = pecan.request
         body, node = _create_values(req)
         allocation = objects.Allocation(req.ctxt, **body)
-        allocation.create()
+        created, given = node_allocation.create(allocation, node)
         view = AllocationView(req)
-        if node is not None:
-            # As Ironic, a backfill is answered done (or failed).
-            created = view.render(node_allocation.backfill(allocation,
-                                                           node))
-        else:
-            # As Ironic, the answer is the allocation as created,
-            # ``allocating``; it has its node (or its error) before the
-            # answer leaves, for the client's next read.
-            created = view.render(allocation)
-            node_allocation.allocate(allocation)
+        # As Ironic, a backfill is answered done (or failed), another
+        # allocation as created, ``allocating``; it has its node (or its
+        # error) before the answer leaves, for the client's next read.
+        created = view.render(given if node is not None else created)
         response = wsgi.json_response(created, status=201)
         response.location = view.link('allocations/%s' % allocation.uuid)
         return response

@@ -22,6 +22,10 @@ that step cannot run (the ``nodes`` table locked), the delete is still
 answered 204, and the node, an orphan claim now, is freed by the
 schedulers' periodic clean-up.
 
+The same for a bare-metal allocation: created with its node's claim in
+one transaction, so a 503 leaves no allocation stuck ``allocating`` (whose
+name a retry would find taken).
+
 PostgreSQL only: SQLite has one lock for the whole database, so a write to
 one table cannot be held up while the others go through.
 """
@@ -275,3 +279,24 @@ def test_a_stop_or_rebuild_whose_action_cannot_be_written_changes_nothing(
     assert _state(app, server_id) == ('SHUTOFF', None, 4, 'img-2',
                                       'renamed')
     assert _actions(engine, server_id) == ['create', 'rebuild', 'stop']
+
+
+def test_an_allocation_whose_node_cannot_be_claimed_is_not_created(stack):
+    """The allocation and its node's claim are one transaction."""
+    app, engine = stack
+    _node('n1')
+    headers = {'X-Auth-Token': 'admin:admin',
+               'X-OpenStack-Ironic-API-Version': '1.58'}
+    body = {'name': 'alloc-1', 'resource_class': 'baremetal'}
+    with _table_locked(engine, 'nodes'):
+        response = app.post_json('/baremetal/v1/allocations', body,
+                                 headers=headers, expect_errors=True)
+    assert response.status_int == 503, response.text
+    assert _count(engine, models.Allocation) == 0
+    # The same request, the nodes free again: the name is not taken.
+    response = app.post_json('/baremetal/v1/allocations', body,
+                             headers=headers, status=201)
+    shown = app.get('/baremetal/v1/allocations/alloc-1',
+                    headers=headers).json
+    assert shown['state'] == 'active'
+    assert shown['node_uuid']

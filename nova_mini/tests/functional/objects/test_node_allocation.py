@@ -33,11 +33,14 @@ def _node(admin, name, traits=(), **values):
 
 
 def _allocate(admin, **values):
+    """Create and allocate as the API does: in one transaction."""
     values.setdefault('resource_class', 'gold')
-    allocation = objects.Allocation(admin, **values)
-    allocation.create()
-    assert allocation.state == 'allocating'
-    return node_allocation.allocate(allocation)
+    created, given = node_allocation.create(
+        objects.Allocation(admin, **values))
+    assert created.state == 'allocating'
+    assert created.node_id is None
+    assert created.uuid == given.uuid
+    return given
 
 
 def test_gets_a_node_with_every_trait(admin):
@@ -151,3 +154,22 @@ def test_uuid_of_another_nodes_instance_fails_cleanly(admin):
     assert allocation.state == 'error'
     assert 'another node is associated with instance' in (
         allocation.last_error)
+    # Stored so, in the transaction that the refused claim left usable
+    # (a savepoint: on PostgreSQL a failed statement aborts it).
+    stored = objects.Allocation.get_by_uuid(admin, taken)
+    assert (stored.state, stored.node_id) == ('error', None)
+    assert 'another node is associated' in stored.last_error
+
+
+def test_a_create_that_fails_leaves_no_allocation(admin):
+    """A backfill of a node deleted meanwhile: the error, and nothing
+    stored (the create is in the same transaction).
+    """
+    node = _node(admin, 'n', provision_state='active')
+    objects.Node.get_by_uuid(admin, node.uuid).destroy()
+    with pytest.raises(exception.NodeNotFound):
+        node_allocation.create(
+            objects.Allocation(admin, name='late', resource_class='gold'),
+            node)
+    with pytest.raises(exception.AllocationNotFound):
+        objects.Allocation.get_by_name(admin, 'late')
