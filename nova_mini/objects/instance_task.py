@@ -89,14 +89,11 @@ def _start(context, uuid, task_state, vm_states):
 
 
 @db_api.context_manager.writer
-def _finish(context, uuid, task_state, values, action):
+def _finish(context, uuid, task_state, values):
     values = dict(values, task_state=None, updated_at=timeutils.utcnow())
-    done = context.session.execute(_INSTANCES.update().where(
+    return context.session.execute(_INSTANCES.update().where(
         _INSTANCES.c.uuid == uuid,
         _INSTANCES.c.task_state == task_state).values(**values)).rowcount
-    if done and action is not None:
-        instance_action.record(context, uuid, *action)
-    return done
 
 
 def start(instance, action, task_state, vm_states):
@@ -121,18 +118,14 @@ def start(instance, action, task_state, vm_states):
     instance.task_state = task_state
 
 
-def finish(instance, task_state, action=None, **values):
+def finish(instance, task_state, **values):
     """End the task: write ``values`` (vm_state, power_state ...) and
     clear it.
 
-    :param action: ``(action, events)`` to record (see
-        instance_action.record) in the same transaction, for a task that
-        succeeded; None for one undone.
     :raises nova_mini.exception.InstanceNotFound: the server was deleted
         meanwhile.
     """
-    if not _finish(instance._context, instance.uuid, task_state, values,
-                   action):
+    if not _finish(instance._context, instance.uuid, task_state, values):
         raise exception.InstanceNotFound(instance_id=instance.uuid)
     for name, value in dict(values, task_state=None).items():
         setattr(instance, name, value)
@@ -142,7 +135,8 @@ def finish(instance, task_state, action=None, **values):
 def _run(context, instance, action, task_state, vm_states, step, values):
     start(instance, action, task_state, vm_states)
     events = step()
-    finish(instance, task_state, action=(action, events), **values)
+    finish(instance, task_state, **values)
+    instance_action.record(context, instance.uuid, action, events)
 
 
 def run(instance, action, task_state, vm_states, step, **values):

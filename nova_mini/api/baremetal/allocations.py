@@ -314,8 +314,8 @@ class AllocationsController(rest.RestController):
         # As Ironic, a backfill is answered done (or failed), another
         # allocation as created, ``allocating``; it has its node (or its
         # error) before the answer leaves, for the client's next read.
-        created = view.render(given if node is not None else created)
-        response = wsgi.json_response(created, status=201)
+        answer = view.render(given if node is not None else created)
+        response = wsgi.json_response(answer, status=201)
         response.location = view.link('allocations/%s' % allocation.uuid)
         return response
 
