@@ -118,17 +118,17 @@ def test_one_of_concurrent_actions_runs(admin, db):
     def stop(index):
         context = nm_context.get_admin_context()
         mine = objects.Instance.get_by_uuid(context, instance.uuid)
+        # As the API runs a stop: the whole task in one transaction.
         try:
-            instance_task.start(mine, 'stop', instance_task.POWERING_OFF,
-                                [instance_task.ACTIVE])
+            instance_task.run(mine, instance_action.STOP,
+                              instance_task.POWERING_OFF,
+                              [instance_task.ACTIVE],
+                              lambda: [('compute_stop_instance', None)],
+                              vm_state=instance_task.STOPPED,
+                              power_state=instance_task.SHUTDOWN)
         except exception.InstanceInvalidState:
             refused.append(index)
             return
-        instance_task.finish(mine, instance_task.POWERING_OFF,
-                             vm_state=instance_task.STOPPED,
-                             power_state=instance_task.SHUTDOWN)
-        instance_action.record(context, mine.uuid, instance_action.STOP,
-                               [('compute_stop_instance', None)])
         started.append(index)
 
     assert threads.race(stop, THREADS) == []
