@@ -46,6 +46,11 @@ UPDATE_DRIVER = PREFIX + 'update:driver_interfaces'
 UPDATE_OWNER = PREFIX + 'update:owner'
 UPDATE_LESSEE = PREFIX + 'update:lessee'
 UPDATE_CHASSIS = PREFIX + 'update:chassis_uuid'
+UPDATE_CONDUCTOR_GROUP = PREFIX + 'update:conductor_group'
+# retired and retired_reason.
+UPDATE_RETIRED = PREFIX + 'update:retired'
+# A patch turning automated_clean off (on is a generic update).
+DISABLE_CLEANING = PREFIX + 'disable_cleaning'
 UPDATE_OWNER_PROVISIONED = PREFIX + 'update_owner_provisioned'
 DELETE = PREFIX + 'delete'
 VALIDATE = PREFIX + 'validate'
@@ -144,8 +149,9 @@ rules = [
         description='Create a node.',
         operations=[{'method': 'POST', 'path': '/nodes'}]),
     _patch_rule(UPDATE, ADMIN_OR_NODE_MEMBER,
-                'the fields no other update rule names (maintenance, '
-                'resource_class)'),
+                'the fields no other rule below names (maintenance, '
+                'resource_class, description, protected, '
+                'automated_clean set to true or removed)'),
     _patch_rule(UPDATE_EXTRA, ADMIN_OR_NODE_MEMBER, 'extra'),
     _patch_rule(UPDATE_INSTANCE_INFO, ADMIN_OR_OWNER_MEMBER,
                 'instance_info'),
@@ -159,6 +165,12 @@ rules = [
     _patch_rule(UPDATE_CHASSIS, base.ADMIN, 'the chassis'),
     _patch_rule(UPDATE_OWNER, base.ADMIN, 'the owner'),
     _patch_rule(UPDATE_LESSEE, ADMIN_OR_OWNER_MEMBER, 'the lessee'),
+    _patch_rule(UPDATE_CONDUCTOR_GROUP, base.ADMIN,
+                'the conductor group (which conductors manage it)'),
+    _patch_rule(UPDATE_RETIRED, ADMIN_OR_OWNER_MEMBER,
+                'retired and retired_reason'),
+    _patch_rule(DISABLE_CLEANING, base.ADMIN,
+                'automated_clean to false (no cleaning between tenants)'),
     _patch_rule(UPDATE_OWNER_PROVISIONED, base.ADMIN,
                 'the owner while it is active (else 409)'),
     policy.DocumentedRuleDefault(

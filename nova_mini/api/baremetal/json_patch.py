@@ -97,3 +97,69 @@ def apply(document, patch):
                                     "value")
         _apply_one(document, operation)
     return document
+
+
+MASK = '******'
+_MISSING = object()
+
+
+def _child(container, key):
+    if isinstance(container, dict):
+        return container.get(key, _MISSING)
+    return _MISSING
+
+
+def _keep(value, stored, shown, path):
+    # What the client sent back as it was shown, where the view masked
+    # something: the stored value, not its mask.
+    if stored is not _MISSING and shown != stored and value == shown:
+        return copy.deepcopy(stored)
+    if isinstance(value, dict):
+        return {key: _keep(item, _child(stored, key), _child(shown, key),
+                           '%s/%s' % (path, key))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        # NOTE: an element may have moved (an add or remove before it):
+        # only an element shown at its place and sent back unchanged
+        # gets its stored value back; a mask in any other is refused.
+        kept = []
+        for index, item in enumerate(value):
+            if isinstance(stored, list) and isinstance(shown, list) and \
+                    index < min(len(stored), len(shown)):
+                here = stored[index], shown[index]
+            else:
+                here = _MISSING, _MISSING
+            if here[0] is not _MISSING and here[0] != here[1] and \
+                    item == here[1]:
+                kept.append(copy.deepcopy(here[0]))
+            else:
+                kept.append(_keep(item, _MISSING, _MISSING,
+                                  '%s/%d' % (path, index)))
+        return kept
+    if value == MASK:
+        raise exception.Invalid(
+            "'%s' at %s stands for a secret the API does not show, and no "
+            "secret is stored there: give the value itself." % (MASK, path))
+    return value
+
+
+def keep_masked(patched, stored, shown, path):
+    """Return ``patched`` with the masks it sent back replaced by the
+    secrets they stand for, so that a masked value is never stored.
+
+    A client that reads a resource and sends (part of) it back in a patch
+    sends ``******`` for each secret; storing that would destroy the
+    secret. Wherever ``patched`` holds what ``shown`` (the masked view of
+    ``stored``) holds, and the view masked something there, the stored
+    value is kept. A ``******`` anywhere else stands for no secret and is
+    refused.
+
+    :param patched: the patched value of a field (a dict, mostly).
+    :param stored: the field's stored value, before the patch.
+    :param shown: the field as the API shows it (``stored`` masked).
+    :param path: the field's patch path (``/driver_info``), for errors.
+    :returns: a new value.
+    :raises nova_mini.exception.Invalid: a ``******`` with no stored
+        secret behind it.
+    """
+    return _keep(patched, stored, shown, path)

@@ -23,6 +23,7 @@ from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import node_bios
 from nova_mini.api.baremetal import node_management
+from nova_mini.api.baremetal import node_patch
 from nova_mini.api.baremetal import node_query
 from nova_mini.api.baremetal import node_states
 from nova_mini.api.baremetal import node_traits
@@ -58,29 +59,8 @@ _SUB_RESOURCES = {
     'vifs': node_vifs.NodeVIFsController,
     'vendor_passthru': vendor_passthru.NodeVendorPassthruController,
 }
-# Fields a patch may change; the others are the service's own.
-_PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',
-              'resource_class', 'instance_info', 'instance_uuid',
-              'maintenance', 'owner', 'lessee', 'chassis_uuid',
-              'automated_clean', 'conductor_group', 'description',
-              'protected', 'protected_reason', 'retired',
-              'retired_reason') + node_interfaces.FIELDS
-# The rule a patch of each field needs (Ironic's); others need UPDATE.
-_PATCH_RULES = {
-    'chassis_uuid': policies.UPDATE_CHASSIS,
-    **{name: policies.UPDATE_DRIVER for name in node_interfaces.FIELDS},
-    'instance_info': policies.UPDATE_INSTANCE_INFO,
-    'extra': policies.UPDATE_EXTRA,
-    'driver_info': policies.UPDATE_DRIVER_INFO,
-    'properties': policies.UPDATE_PROPERTIES,
-    'instance_uuid': policies.UPDATE_INSTANCE_UUID,
-    'lessee': policies.UPDATE_LESSEE,
-    'owner': policies.UPDATE_OWNER,
-    'driver': policies.UPDATE_DRIVER,
-    'name': policies.UPDATE_NAME,
-}
 # Fields whose every mention before their version is refused (406).
-_VERSIONED_FIELDS = tuple(name for name in _PATCHABLE
+_VERSIONED_FIELDS = tuple(name for name in node_patch.PATCHABLE
                           if name in node_view.FIELD_VERSIONS)
 
 # What a patch must leave: from 1.10, and before (host names).
@@ -295,7 +275,7 @@ class NodesController(rest.RestController):
                 raise exception.Invalid('Node traits cannot be changed by '
                                         'a patch: use /nodes/%s/traits.'
                                         % node_ident)
-            if field not in _PATCHABLE:
+            if field not in node_patch.PATCHABLE:
                 raise exception.Invalid("'/%s' is an internal attribute and "
                                         "can not be updated" % field)
             if field in _VERSIONED_FIELDS and not view.allowed(field):
@@ -303,22 +283,25 @@ class NodesController(rest.RestController):
             if field == 'chassis_uuid' and operation['op'] == 'remove' and \
                     not utils.allow_unset_chassis():
                 raise utils.not_acceptable()
-            rule = _PATCH_RULES.get(field, policies.UPDATE)
+            rule = node_patch.operation_rule(field, operation)
             if rule not in rules:
                 rules.append(rule)
         reset = _reset_interfaces(req)
         node = utils.get_node(node_ident, *rules)
-        document = {name: view.value(node, name) for name in _PATCHABLE}
+        # The stored node, not the view of it (masked, redacted).
+        document = node_patch.stored_document(
+            node, view.value(node, 'chassis_uuid'))
         patched = json_patch.apply(document, req.json)
         # A removed field is unset (its default), not left as it was.
         for name in ('maintenance', 'protected', 'retired'):
             patched.setdefault(name, False)
         patched.setdefault('conductor_group', '')
-        for name in _PATCHABLE:
+        for name in node_patch.PATCHABLE:
             patched.setdefault(name, None)
         for name in ('driver_info', 'extra', 'properties', 'instance_info'):
             if patched.get(name) is None:
                 patched[name] = {}
+        node_patch.keep_secrets(document, patched)
         if utils.allow_unrestricted_node_names():
             _check_patched(patched)
         else:
