@@ -311,6 +311,13 @@ class GroupMemberLimitExceeded(Forbidden):
     msg_fmt = 'Quota exceeded, too many servers in group'
 
 
+class TooManyInstances(Forbidden):
+    # Nova's words for its instances, cores and ram quotas (403 in its
+    # API); each field lists the resources over their quota, in order.
+    msg_fmt = ('Quota exceeded for %(overs)s: Requested %(req)s, but '
+               'already used %(used)s of %(allowed)s %(overs)s')
+
+
 class NoValidHost(NovaMiniException):
     msg_fmt = 'No valid host was found. %(reason)s'
 

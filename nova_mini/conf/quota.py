@@ -19,6 +19,21 @@ quota_group = cfg.OptGroup('quota', title='Quota options',
                            help='Limits of what a project may create.')
 
 quota_opts = [
+    cfg.IntOpt('instances', default=10, min=-1,
+               help='Servers a project may have; -1: no limit. A boot '
+                    'that would take the project past it boots fewer '
+                    'servers when its min_count still fits, and otherwise '
+                    'answers 403 "Quota exceeded for instances: ...". '
+                    'An administrator may set another limit for one '
+                    'project (PUT /os-quota-sets/{project_id}).'),
+    cfg.IntOpt('cores', default=20, min=-1,
+               help='Sum of the vcpus of the flavors of a project\'s '
+                    'servers; -1: no limit. Counted and refused as '
+                    '"instances" is.'),
+    cfg.IntOpt('ram', default=50 * 1024, min=-1,
+               help='Sum of the memory_mb (MiB) of the flavors of a '
+                    'project\'s servers; -1: no limit. Counted and refused '
+                    'as "instances" is.'),
     cfg.IntOpt('server_groups', default=10, min=-1,
                help='Server groups a project may have; -1: no limit. A '
                     'create past it answers 403 "Quota exceeded, too many '

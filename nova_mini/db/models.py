@@ -487,6 +487,10 @@ class Instance(Base):
     # writes of the root partition into the node's instance_info.
     auto_disk_config = sa.Column(sa.Boolean, nullable=False, default=False,
                                  server_default=sa.false())
+    # The vcpus and memory_mb of ``flavor`` (Nova's columns): what the
+    # project's cores and ram quotas sum up (objects/quota.py).
+    vcpus = sa.Column(sa.Integer, nullable=False, server_default='0')
+    memory_mb = sa.Column(sa.Integer, nullable=False, server_default='0')
 
 
 class RequestSpec(Base):
@@ -640,3 +644,32 @@ class InstanceActionEvent(Base):
     traceback = sa.Column(sa.Text, nullable=True)
     host = sa.Column(sa.String(255), nullable=True)
     details = sa.Column(sa.Text, nullable=True)
+
+
+class Quota(Base):
+    """A project's own limit of one resource (Nova's ``quotas`` table),
+    set by ``PUT /os-quota-sets/{project_id}``; without one the project
+    has ``[quota]``'s default.
+    """
+
+    __tablename__ = 'quotas'
+    __table_args__ = (
+        sa.UniqueConstraint('project_id', 'resource',
+                            name='uniq_quotas0project_id0resource'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    resource = sa.Column(sa.String(255), nullable=False)
+    hard_limit = sa.Column(sa.Integer, nullable=False)
+
+
+class QuotaLock(Base):
+    """One row per project that has booted servers: a boot updates it
+    first thing in its transaction, so that the boots of one project take
+    turns at counting what it uses (objects/quota.py).
+    """
+
+    __tablename__ = 'quota_locks'
+
+    project_id = sa.Column(sa.String(255), primary_key=True)

@@ -303,6 +303,9 @@ class Instance(instance_metadata.MetadataWriter,
         # Copies for server lists to filter and sort on.
         values['hostname'] = hostname_of(values.get('name'), values['uuid'])
         values['flavorid'] = self.flavor.flavorid
+        # What the project's cores and ram quotas count (objects/quota.py).
+        values['vcpus'] = self.flavor.vcpus
+        values['memory_mb'] = self.flavor.memory_mb
         now = timeutils.utcnow()
         values.setdefault('created_at', now)
         values.setdefault('updated_at', now)

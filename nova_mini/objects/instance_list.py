@@ -27,6 +27,7 @@ from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import instance_action
 from nova_mini.objects import instance_build
 from nova_mini.objects import instance_filters
+from nova_mini.objects import quota
 
 # The order of lists that ask none (created_at alone may tie).
 NEWEST_FIRST = (('created_at', 'desc'), ('id', 'desc'))
@@ -34,6 +35,9 @@ NEWEST_FIRST = (('created_at', 'desc'), ('id', 'desc'))
 
 @db_api.context_manager.writer
 def _create_all(context, instances, spec):
+    # First: the project's boots take turns from here to the commit, and
+    # this one is refused, with nothing written, past the quota.
+    quota.recheck_instances(context, instances)
     for instance in instances:
         instance._context = context      # one transaction for all
         instance.create()
@@ -62,6 +66,8 @@ class InstanceList(base.ObjectListBase, base.NovaMiniObject):
         :param instances: Instance objects not yet created.
         :param spec: the RequestSpec they were booted with.
         :returns: an InstanceList of them.
+        :raises nova_mini.exception.TooManyInstances: they would take
+            their project past its instances, cores or ram quota.
         """
         _create_all(context, instances, spec)
         result = cls(context, objects=list(instances))

@@ -60,9 +60,11 @@ from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import instance_action
 from nova_mini.objects import instance_task
+from nova_mini.objects import quota
 from nova_mini.objects import request_spec
 from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import servers as policies
+from nova_mini import policy
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 
@@ -382,7 +384,7 @@ class ServersController(rest.RestController):
     def _list(self, detail):
         req = pecan.request
         context = req.ctxt
-        context.can(policies.INDEX)
+        context.can(policies.INDEX, policy.own_target(context))
         query = server_filters.ServerQuery(req, context, detail)
         timeout = build_timeout()
         # Before the filters see the states: a build gone overdue is
@@ -424,11 +426,15 @@ class ServersController(rest.RestController):
         context = req.ctxt
         body = req.json['server']
         check_user_data(body)
-        context.can(policies.CREATE)
+        context.can(policies.CREATE, policy.own_target(context))
         metadata = body.get('metadata') or {}
         instance_obj.check_metadata_quota(metadata)
         flavor = _flavor(context, body['flavorRef'])
-        _min_count, count = _counts(body)
+        min_count, max_count = _counts(body)
+        # Before anything is built: a count past the quota is refused (or
+        # lowered to what fits, as Nova does) with no uuid made.
+        count = quota.check_instances(context, context.project_id, flavor,
+                                      min_count, max_count)
         image_ref = _image_ref(body)
         _refuse_unsupported(body)
         key_name, key_data = key_pair(context, body.get('key_name'))
