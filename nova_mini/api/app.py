@@ -71,6 +71,34 @@ class PathDispatcher(object):
         return response(environ, start_response)
 
 
+class RefuseNulBytes(object):
+    """Answer 400 to a path or query string holding a NUL character.
+
+    No resource name or parameter holds one, and PostgreSQL refuses it in
+    any text (a 500 from deep inside a query); refused here, once for
+    every handler, in the root's error format.
+
+    :param app: the API root.
+    :param error_response: ``f(status, message) -> webob.Response``.
+    """
+
+    MESSAGE = ('The request path or query string holds a NUL character '
+               '(%00), which no resource name or parameter accepts.')
+
+    def __init__(self, app, error_response):
+        self.app = app
+        self.error_response = error_response
+
+    def __call__(self, environ, start_response):
+        # PATH_INFO is decoded by the server; QUERY_STRING is not.
+        query = environ.get('QUERY_STRING', '')
+        if ('\x00' in environ.get('PATH_INFO', '') or '%00' in query
+                or '\x00' in query):
+            response = self.error_response(400, self.MESSAGE)
+            return response(environ, start_response)
+        return self.app(environ, start_response)
+
+
 def build_app(conf=CONF):
     """Build the API WSGI application (in each worker process): both roots
     behind authentication, request ids and, if enabled, the parsing of
@@ -85,15 +113,16 @@ def build_app(conf=CONF):
     roots = PathDispatcher({
         # /compute/v2 is Nova's v2 compatibility root (legacy_v2.py); a
         # project id after the version is dropped (project_path.py).
-        '/compute': compute_project_path.ProjectIdInPath(
+        '/compute': RefuseNulBytes(compute_project_path.ProjectIdInPath(
             compute_legacy_v2.LegacyV2(api_root.APIRoot(
                 compute_root.ComputeRootController(),
                 compute_versions.COMPUTE_API, faults.nova_fault))),
+            faults.nova_fault),
         # Every path of /baremetal negotiates, the version documents too.
-        '/baremetal': api_root.APIRoot(
+        '/baremetal': RefuseNulBytes(api_root.APIRoot(
             baremetal_root.BaremetalRootController(),
             baremetal_versions.BAREMETAL_API, faults.ironic_fault,
-            unversioned_paths=()),
+            unversioned_paths=()), faults.ironic_fault),
     })
     app = auth.wrap(roots, conf, PUBLIC_PATHS, PUBLIC_PATTERNS)
     app = compute_request_id.ComputeRequestId(app)

@@ -24,6 +24,10 @@ import pecan
 from nova_mini import exception
 
 _VERSION_RE = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
+# The longest version text read. Longer is malformed: no API of ours has
+# a version of more than a few digits, and int() of thousands of digits
+# raises (Python's int_max_str_digits), which was a 500.
+MAX_VERSION_LENGTH = 32
 
 # WSGI environ key: true for a request to the compute API's v2
 # compatibility root (nova_mini.api.compute.legacy_v2), served at the
@@ -43,7 +47,8 @@ class APIVersion(tuple):
     def __new__(cls, text):
         if isinstance(text, APIVersion):
             return text
-        match = _VERSION_RE.match(text)
+        match = (len(text) <= MAX_VERSION_LENGTH
+                 and _VERSION_RE.match(text))
         if not match:
             raise exception.InvalidAPIVersion(version=text)
         return super().__new__(cls, (int(match.group(1)),
@@ -156,6 +161,9 @@ class VersionedAPI(object):
         try:
             version = APIVersion(text)
         except exception.InvalidAPIVersion:
+            # The message quotes the text: a little of a long one.
+            if len(text) > MAX_VERSION_LENGTH:
+                text = text[:MAX_VERSION_LENGTH] + '...'
             raise self.malformed(version=text, header=self.legacy_header,
                                  min_version=str(self.min_version),
                                  max_version=str(self.max_version))

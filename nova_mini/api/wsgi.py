@@ -25,6 +25,7 @@ from oslo_serialization import jsonutils
 import pecan
 import webob
 
+from nova_mini.api import json_body
 # Imported for its effect: pecan's argspec look-ups cached.
 from nova_mini.api import pecan_speedups  # noqa: F401
 from nova_mini import exception
@@ -123,15 +124,19 @@ class APIRequest(webob.Request):
 
     @property
     def json(self):
-        """The parsed JSON body (parsed once); 400 if it is not JSON."""
+        """The parsed JSON body (parsed once); 400 if it is not JSON, or
+        JSON refused by nova_mini.api.json_body (NaN, too deep, NUL...).
+        """
         cache = self.environ.get('nova_mini.json_body', self)
         if cache is self:
             if not self.body:
                 cache = None
             else:
                 try:
-                    cache = jsonutils.loads(self.body)
-                except ValueError:
+                    cache = json_body.loads(self.body)
+                except json_body.RefusedJSON as exc:
+                    raise exception.ValidationError(detail=str(exc))
+                except json_body.InvalidJSON:
                     raise exception.MalformedRequestBody()
             self.environ['nova_mini.json_body'] = cache
         return cache

@@ -84,4 +84,7 @@ def token_valid(node, token):
     known = (node.driver_internal_info or {}).get(node_rescue.AGENT_TOKEN)
     if token is None or known is None:
         return False
-    return hmac.compare_digest(str(known), token)
+    # Bytes: compare_digest refuses str that is not ASCII (a TypeError,
+    # a 500 for any client sending one).
+    return hmac.compare_digest(str(known).encode('utf-8', 'surrogatepass'),
+                               token.encode('utf-8', 'surrogatepass'))

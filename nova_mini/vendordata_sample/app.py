@@ -44,6 +44,7 @@ from oslo_middleware import request_id
 import webob
 import webob.dec
 
+from nova_mini.api import json_body
 from nova_mini.vendordata_sample import conf as sample_conf
 from nova_mini.vendordata_sample import document
 
@@ -136,8 +137,10 @@ class VendordataApp(object):
             return None, json_error(413, 'The request body is larger than '
                                          '%d bytes.' % limit)
         try:
-            instance = json.loads(raw)
-        except ValueError:
+            instance = json_body.loads(raw)
+        except json_body.RefusedJSON as exc:
+            return None, json_error(400, str(exc))
+        except json_body.InvalidJSON:
             return None, json_error(400, 'The request body is not JSON.')
         if not isinstance(instance, dict):
             return None, json_error(400, 'The request body must be a JSON '

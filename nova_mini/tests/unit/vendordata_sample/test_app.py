@@ -182,6 +182,13 @@ def test_forbidden_before_the_body_is_read(client):
     (json.dumps(dict(BODY, hostname=['a'])),
      "Invalid request body at hostname: ['a'] is not of type 'string', "
      "'null'"),
+    # Refused by the parser, before the schema (nova_mini.api.json_body).
+    ('[' * 30000 + ']' * 30000,
+     'The request body is nested more than 32 levels deep.'),
+    (json.dumps(dict(BODY, metadata={'a': '@'})).replace('"@"', 'NaN'),
+     'The request body holds NaN, which is not a JSON number.'),
+    (json.dumps(dict(BODY, hostname='a\x00')),
+     'The request body holds a NUL character'),
 ])
 def test_bad_body_is_400(client, body, message):
     # (message: how the message starts; jsonschema words some of its own
