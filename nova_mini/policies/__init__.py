@@ -27,11 +27,13 @@ from nova_mini.policies import flavor_extra_specs
 from nova_mini.policies import flavors
 from nova_mini.policies import instance_actions
 from nova_mini.policies import keypairs
+from nova_mini.policies import limits
 from nova_mini.policies import node_traits
 from nova_mini.policies import node_vifs
 from nova_mini.policies import nodes
 from nova_mini.policies import portgroups
 from nova_mini.policies import ports
+from nova_mini.policies import quota_sets
 from nova_mini.policies import ramdisk
 from nova_mini.policies import server_actions
 from nova_mini.policies import server_groups
@@ -68,4 +70,6 @@ def list_rules():
         instance_actions.list_rules(),
         server_metadata.list_rules(),
         server_groups.list_rules(),
+        quota_sets.list_rules(),
+        limits.list_rules(),
     ))

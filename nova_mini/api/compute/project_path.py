@@ -23,7 +23,8 @@ from nova_mini.api import faults
 
 # The version trees, and the collections directly below them.
 _TREES = ('v2', 'v2.1')
-COLLECTIONS = frozenset(['flavors', 'servers', 'os-server-groups'])
+COLLECTIONS = frozenset(['flavors', 'servers', 'os-server-groups',
+                         'os-quota-sets', 'limits'])
 
 
 class ProjectIdInPath(object):

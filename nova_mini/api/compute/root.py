@@ -24,6 +24,8 @@ import pecan
 from nova_mini.api.compute import extensions
 from nova_mini.api.compute import flavors
 from nova_mini.api.compute import keypairs
+from nova_mini.api.compute import limits
+from nova_mini.api.compute import quota_sets
 from nova_mini.api.compute import server_groups
 from nova_mini.api.compute import servers
 from nova_mini.api.compute import versions
@@ -81,6 +83,7 @@ def _document(segment):
 class V21Controller(object):
     extensions = extensions.ExtensionsController()
     flavors = flavors.FlavorsController()
+    limits = limits.LimitsController()
     servers = servers.ServersController()
 
     @wsgi.expose()
@@ -107,5 +110,7 @@ class ComputeRootController(object):
 pecan.route(V21Controller, 'os-keypairs', keypairs.KeypairsController())
 pecan.route(V21Controller, 'os-server-groups',
             server_groups.ServerGroupsController())
+pecan.route(V21Controller, 'os-quota-sets',
+            quota_sets.QuotaSetsController())
 pecan.route(ComputeRootController, 'v2.1', V21Controller())
 pecan.route(ComputeRootController, 'v2', V2Controller())

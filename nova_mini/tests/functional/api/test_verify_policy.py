@@ -30,6 +30,8 @@ from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
 from nova_mini.policies import instance_actions as action_policies
 from nova_mini.policies import keypairs as keypair_policies
+from nova_mini.policies import limits as limit_policies
+from nova_mini.policies import quota_sets as quota_policies
 from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import server_metadata as metadata_policies
@@ -151,7 +153,8 @@ def test_forced_host_rule_guards_a_named_node(api_fixture_factory):
 WRITES = {flavor_policies.CREATE, flavor_policies.UPDATE,
           flavor_policies.DELETE, specs_policies.CREATE,
           specs_policies.UPDATE, specs_policies.DELETE,
-          access_policies.LIST, access_policies.ADD, access_policies.REMOVE}
+          access_policies.LIST, access_policies.ADD, access_policies.REMOVE,
+          quota_policies.UPDATE, quota_policies.DELETE}
 
 
 def test_default_policy(api_fixture_factory):
@@ -198,11 +201,14 @@ _READS = {flavor_policies.LIST, flavor_policies.SHOW, specs_policies.INDEX,
           specs_policies.SHOW, server_policies.INDEX, server_policies.SHOW,
           metadata_policies.INDEX, metadata_policies.SHOW,
           group_policies.INDEX, group_policies.SHOW,
-          action_policies.LIST, action_policies.SHOW}
-# Anyone's own key pairs, and the extension list.
+          action_policies.LIST, action_policies.SHOW,
+          quota_policies.SHOW, quota_policies.DETAIL}
+# Anyone's own key pairs, the extension list, the default quotas and
+# the limits of the caller's own project.
 _OWN = {extension_policies.BASE, keypair_policies.CREATE,
         keypair_policies.INDEX, keypair_policies.SHOW,
-        keypair_policies.DELETE}
+        keypair_policies.DELETE, quota_policies.DEFAULTS,
+        limit_policies.BASE}
 _SERVER_ACTIONS = {server_action_policies.STOP, server_action_policies.START,
                    server_action_policies.REBOOT,
                    server_action_policies.REBUILD,

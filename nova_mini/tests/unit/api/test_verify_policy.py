@@ -17,6 +17,7 @@ route enforces its rule.
 """
 
 from nova_mini import policies
+from nova_mini.policies import limits as limit_policies
 from nova_mini.policies import server_groups as group_policies
 from nova_mini.policies import servers as server_policies
 from nova_mini.tests.fixtures import policy_routes
@@ -33,7 +34,8 @@ BODY_RULES = {server_policies.EXTENDED_ATTRIBUTES,
 QUERY_RULES = {server_policies.INDEX_ALL_TENANTS,
                server_policies.DETAIL_ALL_TENANTS,
                server_policies.ALLOW_ALL_FILTERS,
-               group_policies.INDEX_ALL_PROJECTS}
+               group_policies.INDEX_ALL_PROJECTS,
+               limit_policies.OTHER_PROJECT}
 
 
 def _compute_rules():

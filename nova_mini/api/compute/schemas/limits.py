@@ -1,0 +1,29 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Query schemas of the limits resource: ``tenant_id``, unknown
+parameters refused from 2.75."""
+
+import copy
+
+from nova_mini.api import validation
+
+index_query = {
+    'type': 'object',
+    'properties': {
+        'tenant_id': validation.multi_params({'type': 'string'}),
+    },
+    'additionalProperties': True,
+}
+
+index_query_v275 = copy.deepcopy(index_query)
+index_query_v275['additionalProperties'] = False
