@@ -87,20 +87,37 @@ api_opts = [
                help='Seconds to wait for the connection to a vendordata '
                     'target (at least 3, the TCP retransmission time). A '
                     'target that does not connect in time is left out of '
-                    'vendor_data2.json.'),
+                    'vendor_data2.json. With '
+                    'vendordata_dynamic_read_timeout, it also bounds a '
+                    'whole call: see there.'),
     cfg.IntOpt('vendordata_dynamic_read_timeout',
                default=5, min=1,
                help='Seconds to wait for a connected vendordata target to '
-                    'send data. Targets are called in parallel, so a '
-                    'request for vendor_data2.json waits for the slowest '
-                    'one, at most about this long after connecting.'),
+                    'send data, at each read. A whole call (connecting, '
+                    'sending, reading the reply) is also cut off after '
+                    'vendordata_dynamic_connect_timeout + this, however '
+                    'the target spreads its reply out: targets are called '
+                    'in parallel, so a request for vendor_data2.json waits '
+                    'at most that long for its targets.'),
+    cfg.IntOpt('vendordata_dynamic_max_size',
+               default=1024 * 1024, min=1024,
+               help='Largest reply, in bytes, accepted from a vendordata '
+                    'target, as received and once decompressed (a small '
+                    'gzip reply can decompress to gigabytes); a larger one '
+                    'is a failed target, read no further. The default, 1 '
+                    'MiB, is memcached\'s default largest item, so a reply '
+                    'up to it can be shared in the cache, and is far more '
+                    'than a document for cloud-init needs (Nova caps user '
+                    'data at 64 KiB). Each metadata worker keeps up to '
+                    'vendordata_dynamic_cache_size replies in memory '
+                    'without [cache]: size the two together.'),
     cfg.BoolOpt('vendordata_dynamic_failure_fatal',
                 default=False,
                 help='When a vendordata target fails (timeout, connection '
                      'or TLS error, an error status, a reply that is not a '
-                     'JSON object), fail the request for vendor_data2.json '
-                     'with a 5xx naming the target instead of leaving its '
-                     'key out.'),
+                     'JSON object, is too large or is nested too deep), '
+                     'fail the request for vendor_data2.json with a 502 '
+                     'naming the target instead of leaving its key out.'),
     cfg.IntOpt('vendordata_dynamic_cache_max_age',
                default=3600, min=0,
                help='Longest time, in seconds, that a reply of a '

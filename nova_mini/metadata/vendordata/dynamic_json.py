@@ -31,10 +31,15 @@ holds the entry's lock there while the others wait for what it stores.
 A target that fails (timeout, connection or TLS error, a status that is not
 2xx, a reply that is not a JSON object) is left out with a warning naming
 it, or fails the request when ``[api] vendordata_dynamic_failure_fatal``.
+So is one whose call outlasts ``vendordata_dynamic_connect_timeout +
+vendordata_dynamic_read_timeout`` in all, whose reply is larger than
+``[api] vendordata_dynamic_max_size`` (sent or decompressed), or nested
+too deep (``bounded_http``).
 """
 
 from concurrent import futures
 import hashlib
+import http.client
 import json
 import ssl
 import threading
@@ -43,9 +48,12 @@ import time
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import loading as ks_loading
 from oslo_log import log as logging
+import requests
+import urllib3
 
 from nova_mini.conf import vendordata_dynamic_auth
 from nova_mini import exception
+from nova_mini.metadata.vendordata import bounded_http
 from nova_mini.metadata.vendordata import cache_store
 from nova_mini.metadata.vendordata import http_cache
 from nova_mini.metadata.vendordata import targets as targets_mod
@@ -62,6 +70,12 @@ HEADERS = {'Content-Type': 'application/json',
 # Threads per target when [metadata] threads_per_worker is not known: one
 # per request a worker can serve at once, so targets never queue.
 _DEFAULT_THREADS = 8
+
+
+# What reading a reply may raise when the target breaks off or the deadline
+# shuts its socket down.
+_READ_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError,
+                http.client.HTTPException, OSError)
 
 
 class TargetError(Exception):
@@ -130,13 +144,19 @@ class DynamicJSON:
             LOG.warning('DynamicJSON is enabled but [api] '
                         'vendordata_dynamic_targets is empty.')
         self.fatal = conf.api.vendordata_dynamic_failure_fatal
+        # Nova's meaning, for each socket operation...
         self.timeout = (conf.api.vendordata_dynamic_connect_timeout,
                         conf.api.vendordata_dynamic_read_timeout)
+        # ...and their sum for the whole call, which the socket timeouts
+        # alone do not bound (a target may send a byte at a time).
+        self.deadline = sum(self.timeout)
+        self.max_size = conf.api.vendordata_dynamic_max_size
         # How long one call may hold the lock of its cache entry, the lock
         # shared by the workers when the cache is memcached.
-        self._lock_ttl = sum(self.timeout) + 1
+        self._lock_ttl = self.deadline + 1
         self.verify = _tls_verify(conf)
         self.session = _session(conf)
+        bounded_http.mount(self.session)
         self.max_age = conf.api.vendordata_dynamic_cache_max_age
         self.store = (cache_store.JSONStore.from_conf(conf)
                       if self.max_age and self.targets else None)
@@ -303,27 +323,50 @@ class DynamicJSON:
     def _call(self, target, body, entry):
         """POST to the target: ``(value, entry to store or None)``."""
         headers = dict(HEADERS, **http_cache.conditional_headers(entry))
+        with bounded_http.Deadline(self.deadline) as deadline:
+            try:
+                return self._exchange(target, body, headers, entry)
+            except TargetError:
+                if deadline.expired:
+                    raise self._late()
+                raise
+            except _READ_ERRORS as exc:
+                if deadline.expired:
+                    raise self._late()
+                raise TargetError('the reply could not be read: %s'
+                                  % (str(exc) or type(exc).__name__))
+
+    def _late(self):
+        return TargetError('no complete reply within %g seconds'
+                           % self.deadline)
+
+    def _exchange(self, target, body, headers, entry):
         try:
             reply = self.session.request(
                 target.url, 'POST', data=body, headers=headers,
                 timeout=self.timeout, verify=self.verify, raise_exc=False,
-                redirect=False, log=False)
+                redirect=False, log=False, stream=True)
         except ks_exceptions.ClientException as exc:
             raise TargetError(str(exc) or type(exc).__name__)
+        with reply:
+            if reply.status_code == 304 and entry is not None:
+                return entry['value'], http_cache.revalidated_entry(
+                    entry, reply.headers, time.time(), self.max_age)
+            if not 200 <= reply.status_code < 300:
+                raise TargetError('HTTP %d %s' % (reply.status_code,
+                                                  reply.reason or ''))
+            try:
+                content = bounded_http.read_body(reply, self.max_size)
+            except bounded_http.ReplyError as exc:
+                raise TargetError(str(exc))
         now = time.time()
-        if reply.status_code == 304 and entry is not None:
-            return entry['value'], http_cache.revalidated_entry(
-                entry, reply.headers, now, self.max_age)
-        if not 200 <= reply.status_code < 300:
-            raise TargetError('HTTP %d %s' % (reply.status_code,
-                                              reply.reason or ''))
-        if reply.status_code == 204 or not reply.content.strip():
+        if reply.status_code == 204 or not content.strip():
             value = {}
         else:
             try:
-                value = json.loads(reply.content)
-            except ValueError as exc:
-                raise TargetError('the reply is not JSON (%s)' % exc)
+                value = bounded_http.parse_json(content)
+            except bounded_http.ReplyError as exc:
+                raise TargetError(str(exc))
             if not isinstance(value, dict):
                 raise TargetError('the reply is a JSON %s, not an object'
                                   % type(value).__name__)

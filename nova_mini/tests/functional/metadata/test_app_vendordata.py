@@ -22,6 +22,7 @@ import socket
 
 import pytest
 
+from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import metadata_service
 
 STATIC = {'cloud-init': '#cloud-config\npackages: [htop]\n',
@@ -103,3 +104,25 @@ def test_failed_target_is_502_naming_it_when_fatal(make_app, make_instance,
     app.get('/openstack/latest/meta_data.json', headers=headers, status=200)
     app.get('/openstack/latest/vendor_data.json', headers=headers,
             status=200)
+
+
+@pytest.mark.parametrize('fatal, status', [(False, 200), (True, 502)])
+def test_a_reply_nested_too_deep_is_a_failed_target(make_app, make_instance,
+                                                    caplog, fatal, status):
+    # Before, the parser's RecursionError escaped as a 500 either way.
+    body = b'{"a": ' + b'[' * 30000 + b']' * 30000 + b'}'
+    with http_servers.ReplyServer(http_servers.Reply(200, {}, body)) as bad:
+        app = make_app(**{
+            'api.vendordata_providers': ['StaticJSON', 'DynamicJSON'],
+            'api.vendordata_dynamic_targets': ['deep@' + bad.url],
+            'api.vendordata_dynamic_failure_fatal': fatal})
+        headers = metadata_service.headers(make_instance().uuid)
+        resp = app.get('/openstack/latest/vendor_data2.json',
+                       headers=headers, status=status)
+    if fatal:
+        assert resp.json['error']['target'] == 'deep'
+    else:
+        assert resp.json == {'static': {}}
+    assert 'nested deeper than 100 levels' in caplog.text
+    assert 'Traceback' not in caplog.text
+    assert not [record for record in caplog.records if record.exc_info]

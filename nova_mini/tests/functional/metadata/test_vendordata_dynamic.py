@@ -32,34 +32,8 @@ LOGGER = 'nova_mini.metadata.vendordata.dynamic_json'
 vd_conf = helpers.vd_conf
 load = helpers.load
 make_instance = helpers.make_instance
-
-
-@pytest.fixture
-def serve():
-    """``serve(reply)``: a started ReplyServer, stopped after the test."""
-    servers = []
-
-    def _serve(reply=None, **kwargs):
-        server = http_servers.ReplyServer(reply, **kwargs)
-        server.setUp()
-        servers.append(server)
-        return server
-
-    yield _serve
-    for server in servers:
-        server.cleanUp()
-
-
-@pytest.fixture
-def dynamic(load):
-    """``dynamic(*targets, **options)``: providers with DynamicJSON (and
-    StaticJSON) on those ``name@url`` targets.
-    """
-    def _dynamic(*targets, **overrides):
-        overrides.setdefault('vendordata_providers',
-                             ['StaticJSON', 'DynamicJSON'])
-        return load(vendordata_dynamic_targets=list(targets), **overrides)
-    return _dynamic
+serve = helpers.serve
+dynamic = helpers.dynamic
 
 
 def test_targets_get_novas_body_and_their_replies_become_keys(
