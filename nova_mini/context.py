@@ -28,8 +28,8 @@ class RequestContext(context.RequestContext):
         """Return whether policy allows ``action`` for this context.
 
         :param action: a registered rule name.
-        :param target: the object's attributes; by default the context's own
-            project and user.
+        :param target: the object's attributes (``policy.own_target`` for
+            the caller's own); None is nobody's.
         :param fatal: raise instead of answering False.
         :returns: True, or False if not allowed and not ``fatal``.
         :raises nova_mini.exception.PolicyNotAuthorized: not allowed, and

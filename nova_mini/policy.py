@@ -147,19 +147,39 @@ def reset():
         _ENFORCER = None
 
 
+def own_target(context):
+    """Return the target of something the caller's own project and user
+    own: for the rules a caller passes on its own behalf (listing its
+    servers, creating one).
+
+    :param context: the caller's RequestContext.
+    :returns: a dict of ``project_id`` and ``user_id``.
+    """
+    return {'project_id': context.project_id, 'user_id': context.user_id}
+
+
+def _checked_target(target):
+    # NOTE: a missing target is no one's: it never stands for the caller's
+    # own project (a handler that forgot its object's owner would pass
+    # every project rule), and an attribute that is None matches nobody
+    # (oslo.policy compares text, so a project-less caller's "None" would
+    # equal a project-less object's).
+    return {name: value for name, value in (target or {}).items()
+            if value is not None}
+
+
 def authorize(context, action, target=None):
     """Raise PolicyNotAuthorized unless policy allows ``action``.
 
     :param context: the caller's RequestContext.
     :param action: a registered rule name.
-    :param target: the object's attributes; by default the caller's own
-        project and user.
+    :param target: the object's attributes (``own_target`` for the
+        caller's own); None or empty is nobody's, so that no project or
+        user rule matches it. Attributes that are None are left out.
     :returns: True.
     :raises nova_mini.exception.PolicyNotAuthorized: not allowed.
     """
-    target = target or {'project_id': context.project_id,
-                        'user_id': context.user_id}
-    if not get_enforcer().allowed(action, target, context):
+    if not get_enforcer().allowed(action, _checked_target(target), context):
         raise exception.PolicyNotAuthorized(action=action)
     return True
 

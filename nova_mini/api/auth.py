@@ -13,8 +13,9 @@
 """Authentication middleware and the request context built from it.
 
 With ``[api] auth_strategy = keystone`` keystonemiddleware's auth_token
-validates tokens and sets the X-User-Id/X-Project-Id/X-Roles headers; with
-``noauth2`` (development only) ``NoAuth2`` sets the same headers from an
+validates tokens and sets the X-User-Id/X-Project-Id/X-Roles headers (and
+OpenStack-System-Scope for a system-scoped token); with ``noauth2``
+(development only) ``NoAuth2`` sets the same headers from an
 ``X-Auth-Token: user:project`` header. Either way the context is built
 from those headers in one place, ``context_from_environ``.
 """
@@ -36,7 +37,8 @@ _IDENTITY_HEADERS = ('HTTP_X_USER_ID', 'HTTP_X_USER_NAME', 'HTTP_X_USER',
                      'HTTP_X_TENANT_ID', 'HTTP_X_TENANT', 'HTTP_X_ROLES',
                      'HTTP_X_ROLE', 'HTTP_X_IDENTITY_STATUS',
                      'HTTP_X_SERVICE_ROLES', 'HTTP_X_IS_ADMIN_PROJECT',
-                     'HTTP_X_SYSTEM_SCOPE', 'HTTP_X_DOMAIN_ID',
+                     'HTTP_X_SYSTEM_SCOPE', 'HTTP_OPENSTACK_SYSTEM_SCOPE',
+                     'HTTP_X_DOMAIN_ID',
                      'HTTP_X_USER_DOMAIN_ID', 'HTTP_X_PROJECT_DOMAIN_ID')
 
 
@@ -50,14 +52,21 @@ def context_from_environ(environ):
     return context
 
 
+# NoAuth2's admin is system scoped on the paths of the bare-metal API.
+_SYSTEM_SCOPED_PREFIXES = ('/baremetal/', )
+
+
 class NoAuth2(object):
     """Trust ``X-Auth-Token: user:project``; user ``admin`` is an admin.
 
     The roles are ``admin,member,reader`` for user ``admin`` and
     ``member,reader`` for the others; ``X-Roles`` may narrow them, never
-    add one (a reader: ``X-Roles: reader``). A request without a token
-    gets 204 and a token to use, as Nova's noauth2 did. For development and
-    tests only.
+    add one (a reader: ``X-Roles: reader``). On /baremetal user ``admin``
+    is also system scoped (``OpenStack-System-Scope: all``), so that it is
+    the cloud administrator of Ironic's secure RBAC rules, as a
+    system-scoped Keystone token would be; /compute takes project-scoped
+    tokens only, as Nova does. A request without a token gets 204 and a
+    token to use, as Nova's noauth2 did. For development and tests only.
     """
 
     def __init__(self, app):
@@ -89,6 +98,9 @@ class NoAuth2(object):
             'HTTP_X_PROJECT_ID': project, 'HTTP_X_PROJECT_NAME': project,
             'HTTP_X_ROLES': roles, 'HTTP_X_IDENTITY_STATUS': 'Confirmed',
         })
+        path = environ.get('PATH_INFO', '') + '/'
+        if user == 'admin' and path.startswith(_SYSTEM_SCOPED_PREFIXES):
+            environ['HTTP_OPENSTACK_SYSTEM_SCOPE'] = 'all'
         return self.app(environ, start_response)
 
 

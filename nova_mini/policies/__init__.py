@@ -43,33 +43,26 @@ from nova_mini.policies import vendor_passthru
 from nova_mini.policies import volumes
 
 
+# Each API's rules get its scope types (base.py): a rule added to a module
+# below is scoped as its API's others.
+COMPUTE = (flavors, flavor_extra_specs, flavor_access, servers, extensions,
+           keypairs, server_actions, instance_actions, server_metadata,
+           server_groups, quota_sets, limits)
+BAREMETAL = (nodes, node_traits, node_vifs, chassis, drivers,
+             vendor_passthru, conductors, allocations, deploy_templates,
+             ports, portgroups, ramdisk, events, volumes)
+
+
+def _scoped(modules, scope_types):
+    rules = list(itertools.chain.from_iterable(
+        module.list_rules() for module in modules))
+    for rule in rules:
+        rule.scope_types = list(scope_types)
+    return rules
+
+
 def list_rules():
-    return list(itertools.chain(
-        base.list_rules(),
-        flavors.list_rules(),
-        flavor_extra_specs.list_rules(),
-        flavor_access.list_rules(),
-        nodes.list_rules(),
-        node_traits.list_rules(),
-        node_vifs.list_rules(),
-        chassis.list_rules(),
-        drivers.list_rules(),
-        vendor_passthru.list_rules(),
-        conductors.list_rules(),
-        allocations.list_rules(),
-        deploy_templates.list_rules(),
-        ports.list_rules(),
-        portgroups.list_rules(),
-        ramdisk.list_rules(),
-        events.list_rules(),
-        volumes.list_rules(),
-        servers.list_rules(),
-        extensions.list_rules(),
-        keypairs.list_rules(),
-        server_actions.list_rules(),
-        instance_actions.list_rules(),
-        server_metadata.list_rules(),
-        server_groups.list_rules(),
-        quota_sets.list_rules(),
-        limits.list_rules(),
-    ))
+    """Return every rule default, each API's with its scope types."""
+    return (list(base.list_rules())
+            + _scoped(COMPUTE, base.COMPUTE_SCOPE_TYPES)
+            + _scoped(BAREMETAL, base.BAREMETAL_SCOPE_TYPES))

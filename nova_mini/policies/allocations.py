@@ -12,10 +12,10 @@
 
 """Policies of allocations, with Ironic's names: an allocation belongs
 to its ``owner`` project, whose members may create, change and delete
-it (its readers see it); administrators see and handle every allocation,
-and may create one for any project or none (``create_restricted`` is
-what lets a caller create only for its own project, among the nodes it
-owns or leases).
+it (its readers see it); system administrators see and handle every
+allocation (system readers see them), and may create one for any project
+or none (``create_restricted`` is what lets a caller create only for its
+own project, among the nodes it owns or leases).
 """
 
 from oslo_policy import policy
@@ -36,22 +36,22 @@ _NODE_ALLOCATION = '/nodes/{node_ident}/allocation'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=GET, check_str=base.PROJECT_READER_OR_ADMIN,
+        name=GET, check_str=base.SYSTEM_OR_PROJECT_READER,
         description='Show an allocation (its owner\'s readers). One the '
                     'caller may not see is not found (404).',
         operations=[{'method': 'GET', 'path': _ALLOCATION},
                     {'method': 'GET', 'path': _NODE_ALLOCATION}]),
     policy.DocumentedRuleDefault(
-        name=LIST, check_str='role:reader or ' + base.ADMIN,
+        name=LIST, check_str='role:reader or ' + base.SYSTEM_READER,
         description='List allocations: those the caller\'s project owns, '
                     'unless list_all allows all.',
         operations=[{'method': 'GET', 'path': '/allocations'}]),
     policy.DocumentedRuleDefault(
-        name=LIST_ALL, check_str=base.ADMIN,
+        name=LIST_ALL, check_str=base.SYSTEM_READER,
         description='List every allocation.',
         operations=[{'method': 'GET', 'path': '/allocations'}]),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create an allocation for any project (or none), '
                     'among every node.',
         operations=[{'method': 'POST', 'path': '/allocations'}]),
@@ -61,11 +61,11 @@ rules = [
                     'among the nodes it owns or leases.',
         operations=[{'method': 'POST', 'path': '/allocations'}]),
     policy.DocumentedRuleDefault(
-        name=UPDATE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
+        name=UPDATE, check_str=base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
         description='Change the name and extra of an allocation.',
         operations=[{'method': 'PATCH', 'path': _ALLOCATION}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.PROJECT_MEMBER_OR_ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN_OR_PROJECT_MEMBER,
         description='Delete an allocation, freeing its node.',
         operations=[{'method': 'DELETE', 'path': _ALLOCATION},
                     {'method': 'DELETE', 'path': _NODE_ALLOCATION}]),

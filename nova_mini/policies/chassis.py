@@ -11,7 +11,7 @@
 #    under the License.
 
 """Policies of chassis, with Ironic's names: chassis belong to the
-operator (Ironic's system scope, an administrator here).
+operator (Ironic's system scope).
 """
 
 from oslo_policy import policy
@@ -28,22 +28,22 @@ _CHASSIS = '/chassis/{chassis_id}'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=GET, check_str=base.ADMIN,
+        name=GET, check_str=base.SYSTEM_READER,
         description='List and show chassis, and the nodes of one.',
         operations=[{'method': 'GET', 'path': '/chassis'},
                     {'method': 'GET', 'path': '/chassis/detail'},
                     {'method': 'GET', 'path': _CHASSIS},
                     {'method': 'GET', 'path': _CHASSIS + '/nodes'}]),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create a chassis.',
         operations=[{'method': 'POST', 'path': '/chassis'}]),
     policy.DocumentedRuleDefault(
-        name=UPDATE, check_str=base.ADMIN,
+        name=UPDATE, check_str=base.SYSTEM_ADMIN,
         description='Change a chassis.',
         operations=[{'method': 'PATCH', 'path': _CHASSIS}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Delete a chassis holding no node.',
         operations=[{'method': 'DELETE', 'path': _CHASSIS}]),
 ]

@@ -23,7 +23,7 @@ GET = 'baremetal:conductor:get'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=GET, check_str=base.ADMIN,
+        name=GET, check_str=base.SYSTEM_READER,
         description='List and show conductors.',
         operations=[{'method': 'GET', 'path': '/conductors'},
                     {'method': 'GET', 'path': '/conductors/{hostname}'}]),

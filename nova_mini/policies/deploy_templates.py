@@ -29,20 +29,20 @@ _TEMPLATE = '/deploy_templates/{deploy_template_ident}'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=GET, check_str=base.ADMIN,
+        name=GET, check_str=base.SYSTEM_READER,
         description='List and show deploy templates.',
         operations=[{'method': 'GET', 'path': '/deploy_templates'},
                     {'method': 'GET', 'path': _TEMPLATE}]),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create a deploy template.',
         operations=[{'method': 'POST', 'path': '/deploy_templates'}]),
     policy.DocumentedRuleDefault(
-        name=UPDATE, check_str=base.ADMIN,
+        name=UPDATE, check_str=base.SYSTEM_ADMIN,
         description='Change a deploy template.',
         operations=[{'method': 'PATCH', 'path': _TEMPLATE}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Delete a deploy template.',
         operations=[{'method': 'DELETE', 'path': _TEMPLATE}]),
 ]

@@ -28,16 +28,16 @@ _DRIVER = '/drivers/{driver_name}'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=GET, check_str=base.ADMIN,
+        name=GET, check_str=base.SYSTEM_READER,
         description='List and show drivers.',
         operations=[{'method': 'GET', 'path': '/drivers'},
                     {'method': 'GET', 'path': _DRIVER}]),
     policy.DocumentedRuleDefault(
-        name=GET_PROPERTIES, check_str=base.ADMIN,
+        name=GET_PROPERTIES, check_str=base.SYSTEM_READER,
         description='Show the node properties a driver reads.',
         operations=[{'method': 'GET', 'path': _DRIVER + '/properties'}]),
     policy.DocumentedRuleDefault(
-        name=GET_RAID_PROPERTIES, check_str=base.ADMIN,
+        name=GET_RAID_PROPERTIES, check_str=base.SYSTEM_READER,
         description='Show the logical disk properties of a driver.',
         operations=[{'method': 'GET',
                      'path': _DRIVER + '/raid/logical_disk_properties'}]),

@@ -22,7 +22,7 @@ POST = 'baremetal:events:post'
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=POST, check_str=base.ADMIN,
+        name=POST, check_str=base.SYSTEM_ADMIN,
         description='Post events of other services (a networking '
                     'service\'s port binding events).',
         operations=[{'method': 'POST', 'path': '/events'}]),

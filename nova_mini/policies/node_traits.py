@@ -32,12 +32,12 @@ rules = [
         description='List the traits of a node.',
         operations=[{'method': 'GET', 'path': _PATH}]),
     policy.DocumentedRuleDefault(
-        name=SET, check_str=base.ADMIN,
+        name=SET, check_str=base.SYSTEM_ADMIN,
         description='Replace the traits of a node, or add one.',
         operations=[{'method': 'PUT', 'path': _PATH},
                     {'method': 'PUT', 'path': _PATH + '/{trait}'}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Remove one or all traits of a node.',
         operations=[{'method': 'DELETE', 'path': _PATH},
                     {'method': 'DELETE', 'path': _PATH + '/{trait}'}]),

@@ -11,8 +11,9 @@
 #    under the License.
 
 """Policies of bare-metal nodes, with Ironic's names and its project
-scoping: administrators may do anything; a project sees the nodes it owns
-(``owner``) or leases (``lessee``), its members change some of them.
+scoping: system administrators may do anything (system readers see
+everything); a project sees the nodes it owns (``owner``) or leases
+(``lessee``), its members change some of them.
 
 The node rules are checked against a target holding ``node.owner`` and
 ``node.lessee`` (absent when the node has none, so that no project
@@ -80,10 +81,10 @@ NODE_MEMBER = ('role:member and (project_id:%(node.owner)s or '
                'project_id:%(node.lessee)s)')
 OWNER_READER = 'role:reader and project_id:%(node.owner)s'
 OWNER_MEMBER = 'role:member and project_id:%(node.owner)s'
-ADMIN_OR_NODE_READER = '%s or (%s)' % (base.ADMIN, NODE_READER)
-ADMIN_OR_NODE_MEMBER = '%s or (%s)' % (base.ADMIN, NODE_MEMBER)
-ADMIN_OR_OWNER_READER = '%s or (%s)' % (base.ADMIN, OWNER_READER)
-ADMIN_OR_OWNER_MEMBER = '%s or (%s)' % (base.ADMIN, OWNER_MEMBER)
+ADMIN_OR_NODE_READER = '%s or (%s)' % (base.SYSTEM_READER, NODE_READER)
+ADMIN_OR_NODE_MEMBER = '%s or (%s)' % (base.SYSTEM_ADMIN, NODE_MEMBER)
+ADMIN_OR_OWNER_READER = '%s or (%s)' % (base.SYSTEM_READER, OWNER_READER)
+ADMIN_OR_OWNER_MEMBER = '%s or (%s)' % (base.SYSTEM_ADMIN, OWNER_MEMBER)
 
 _NODE = '/nodes/{node_ident}'
 _LIST = [{'method': 'GET', 'path': '/nodes'},
@@ -112,12 +113,12 @@ rules = [
                     'with the utmost care.',
         operations=_SHOW + _LIST),
     policy.DocumentedRuleDefault(
-        name=LIST, check_str='role:reader or ' + base.ADMIN,
+        name=LIST, check_str='role:reader or ' + base.SYSTEM_READER,
         description='List nodes, briefly or in detail: those the caller\'s '
                     'project owns or leases, unless list_all allows all.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=LIST_ALL, check_str=base.ADMIN,
+        name=LIST_ALL, check_str=base.SYSTEM_READER,
         description='List every node, and filter lists by any project.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
@@ -126,7 +127,7 @@ rules = [
                     'found (404), whatever the route.',
         operations=_SHOW),
     policy.DocumentedRuleDefault(
-        name=GET_FILTER_THRESHOLD, check_str=base.ADMIN,
+        name=GET_FILTER_THRESHOLD, check_str=base.SYSTEM_READER,
         description='See node bodies unfiltered; the others get '
                     'last_error and driver_info only if the rules below '
                     'allow them.',
@@ -145,7 +146,7 @@ rules = [
                     'redacted).',
         operations=_SHOW),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create a node.',
         operations=[{'method': 'POST', 'path': '/nodes'}]),
     _patch_rule(UPDATE, ADMIN_OR_NODE_MEMBER,
@@ -160,21 +161,21 @@ rules = [
     _patch_rule(UPDATE_INSTANCE_UUID, ADMIN_OR_OWNER_MEMBER,
                 'instance_uuid'),
     _patch_rule(UPDATE_NAME, ADMIN_OR_OWNER_MEMBER, 'the name'),
-    _patch_rule(UPDATE_DRIVER, base.ADMIN,
+    _patch_rule(UPDATE_DRIVER, base.SYSTEM_ADMIN,
                 'the driver and the hardware interfaces'),
-    _patch_rule(UPDATE_CHASSIS, base.ADMIN, 'the chassis'),
-    _patch_rule(UPDATE_OWNER, base.ADMIN, 'the owner'),
+    _patch_rule(UPDATE_CHASSIS, base.SYSTEM_ADMIN, 'the chassis'),
+    _patch_rule(UPDATE_OWNER, base.SYSTEM_ADMIN, 'the owner'),
     _patch_rule(UPDATE_LESSEE, ADMIN_OR_OWNER_MEMBER, 'the lessee'),
-    _patch_rule(UPDATE_CONDUCTOR_GROUP, base.ADMIN,
+    _patch_rule(UPDATE_CONDUCTOR_GROUP, base.SYSTEM_ADMIN,
                 'the conductor group (which conductors manage it)'),
     _patch_rule(UPDATE_RETIRED, ADMIN_OR_OWNER_MEMBER,
                 'retired and retired_reason'),
-    _patch_rule(DISABLE_CLEANING, base.ADMIN,
+    _patch_rule(DISABLE_CLEANING, base.SYSTEM_ADMIN,
                 'automated_clean to false (no cleaning between tenants)'),
-    _patch_rule(UPDATE_OWNER_PROVISIONED, base.ADMIN,
+    _patch_rule(UPDATE_OWNER_PROVISIONED, base.SYSTEM_ADMIN,
                 'the owner while it is active (else 409)'),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Delete a node.',
         operations=[{'method': 'DELETE', 'path': _NODE}]),
     policy.DocumentedRuleDefault(
@@ -192,8 +193,7 @@ rules = [
                     'undeploy, manage, provide, clean, ...).',
         operations=[{'method': 'PUT',
                      'path': _NODE + '/states/provision'}]),
-    # Ironic's default lets lessee administrators run steps too; an
-    # administrator here is one of any project.
+    # Ironic's default lets lessee administrators run steps too.
     policy.DocumentedRuleDefault(
         name=SET_PROVISION_STATE_CLEAN_STEPS, check_str=ADMIN_OR_OWNER_MEMBER,
         description='Run clean steps on a node (manual cleaning: the clean '
@@ -230,10 +230,9 @@ rules = [
         name=SET_RAID_STATE, check_str=ADMIN_OR_OWNER_MEMBER,
         description='Set the target RAID configuration of a node.',
         operations=[{'method': 'PUT', 'path': _NODE + '/states/raid'}]),
-    # Ironic lets the owner's project administrators inject an NMI; an
-    # administrator here is one of any project.
+    # Ironic also lets the owner's project administrators inject an NMI.
     policy.DocumentedRuleDefault(
-        name=INJECT_NMI, check_str=base.ADMIN,
+        name=INJECT_NMI, check_str=base.SYSTEM_ADMIN,
         description='Inject a non-maskable interrupt into a node.',
         operations=[{'method': 'PUT',
                      'path': _NODE + '/management/inject_nmi'}]),

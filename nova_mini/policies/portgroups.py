@@ -11,8 +11,8 @@
 #    under the License.
 
 """Policies of port groups, with Ironic's names: as ports, a port group
-is its node's (checked on the node's owner and lessee); administrators
-change them.
+is its node's (checked on the node's owner and lessee); system
+administrators change them.
 """
 
 from oslo_policy import policy
@@ -43,24 +43,24 @@ rules = [
                     {'method': 'GET', 'path': _GROUP + '/ports'},
                     {'method': 'GET', 'path': _GROUP + '/ports/detail'}]),
     policy.DocumentedRuleDefault(
-        name=LIST, check_str='role:reader or ' + base.ADMIN,
+        name=LIST, check_str='role:reader or ' + base.SYSTEM_READER,
         description='List port groups: those of the nodes the caller\'s '
                     'project owns or leases, unless list_all allows all.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=LIST_ALL, check_str=base.ADMIN,
+        name=LIST_ALL, check_str=base.SYSTEM_READER,
         description='List every port group.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create a port group of a node.',
         operations=[{'method': 'POST', 'path': '/portgroups'}]),
     policy.DocumentedRuleDefault(
-        name=UPDATE, check_str=base.ADMIN,
+        name=UPDATE, check_str=base.SYSTEM_ADMIN,
         description='Change a port group.',
         operations=[{'method': 'PATCH', 'path': _GROUP}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Delete a port group holding no port.',
         operations=[{'method': 'DELETE', 'path': _GROUP}]),
 ]

@@ -13,8 +13,8 @@
 """Policies of ports, with Ironic's names. A port is its node's: the rules
 are checked against the node's owner and lessee (as node rules are), and
 a project lists the ports of the nodes it owns or leases. Changing ports
-is Ironic's system or owner-project administrator's: an administrator
-here (the admin role is not scoped to a project in nova_mini).
+is a system administrator's (Ironic also lets the owner project's
+administrators).
 """
 
 from oslo_policy import policy
@@ -43,24 +43,24 @@ rules = [
                     'found (404).',
         operations=[{'method': 'GET', 'path': _PORT}]),
     policy.DocumentedRuleDefault(
-        name=LIST, check_str='role:reader or ' + base.ADMIN,
+        name=LIST, check_str='role:reader or ' + base.SYSTEM_READER,
         description='List ports: those of the nodes the caller\'s project '
                     'owns or leases, unless list_all allows all.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=LIST_ALL, check_str=base.ADMIN,
+        name=LIST_ALL, check_str=base.SYSTEM_READER,
         description='List every port.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create a port of a node.',
         operations=[{'method': 'POST', 'path': '/ports'}]),
     policy.DocumentedRuleDefault(
-        name=UPDATE, check_str=base.ADMIN,
+        name=UPDATE, check_str=base.SYSTEM_ADMIN,
         description='Change a port.',
         operations=[{'method': 'PATCH', 'path': _PORT}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Delete a port.',
         operations=[{'method': 'DELETE', 'path': _PORT}]),
 ]

@@ -33,11 +33,11 @@ def _operations(path):
 
 rules = [
     policy.DocumentedRuleDefault(
-        name=NODE, check_str=base.ADMIN,
+        name=NODE, check_str=base.SYSTEM_ADMIN,
         description='List and call the vendor methods of a node.',
         operations=_operations('/nodes/{node_ident}/vendor_passthru')),
     policy.DocumentedRuleDefault(
-        name=DRIVER, check_str=base.ADMIN,
+        name=DRIVER, check_str=base.SYSTEM_ADMIN,
         description='List and call the vendor methods of a driver.',
         operations=_operations('/drivers/{driver_name}/vendor_passthru')),
 ]

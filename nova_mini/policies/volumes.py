@@ -13,11 +13,11 @@
 """Policies of volume connectors and volume targets, with Ironic's
 names. A volume resource is its node's: the rules are checked against the
 node's owner and lessee (as port rules are), and a project lists the
-volume resources of the nodes it owns or leases. Ironic lets the node
-owner's members change them, its (and the lessee's) administrators create
-and delete them: an administrator here (the admin role is not scoped to
-a project in nova_mini). The properties of a target (connection details,
-maybe credentials) are an administrator's only; others see them redacted.
+volume resources of the nodes it owns or leases. The node owner's members
+change them; creating and deleting them is a system administrator's
+(Ironic also lets the owner's and lessee's administrators). The properties
+of a target (connection details, maybe credentials) are for system readers
+and administrators, as in Ironic; others see them redacted.
 """
 
 from oslo_policy import policy
@@ -51,17 +51,17 @@ rules = [
                     {'method': 'GET', 'path': _CONNECTOR},
                     {'method': 'GET', 'path': _TARGET}]),
     policy.DocumentedRuleDefault(
-        name=LIST, check_str='role:reader or ' + base.ADMIN,
+        name=LIST, check_str='role:reader or ' + base.SYSTEM_READER,
         description='List volume connectors and targets: those of the '
                     'nodes the caller\'s project owns or leases, unless '
                     'list_all allows all.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=LIST_ALL, check_str=base.ADMIN,
+        name=LIST_ALL, check_str=base.SYSTEM_READER,
         description='List every volume connector and target.',
         operations=_LIST),
     policy.DocumentedRuleDefault(
-        name=CREATE, check_str=base.ADMIN,
+        name=CREATE, check_str=base.SYSTEM_ADMIN,
         description='Create a volume connector or target of a node.',
         operations=[{'method': 'POST', 'path': '/volume/connectors'},
                     {'method': 'POST', 'path': '/volume/targets'}]),
@@ -72,12 +72,13 @@ rules = [
         operations=[{'method': 'PATCH', 'path': _CONNECTOR},
                     {'method': 'PATCH', 'path': _TARGET}]),
     policy.DocumentedRuleDefault(
-        name=DELETE, check_str=base.ADMIN,
+        name=DELETE, check_str=base.SYSTEM_ADMIN,
         description='Delete a volume connector or target.',
         operations=[{'method': 'DELETE', 'path': _CONNECTOR},
                     {'method': 'DELETE', 'path': _TARGET}]),
     policy.DocumentedRuleDefault(
-        name=VIEW_TARGET_PROPERTIES, check_str=base.ADMIN,
+        name=VIEW_TARGET_PROPERTIES,
+        check_str=base.SYSTEM_READER + ' or role:admin',
         description='See the properties of volume targets; others see '
                     'them redacted.',
         operations=[{'method': 'GET', 'path': _TARGET},

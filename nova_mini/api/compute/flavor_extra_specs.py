@@ -29,6 +29,7 @@ from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.policies import flavor_extra_specs as policies
+from nova_mini import policy
 
 LOG = logging.getLogger(__name__)
 
@@ -106,13 +107,13 @@ class FlavorExtraSpecsController(pecan_speedups.SubResourceController):
     @wsgi.expose()
     def get_all(self):
         context = pecan.request.ctxt
-        context.can(policies.INDEX)
+        context.can(policies.INDEX, policy.own_target(context))
         return {'extra_specs': self._flavor(context).extra_specs}
 
     @wsgi.expose()
     def get_one(self, key):
         context = pecan.request.ctxt
-        context.can(policies.SHOW)
+        context.can(policies.SHOW, policy.own_target(context))
         flavor = self._flavor(context)
         if key not in flavor.extra_specs:
             raise exception.FlavorExtraSpecsNotFound(

@@ -18,6 +18,7 @@ from urllib import parse
 from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
 from nova_mini.policies import flavor_extra_specs as specs_policies
+from nova_mini import policy
 
 
 class FlavorView(object):
@@ -50,8 +51,10 @@ class FlavorView(object):
 
     def _may_show_specs(self):
         if self._show_specs is None:
-            self._show_specs = self._req.ctxt.can(
-                specs_policies.INDEX, fatal=False)
+            context = self._req.ctxt
+            self._show_specs = context.can(
+                specs_policies.INDEX, policy.own_target(context),
+                fatal=False)
         return self._show_specs
 
     def basic(self, flavor):

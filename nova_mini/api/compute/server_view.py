@@ -34,6 +34,7 @@ from nova_mini.objects import instance_task
 from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import servers as policies
+from nova_mini import policy
 
 CONF = conf.CONF
 
@@ -100,7 +101,9 @@ class ServerView(object):
 
     def _can(self, rule):
         if rule not in self._may:
-            self._may[rule] = self._req.ctxt.can(rule, fatal=False)
+            context = self._req.ctxt
+            self._may[rule] = context.can(
+                rule, policy.own_target(context), fatal=False)
         return self._may[rule]
 
     def _links(self, kind, ident):

@@ -191,7 +191,12 @@ def test_check_strings_parse():
 
 @pytest.mark.parametrize('name', ADMIN_ONLY, ids=_ids(ADMIN_ONLY))
 def test_admin_only_defaults(name):
-    assert _rules()[name].check_str == 'rule:context_is_admin'
+    if name.startswith('baremetal:'):
+        # Ironic's: the system's administrators (and readers for reads).
+        assert _rules()[name].check_str.startswith(
+            (base.SYSTEM_ADMIN, base.SYSTEM_READER)), name
+    else:
+        assert _rules()[name].check_str == 'rule:context_is_admin'
 
 
 def test_every_rule_has_an_expected_default():
@@ -200,17 +205,32 @@ def test_every_rule_has_an_expected_default():
         set(_rules()) - {rule.name for rule in base.list_rules()})
 
 
-def _context(user, project, roles):
+def _context(user, project, roles, system_scope=None):
     context = nm_context.RequestContext(user_id=user, project_id=project,
-                                        roles=roles)
+                                        roles=roles,
+                                        system_scope=system_scope)
     context.is_admin = policy.check_is_admin(context)
     return context
+
+
+def _own(context):
+    return policy.own_target(context)
+
+
+def _admin(contexts, name):
+    # The administrator of the rule's API: Nova's is project scoped,
+    # Ironic's system scoped (as noauth2's admin is on each).
+    if name.startswith('baremetal:'):
+        return contexts['system_admin']
+    return contexts['admin']
 
 
 @pytest.fixture
 def contexts(conf, policy_reset):
     return {
         'admin': _context('admin', 'admin', ['admin', 'member', 'reader']),
+        'system_admin': _context('admin', 'admin',
+                                 ['admin', 'member', 'reader'], 'all'),
         'member': _context('demo', 'demo', ['member', 'reader']),
         'reader': _context('ro', 'ro', ['reader']),
         'nobody': _context('x', 'x', []),
@@ -224,34 +244,39 @@ def test_is_admin_comes_from_policy(contexts):
 
 @pytest.mark.parametrize('name', ADMIN_ONLY, ids=_ids(ADMIN_ONLY))
 def test_members_are_denied_writes(contexts, name):
-    assert contexts['admin'].can(name)
+    assert _admin(contexts, name).can(name)
     for who in ('member', 'reader', 'nobody'):
         with pytest.raises(exception.PolicyNotAuthorized) as caught:
-            contexts[who].can(name)
+            contexts[who].can(name, _own(contexts[who]))
         assert caught.value.format_message() == (
             "Policy doesn't allow %s to be performed." % name)
-        assert contexts[who].can(name, fatal=False) is False
+        assert contexts[who].can(name, _own(contexts[who]),
+                                 fatal=False) is False
 
 
 @pytest.mark.parametrize('name', READERS, ids=_ids(READERS))
 def test_readers_may_read_extra_specs(contexts, name):
-    for who in ('admin', 'member', 'reader'):
-        assert contexts[who].can(name)
-    assert contexts['nobody'].can(name, fatal=False) is False
+    assert _admin(contexts, name).can(name, {'project_id': 'someone'})
+    for who in ('member', 'reader'):
+        assert contexts[who].can(name, _own(contexts[who]))
+    assert contexts['nobody'].can(name, _own(contexts['nobody']),
+                                  fatal=False) is False
 
 
 @pytest.mark.parametrize('name', MEMBERS, ids=_ids(MEMBERS))
 def test_members_may_boot_and_delete(contexts, name):
-    for who in ('admin', 'member'):
-        assert contexts[who].can(name)
+    assert _admin(contexts, name).can(name, {'project_id': 'someone'})
+    assert contexts['member'].can(name, _own(contexts['member']))
     for who in ('reader', 'nobody'):
-        assert contexts[who].can(name, fatal=False) is False
+        assert contexts[who].can(name, _own(contexts[who]),
+                                 fatal=False) is False
 
 
 @pytest.mark.parametrize('name', ANYONE, ids=_ids(ANYONE))
 def test_anyone_may_list_and_show(contexts, name):
-    for context in contexts.values():
-        assert context.can(name)
+    for who, context in contexts.items():
+        if who != 'system_admin':   # Nova refuses system scope
+            assert context.can(name)
 
 
 def _node(context, owner=None, lessee=None):
@@ -268,7 +293,8 @@ def test_node_rules_follow_owner_and_lessee(contexts, name):
     member, reader = contexts['member'], contexts['reader']
     reads = name in NODE_READERS + OWNER_READERS
     by_lessee = name in NODE_READERS + NODE_MEMBERS
-    assert contexts['admin'].can(name, _node(contexts['admin']))
+    admin = _admin(contexts, name)
+    assert admin.can(name, _node(admin, 'p2', 'p3'))
     assert member.can(name, _node(member, owner='demo'))
     assert member.can(name, _node(member, lessee='demo'),
                       fatal=False) is by_lessee
