@@ -30,6 +30,7 @@ import posixpath
 
 from oslo_log import log as logging
 from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import opts as middleware_opts
 from oslo_middleware import request_id
 from oslo_serialization import jsonutils
 import webob
@@ -68,6 +69,35 @@ DATABASE_UNAVAILABLE_RETRY_AFTER = 5
 DATABASE_UNAVAILABLE = ('The metadata service cannot reach its database. '
                         'Retry the request in %d seconds.'
                         % DATABASE_UNAVAILABLE_RETRY_AFTER)
+
+
+# Where the address of the peer (the TCP connection's other end) is kept,
+# before HTTPProxyToWSGI replaces REMOTE_ADDR with a forwarded one.
+PEER_ADDRESS = 'nova_mini.peer_address'
+
+
+def _keep_peer_address(app):
+    def wrapped(environ, start_response):
+        environ[PEER_ADDRESS] = environ.get('REMOTE_ADDR')
+        return app(environ, start_response)
+    return wrapped
+
+
+def client_address(req):
+    """Return who sent ``req``, for the log.
+
+    The peer, unless ``[oslo_middleware] enable_proxy_headers_parsing``
+    says the service is behind a proxy (as in Nova, whose metadata
+    pipeline has the same middleware): then the address the proxy forwards
+    (``X-Forwarded-For`` or ``Forwarded``), followed by the peer. Without
+    that option, a forwarded address is whatever the caller wrote, so it is
+    not logged at all.
+    """
+    peer = req.environ.get(PEER_ADDRESS, req.remote_addr)
+    client = req.remote_addr
+    if client == peer:
+        return peer or 'an unknown address'
+    return '%s (forwarded by %s)' % (client, peer)
 
 
 def _database_unavailable(exc):
@@ -169,8 +199,7 @@ class MetadataApplication(object):
         :raises: InstanceNotFound for an unknown one or one of another
             project than the request names.
         """
-        remote_address = req.headers.get('X-Forwarded-For',
-                                         req.remote_addr)
+        remote_address = client_address(req)
         instance_id, tenant_id = self.identity.claim(req.headers,
                                                      remote_address)
         try:
@@ -244,7 +273,8 @@ def build_app(conf=CONF):
 
     :param conf: the configuration.
     :returns: the WSGI application, behind the request-id and
-        proxy-header middleware.
+        proxy-header middleware (the latter a no-op unless ``[oslo_middleware]
+        enable_proxy_headers_parsing``).
     :raises nova_mini.exception.MetadataConfigError: a configuration it
         cannot serve with (nova-mini-metadata checks before it forks its
         workers).
@@ -252,5 +282,7 @@ def build_app(conf=CONF):
         vendordata providers.
     """
     db_api.configure(conf)
+    for group, opts in middleware_opts.list_opts_http_proxy_to_wsgi():
+        conf.register_opts(opts, group=group)
     app = request_id.RequestId(MetadataApplication.from_conf(conf))
-    return http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf)
+    return _keep_peer_address(http_proxy_to_wsgi.HTTPProxyToWSGI(app, conf))

@@ -158,3 +158,33 @@ def test_insecure_mode_trusts_instance_and_tenant(conf, make_app,
 def test_odd_instance_ids_are_404_not_500(app, instance_id):
     # Signed, so they reach the database lookup.
     app.get(META, headers=metadata_service.headers(instance_id), status=404)
+
+
+def _bad_signature_log(make_app, make_instance, caplog, **options):
+    app = make_app(**options)
+    headers = metadata_service.headers(make_instance().uuid)
+    headers[identity.SIGNATURE] = 'wrong'
+    # The caller names whoever it likes in X-Forwarded-For.
+    headers['X-Forwarded-For'] = '203.0.113.9'
+    with caplog.at_level(logging.WARNING):
+        app.get(META, headers=headers, status=403,
+                extra_environ={'REMOTE_ADDR': '10.0.0.7'})
+    (logged,) = [record.getMessage() for record in caplog.records
+                 if 'does not match' in record.getMessage()]
+    return logged
+
+
+def test_a_bad_signature_logs_the_peer_not_what_it_claims(
+        make_app, make_instance, caplog):
+    logged = _bad_signature_log(make_app, make_instance, caplog)
+    assert logged.endswith('request from 10.0.0.7')
+    assert '203.0.113.9' not in logged
+
+
+def test_behind_a_proxy_the_forwarded_address_is_logged_with_the_peer(
+        make_app, make_instance, caplog):
+    logged = _bad_signature_log(
+        make_app, make_instance, caplog,
+        **{'oslo_middleware.enable_proxy_headers_parsing': True})
+    assert logged.endswith('request from 203.0.113.9 (forwarded by '
+                           '10.0.0.7)')
