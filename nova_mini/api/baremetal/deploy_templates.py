@@ -58,8 +58,8 @@ class DeployTemplateView(resource_view.ResourceView):
     def value(self, item, name):
         if name == 'steps':
             # As Ironic: secrets in the steps' arguments are not shown.
-            return [dict(step, args=strutils.mask_dict_password(
-                step['args'], _MASK)) for step in item.steps]
+            return [dict(step, args=_masked_args(step['args']))
+                    for step in item.steps]
         return super().value(item, name)
 
 
@@ -90,6 +90,27 @@ def _check_template(values):
             'steps with the same interface and step. Duplicates: %s'
             % '; '.join('interface: %s, step: %s' % key
                         for key in duplicates)))
+
+
+def _masked_args(args):
+    return strutils.mask_dict_password(args, _MASK)
+
+
+def _keep_step_secrets(stored_steps, steps):
+    """Put back in the patched ``steps`` the secrets of their arguments
+    that a client sent as the masks it read.
+
+    A step is matched to the stored one of its interface and name (unique
+    in a template), wherever the patch moved it; a mask in a step with no
+    stored secret behind it is refused (400).
+    """
+    stored = {(step['interface'], step['step']): step['args']
+              for step in stored_steps}
+    for index, step in enumerate(steps):
+        args = stored.get((step['interface'], step['step']), {})
+        step['args'] = json_patch.keep_masked(
+            step['args'], args, _masked_args(args),
+            '/steps/%d/args' % index)
 
 
 def _check_fields(asked):
@@ -168,6 +189,9 @@ class DeployTemplatesController(rest.RestController):
             patched['extra'] = {}
         _check_patched(patched)
         _check_template(patched)
+        # Patched from the stored template, not its masked view; but a
+        # client may send back the masks it read.
+        _keep_step_secrets(document['steps'], patched['steps'])
         for name, value in patched.items():
             if name == 'steps':
                 value = template_obj.normalized_steps(value)

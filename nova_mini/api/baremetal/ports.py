@@ -269,7 +269,11 @@ class PortsController(rest.RestController):
                                         "can not be updated" % field)
         port = _get_port(port_ident, policies.UPDATE)
         view = PortView(req)
-        document = {name: view.value(port, name) for name in _PATCHABLE}
+        # The stored port, as for nodes (not the view, which may one day
+        # mask or convert); is_smartnic is not kept: always false.
+        document = {name: getattr(port, name) for name in _PATCHABLE
+                    if name != 'is_smartnic'}
+        document['is_smartnic'] = False
         patched = json_patch.apply(document, req.json)
         for name in _PATCHABLE:
             patched.setdefault(name, None)

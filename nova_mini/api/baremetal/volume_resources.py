@@ -99,6 +99,11 @@ class VolumeResourcesController(rest.RestController):
     def _view(self, req):
         return self.VIEW(req)
 
+    def _keep_secrets(self, req, item, document, patched):
+        """Put back in ``patched`` the stored values a client sent as
+        the masks or redactions it read (see VolumeTargets); none here.
+        """
+
     def _shown(self, item):
         """``item`` as the caller may see it (see VolumeTargets)."""
         return item
@@ -267,6 +272,7 @@ class VolumeResourcesController(rest.RestController):
                                     'node_uuid: replace it, do not remove '
                                     'it.')
         self.CHECK_PATCHED(patched)
+        self._keep_secrets(req, item, document, patched)
         changed = {name: value for name, value in patched.items()
                    if value != document.get(name)}
         if 'node_uuid' in changed:

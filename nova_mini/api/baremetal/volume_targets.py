@@ -22,6 +22,7 @@ passwords masked; the others see them redacted.
 
 from oslo_utils import strutils
 
+from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal.schemas import volumes as schema
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
@@ -69,6 +70,14 @@ class VolumeTargetsController(volume_resources.VolumeResourcesController):
     PATCHABLE = ('boot_index', 'extra', 'node_uuid', 'properties',
                  'volume_id', 'volume_type')
     DICTS = ('extra', 'properties')
+
+    def _keep_secrets(self, req, item, document, patched):
+        # The properties the caller read (masked, or redacted whole) and
+        # sent back are the stored ones.
+        stored = document['properties'] or {}
+        patched['properties'] = json_patch.keep_masked(
+            patched['properties'], stored,
+            self._view(req).value(item, 'properties'), '/properties')
 
     @wsgi.expose(status=201)
     @volume_resources.since_volume
