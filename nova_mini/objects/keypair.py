@@ -30,6 +30,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
+from nova_mini.objects import quota
 from nova_mini.objects import quota_recheck
 
 CONF = conf.CONF
@@ -55,8 +56,10 @@ def _count_committed(context, user_id):
     return _count(context, user_id)
 
 
-def _check_quota(count):
-    limit = CONF.quota.key_pairs
+def _check_quota(context, count):
+    # The project's own limit where an administrator set one (as Nova's
+    # project quota of key pairs), else [quota] key_pairs.
+    limit = quota.limit_of(context, context.project_id, 'key_pairs')
     if limit >= 0 and count > limit:
         raise exception.KeypairLimitExceeded()
 
@@ -159,11 +162,12 @@ class KeyPair(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('type', SSH)
         now = timeutils.utcnow()
         values['created_at'] = now
-        _check_quota(_count_committed(self._context, values['user_id']) + 1)
+        _check_quota(self._context,
+                     _count_committed(self._context, values['user_id']) + 1)
         keypair_id = _insert(self._context, values)
         quota_recheck.recheck(
-            lambda: _check_quota(_count_committed(self._context,
-                                                  values['user_id'])),
+            lambda: _check_quota(self._context, _count_committed(
+                self._context, values['user_id'])),
             lambda: _delete_id(self._context, keypair_id),
             exception.KeypairLimitExceeded,
             'Key pair %s of user %s' % (values.get('name'),

@@ -32,6 +32,7 @@ from nova_mini import exception
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import instance_list
+from nova_mini.objects import quota
 from nova_mini.objects import quota_recheck
 
 CONF = conf.CONF
@@ -119,8 +120,10 @@ def _get_page(context, project_id, limit, offset):
     return [(row, members[row.id]) for row in rows]
 
 
-def _check_group_quota(count):
-    limit = CONF.quota.server_groups
+def _check_group_quota(context, project_id, count):
+    # The project's own limit where an administrator set one, else
+    # [quota] server_groups.
+    limit = quota.limit_of(context, project_id, 'server_groups')
     if limit >= 0 and count > limit:
         raise exception.ServerGroupLimitExceeded()
 
@@ -183,12 +186,15 @@ class ServerGroup(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('uuid', uuidutils.generate_uuid())
         values['rules'] = dict(values.get('rules') or {})
         values['created_at'] = timeutils.utcnow()
-        _check_group_quota(_count_groups_committed(
-            self._context, values['project_id']) + 1)
+        _check_group_quota(self._context, values['project_id'],
+                           _count_groups_committed(
+                               self._context, values['project_id']) + 1)
         group_id = _insert(self._context, values)
         quota_recheck.recheck(
-            lambda: _check_group_quota(_count_groups_committed(
-                self._context, values['project_id'])),
+            lambda: _check_group_quota(
+                self._context, values['project_id'],
+                _count_groups_committed(self._context,
+                                        values['project_id'])),
             lambda: _delete(self._context, group_id),
             exception.ServerGroupLimitExceeded,
             'Server group %s of project %s' % (values['uuid'],
@@ -258,7 +264,8 @@ def _count_members(context, group_id):
 def _create_in_group(context, instances, spec, group):
     if not _lock_group(context, group.id):
         raise exception.ServerGroupNotFound(group_uuid=group.uuid)
-    limit = CONF.quota.server_group_members
+    limit = quota.limit_of(context, group.project_id,
+                           'server_group_members')
     if limit >= 0 and (
             _count_members(context, group.id) + len(instances) > limit):
         raise exception.GroupMemberLimitExceeded()
