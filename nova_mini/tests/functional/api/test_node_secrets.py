@@ -16,6 +16,7 @@ so masked secrets stay as they are stored.
 """
 
 import pytest
+import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
@@ -165,3 +166,18 @@ def test_lessee_patch_keeps_redacted_driver_info(api, stored):
     node = stored()
     assert node.driver_info == DRIVER_INFO
     assert node.extra == {'a': 'b'}
+
+
+def test_patch_keeps_secrets_on_every_backend(api_fixture_factory, backend):
+    api = webtest.TestApp(api_fixture_factory(backend=backend).app)
+    admin = nm_context.get_admin_context()
+    builders.create_node(admin, 'n', driver_info=dict(DRIVER_INFO),
+                         instance_info=dict(INSTANCE_INFO))
+    _patch(api, [{'op': 'replace', 'path': '/driver_info/ipmi_port',
+                  'value': 624},
+                 {'op': 'add', 'path': '/instance_info/foo', 'value': 1},
+                 {'op': 'replace', 'path': '/instance_info/image_url',
+                  'value': '******'}])
+    node = objects.Node.get_by_name(admin, 'n')
+    assert node.driver_info == dict(DRIVER_INFO, ipmi_port=624)
+    assert node.instance_info == dict(INSTANCE_INFO, foo=1)
