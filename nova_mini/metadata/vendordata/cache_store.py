@@ -19,9 +19,15 @@ cache). Otherwise it is an in-process ``dogpile.cache.memory`` region over
 a bounded LRU mapping of ``[api] vendordata_dynamic_cache_size`` entries.
 
 Only JSON is stored: the region serializes every entry to JSON bytes
-itself, so the memcached clients store bytes as they are and never pickle
-anything; and the pymemcache backend is given a codec that reads nothing
-but bytes, so a value planted under one of our keys is never unpickled.
+itself, whatever the backend, so the clients store bytes as they are and
+never pickle anything. Reading is where a backend could still unpickle: a
+memcached client unpickles any value stored with its pickle flag, and
+anyone who can reach memcached can plant one under our keys. So only the
+backends of ``PICKLE_FREE_BACKENDS`` are taken, any other stops the daemon
+at start: those whose clients hand back the bytes as stored (Redis,
+Valkey, dbm, the in-process ones), and pymemcache, which is given a codec
+that reads nothing but plain bytes. The in-process ones get the bounded
+LRU mapping as their dict.
 The store is an optimisation: a failure of the cache backend is logged and
 taken as a miss, never as a failed request.
 
@@ -44,7 +50,20 @@ from dogpile.cache import region as dogpile_region
 import oslo_cache
 from oslo_log import log as logging
 
+from nova_mini import exception
+
 LOG = logging.getLogger(__name__)
+
+#: The [cache] backends the vendordata cache takes: none of them ever
+#: unpickles what it reads (see the module's docstring).
+PYMEMCACHE = 'dogpile.cache.pymemcache'
+IN_PROCESS_BACKENDS = ('dogpile.cache.memory', 'dogpile.cache.memory_pickle',
+                       'oslo_cache.dict')
+PICKLE_FREE_BACKENDS = (PYMEMCACHE,) + IN_PROCESS_BACKENDS + (
+    'dogpile.cache.null', 'dogpile.cache.dbm',
+    'dogpile.cache.redis', 'dogpile.cache.redis_sentinel',
+    'dogpile.cache.redis_cluster', 'dogpile.cache.valkey',
+    'dogpile.cache.valkey_sentinel', 'dogpile.cache.valkey_cluster')
 
 # pymemcache's flag for values stored as plain bytes (pymemcache.serde).
 _FLAG_BYTES = 0
@@ -137,21 +156,50 @@ class LRUDict(collections.abc.MutableMapping):
         return len(self._items)
 
 
+def check_backend(conf):
+    """Refuse a ``[cache] backend`` that may unpickle what it reads.
+
+    :raises nova_mini.exception.VendorDataConfigError: naming it and the
+        backends to use instead.
+    """
+    backend = conf.cache.backend
+    if backend in PICKLE_FREE_BACKENDS:
+        return
+    raise exception.VendorDataConfigError(
+        reason='[cache] backend %s cannot hold the vendordata cache: its '
+               'client may unpickle values planted in the cache, or it '
+               'does not store bytes as given. Use %s for memcached, or '
+               'one of: %s.' % (backend, PYMEMCACHE, ', '.join(
+                   name for name in PICKLE_FREE_BACKENDS
+                   if name != PYMEMCACHE)))
+
+
 def make_region(conf):
-    """The configured dogpile region of the vendordata cache."""
+    """The configured dogpile region of the vendordata cache.
+
+    :raises nova_mini.exception.VendorDataConfigError: see check_backend.
+    """
     region = dogpile_region.make_region(serializer=_serialize,
                                         deserializer=_deserialize)
     oslo_cache.configure(conf)
-    if conf.cache.enabled:
-        oslo_cache.configure_cache_region(conf, region)
-        backend = region.actual_backend
-        # NOTE: dogpile's pymemcache backend reads this when it creates its
-        # clients, on first use; a test checks a planted pickle is ignored.
-        if hasattr(backend, 'serde'):
-            backend.serde = BytesOnlySerde()
-    else:
+    if not conf.cache.enabled:
         region.configure('dogpile.cache.memory', arguments={
             'cache_dict': LRUDict(conf.api.vendordata_dynamic_cache_size)})
+        return region
+    check_backend(conf)
+    oslo_cache.configure_cache_region(conf, region)
+    backend = region.actual_backend
+    if conf.cache.backend == PYMEMCACHE:
+        # NOTE: dogpile's pymemcache backend reads this when it creates its
+        # clients, on first use; a test checks a planted pickle is ignored.
+        backend.serde = BytesOnlySerde()
+    elif conf.cache.backend in IN_PROCESS_BACKENDS:
+        # Their dicts would grow with every instance and request body.
+        bounded = LRUDict(conf.api.vendordata_dynamic_cache_size)
+        if hasattr(backend, '_cache'):
+            backend._cache = bounded
+        else:
+            backend.cache = bounded
     return region
 
 
