@@ -61,6 +61,7 @@ import re
 import shlex
 import signal
 import sys
+import threading
 import time
 import traceback
 
@@ -107,23 +108,33 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-class _Cut(BaseException):
-    """A request ran past --request-timeout (a BaseException, so that no
-    handler of the app takes it for its own failure).
+class RequestCut(Exception):
+    """A request ran past --request-timeout: raised in it by SIGALRM, an
+    ordinary exception so that the app fails it as it fails any other
+    (its transaction rolled back).
     """
 
 
 @contextlib.contextmanager
-def _deadline(seconds):
+def _deadline(seconds, cancel_queries):
+    """Cut the request after ``seconds``: its database statements are
+    cancelled from a timer thread (a statement in C holds no signal
+    handler's attention) and SIGALRM raises RequestCut in its Python
+    code (Python's re gives way to it, even inside SQLite's REGEXP).
+    """
     def alarm(_signum, _frame):
-        raise _Cut()
+        raise RequestCut('cut after %.0f s' % seconds)
     previous = signal.signal(signal.SIGALRM, alarm)
+    timer = threading.Timer(seconds, cancel_queries)
+    timer.daemon = True
+    timer.start()
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        timer.cancel()
 
 
 class LogCapture(logging.Handler):
@@ -172,6 +183,14 @@ class InProcess(object):
         self._fixture = api_fixture.APIFixture(backend=backend)
         self._fixture.setUp()
         self._app = webtest.TestApp(self._fixture.app)
+        # The DBAPI connections, to cancel a cut request's statements: the
+        # pool's are dropped so that every one is opened (and seen) again.
+        import sqlalchemy as sa
+        self._connections = []
+        engine = self._fixture.database.engine
+        sa.event.listen(engine, 'connect', lambda connection, _record:
+                        self._connections.append(connection))
+        engine.dispose()
         self.logs = LogCapture()
         root = logging.getLogger()
         root.addHandler(self.logs)
@@ -181,6 +200,18 @@ class InProcess(object):
         if root.level > logging.WARNING:
             root.setLevel(logging.WARNING)
 
+    def _cancel_queries(self):
+        for connection in list(self._connections):
+            # sqlite3's interrupt() and psycopg2's cancel() are made to be
+            # called from another thread; PyMySQL has neither.
+            cancel = getattr(connection, 'interrupt', None) or getattr(
+                connection, 'cancel', None)
+            try:
+                if cancel is not None:
+                    cancel()
+            except Exception:
+                pass
+
     def send(self, method, path, headers, body, content_type):
         kwargs = {}
         if body is not None:
@@ -188,11 +219,11 @@ class InProcess(object):
         if content_type is not None:
             kwargs['content_type'] = content_type
         try:
-            with _deadline(self._timeout):
+            with _deadline(self._timeout, self._cancel_queries):
                 response = self._app.request(path, method=method,
                                              headers=headers,
                                              expect_errors=True, **kwargs)
-        except _Cut:
+        except RequestCut:
             return TIMED_OUT, 'cut after %.0f s' % self._timeout
         except Exception:
             # Out of the app (or webtest's lint of its answer): a finding.
@@ -315,13 +346,37 @@ def reproducer(request, path, url='http://127.0.0.1:8774'):
         % _python_literal(request.body)), line)
 
 
+_EXCEPTION = re.compile(r'^([A-Za-z_][\w.]*(Error|Exception|Exit|Cut|Warning'
+                        r'|Interrupt|Timeout|Canceled)):')
+_OWN_FRAME = re.compile(r'File "[^"]*/(nova_mini/[^"]+)", line (\d+), in (\w+)')
+
+
 def _exception_line(texts):
-    """The last line of the first traceback (the exception), or ''."""
+    """The exception of the first traceback (its last ``Name: ...``
+    line), or ''.
+    """
     for text in texts:
-        lines = [line for line in text.strip().splitlines() if line.strip()]
-        if lines:
-            return lines[-1].strip()[:300]
+        for line in reversed(text.strip().splitlines()):
+            if _EXCEPTION.match(line.strip()):
+                return line.strip()[:300]
     return ''
+
+
+def _own_frames(texts):
+    """nova_mini's frames of the first traceback, innermost last."""
+    for text in texts:
+        frames = ['%s:%s %s' % m.groups() for m in _OWN_FRAME.finditer(text)]
+        if frames:
+            return frames[-4:]
+    return []
+
+
+def _trimmed(text):
+    """A traceback without the SQL and parameters SQLAlchemy adds."""
+    text = re.sub(r'\[SQL: .*?\]\n(\[parameters: .*?\]\n)?',
+                  lambda m: '[SQL: %s...]\n' % m.group(0)[6:200],
+                  text, flags=re.S)
+    return text[-4000:]
 
 
 class Run(object):
@@ -368,7 +423,8 @@ class Run(object):
                 'seconds': round(seconds, 2), 'exception': exception,
                 'answer': text[:300],
                 'reproducer': reproducer(request, path),
-                'traceback': logged[0][-3000:] if logged else ''}
+                'where': _own_frames(logged),
+                'traceback': _trimmed(logged[0]) if logged else ''}
         finding['count'] += 1
 
     @property
@@ -498,17 +554,21 @@ def findings_markdown(runs, seed, requests):
                     number, f['endpoint'], f['shape'], f['status'],
                     f['count'], ', '.join(f['kinds']), f['seconds']),
                 '', '- exception: `%s`' % f['exception'].replace('`', "'"),
-                '- reproducer:', '', '```sh', f['reproducer'][:3000], '```',
+                '- where: %s' % (' > '.join(f['where']) or '-'),
+                '- answer: `%s`' % f['answer'][:200].replace('`', "'"),
+                '- reproducer:', '', '```sh', f['reproducer'][:8000], '```',
                 '']
             if f['traceback']:
                 lines += ['<details><summary>traceback</summary>', '',
-                          '```', f['traceback'][-2500:], '```', '',
+                          '```', f['traceback'], '```', '',
                           '</details>', '']
     return '\n'.join(lines) + '\n'
 
 
-def fuzz(api, targets, requests, seed, slow):
-    """One run of ``requests`` over ``targets`` against ``api``."""
+def fuzz(api, targets, requests, seed, slow, progress=None):
+    """One run of ``requests`` over ``targets`` against ``api``;
+    ``progress(run)`` is called after each target.
+    """
     run = Run(api.where, slow)
     per_target, extra = divmod(requests, len(targets))
     start = time.monotonic()
@@ -527,6 +587,9 @@ def fuzz(api, targets, requests, seed, slow):
         print('%-28s %6d requests  %s' % (
             target.name, sum(run.by_target[target.name].values()),
             dict(sorted(run.by_target[target.name].items()))), flush=True)
+        run.seconds = time.monotonic() - start
+        if progress is not None:
+            progress(run)
     run.seconds = time.monotonic() - start
     return run
 
@@ -547,17 +610,25 @@ def main(argv=None):
                                                     args.request_timeout)
                   for backend in args.backends.split(',')]
     runs = []
+
+    def write_findings(current):
+        # Written as the run goes: a long run shows its findings early.
+        if args.findings:
+            with open(args.findings, 'w') as f:
+                f.write(findings_markdown(
+                    [r for r in runs if r is not current] + [current],
+                    args.seed, args.requests))
+
     for make in makers:
         api = make()
         try:
-            run = fuzz(api, targets, args.requests, args.seed, args.slow)
+            run = fuzz(api, targets, args.requests, args.seed, args.slow,
+                       write_findings)
         finally:
             api.close()
         runs.append(run)
         report(run, args.seed)
-        if args.findings:
-            with open(args.findings, 'w') as f:
-                f.write(findings_markdown(runs, args.seed, args.requests))
+        write_findings(run)
     print('\n| where | requests | s | 5xx | tracebacks | slow | findings |')
     print('| --- | --- | --- | --- | --- | --- | --- |')
     for run in runs:
