@@ -158,6 +158,13 @@ class NovaMini(object):
                 'region_name': 'RegionOne',
                 # memcached_servers unset: each worker caches in memory.
             }
+            # The quick start's admin (and Tempest's, with ironic-tempest-
+            # plugin's [enforce_scope] ironic = False) holds project-scoped
+            # tokens: keep it the bare-metal administrator with the
+            # pre-scope rules. Keystone's bootstrap also gave it the admin
+            # role on the system: with True, use --os-system-scope all
+            # for /baremetal (doc/source/admin/policy.rst).
+            sections['oslo_policy'] = {'enforce_new_defaults': 'False'}
         for section, options in self.extra_sections.items():
             sections.setdefault(section, {}).update(options)
         return sections

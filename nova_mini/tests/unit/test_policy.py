@@ -37,11 +37,13 @@ from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini.policies import flavors as flavor_policies
 from nova_mini.policies import instance_actions as action_policies
 from nova_mini.policies import keypairs as keypair_policies
+from nova_mini.policies import limits as limit_policies
 from nova_mini.policies import node_traits as trait_policies
 from nova_mini.policies import node_vifs as vif_policies
 from nova_mini.policies import nodes as node_policies
 from nova_mini.policies import portgroups as portgroup_policies
 from nova_mini.policies import ports as port_policies
+from nova_mini.policies import quota_sets as quota_policies
 from nova_mini.policies import ramdisk as ramdisk_policies
 from nova_mini.policies import server_actions as server_action_policies
 from nova_mini.policies import server_groups as group_policies
@@ -82,6 +84,8 @@ ADMIN_ONLY = [
     volume_policies.LIST_ALL, volume_policies.CREATE,
     volume_policies.DELETE, volume_policies.VIEW_TARGET_PROPERTIES,
     vendor_policies.NODE, vendor_policies.DRIVER,
+    quota_policies.UPDATE, quota_policies.DELETE,
+    limit_policies.OTHER_PROJECT,
 ]
 READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            port_policies.LIST, portgroup_policies.LIST,
@@ -90,7 +94,8 @@ READERS = [specs_policies.INDEX, specs_policies.SHOW, node_policies.LIST,
            group_policies.INDEX, group_policies.SHOW,
            action_policies.LIST, action_policies.SHOW,
            allocation_policies.LIST, allocation_policies.GET,
-           volume_policies.LIST]
+           volume_policies.LIST, quota_policies.SHOW,
+           quota_policies.DETAIL]
 MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            server_policies.UPDATE, metadata_policies.CREATE,
            metadata_policies.UPDATE_ALL, metadata_policies.UPDATE,
@@ -104,7 +109,8 @@ MEMBERS = [server_policies.CREATE, server_policies.DELETE,
            allocation_policies.UPDATE, allocation_policies.DELETE]
 ANYONE = [flavor_policies.LIST, flavor_policies.SHOW,
           extension_policies.BASE, ramdisk_policies.LOOKUP,
-          ramdisk_policies.HEARTBEAT]
+          ramdisk_policies.HEARTBEAT, quota_policies.DEFAULTS,
+          limit_policies.BASE]
 # A user's own, or anyone's for an administrator (Nova's key pairs).
 USER_OR_ADMIN = [keypair_policies.INDEX, keypair_policies.CREATE,
                  keypair_policies.DELETE, keypair_policies.SHOW]
@@ -172,7 +178,7 @@ def test_rules_are_documented():
                         '/portgroups', '/drivers', '/allocations',
                         '/deploy_templates',
                         '/conductors', '/lookup', '/heartbeat', '/events',
-                        '/volume')
+                        '/volume', '/os-quota-sets', '/limits')
             assert operation['path'].startswith(prefixes), name
 
 
