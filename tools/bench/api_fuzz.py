@@ -54,14 +54,11 @@ was logged, or any request took longer than ``--slow`` seconds.
 
 import argparse
 import collections
-import contextlib
 import json
 import logging
 import re
 import shlex
-import signal
 import sys
-import threading
 import time
 import traceback
 
@@ -106,35 +103,6 @@ def parse_args(argv=None):
     parser.add_argument('--findings', help='write the findings here '
                         '(Markdown)')
     return parser.parse_args(argv)
-
-
-class RequestCut(Exception):
-    """A request ran past --request-timeout: raised in it by SIGALRM, an
-    ordinary exception so that the app fails it as it fails any other
-    (its transaction rolled back).
-    """
-
-
-@contextlib.contextmanager
-def _deadline(seconds, cancel_queries):
-    """Cut the request after ``seconds``: its database statements are
-    cancelled from a timer thread (a statement in C holds no signal
-    handler's attention) and SIGALRM raises RequestCut in its Python
-    code (Python's re gives way to it, even inside SQLite's REGEXP).
-    """
-    def alarm(_signum, _frame):
-        raise RequestCut('cut after %.0f s' % seconds)
-    previous = signal.signal(signal.SIGALRM, alarm)
-    timer = threading.Timer(seconds, cancel_queries)
-    timer.daemon = True
-    timer.start()
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        timer.cancel()
 
 
 class LogCapture(logging.Handler):
@@ -183,14 +151,7 @@ class InProcess(object):
         self._fixture = api_fixture.APIFixture(backend=backend)
         self._fixture.setUp()
         self._app = webtest.TestApp(self._fixture.app)
-        # The DBAPI connections, to cancel a cut request's statements: the
-        # pool's are dropped so that every one is opened (and seen) again.
-        import sqlalchemy as sa
-        self._connections = []
-        engine = self._fixture.database.engine
-        sa.event.listen(engine, 'connect', lambda connection, _record:
-                        self._connections.append(connection))
-        engine.dispose()
+        self._deadline = fuzz_targets.Deadline(self._fixture.database.engine)
         self.logs = LogCapture()
         root = logging.getLogger()
         root.addHandler(self.logs)
@@ -200,18 +161,6 @@ class InProcess(object):
         if root.level > logging.WARNING:
             root.setLevel(logging.WARNING)
 
-    def _cancel_queries(self):
-        for connection in list(self._connections):
-            # sqlite3's interrupt() and psycopg2's cancel() are made to be
-            # called from another thread; PyMySQL has neither.
-            cancel = getattr(connection, 'interrupt', None) or getattr(
-                connection, 'cancel', None)
-            try:
-                if cancel is not None:
-                    cancel()
-            except Exception:
-                pass
-
     def send(self, method, path, headers, body, content_type):
         kwargs = {}
         if body is not None:
@@ -219,11 +168,11 @@ class InProcess(object):
         if content_type is not None:
             kwargs['content_type'] = content_type
         try:
-            with _deadline(self._timeout, self._cancel_queries):
+            with self._deadline(self._timeout):
                 response = self._app.request(path, method=method,
                                              headers=headers,
                                              expect_errors=True, **kwargs)
-        except RequestCut:
+        except fuzz_targets.RequestCut:
             return TIMED_OUT, 'cut after %.0f s' % self._timeout
         except Exception:
             # Out of the app (or webtest's lint of its answer): a finding.
