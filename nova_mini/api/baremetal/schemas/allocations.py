@@ -18,6 +18,7 @@ from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.api.baremetal.schemas import nodes
 from nova_mini.api import validation
+from nova_mini.objects import allocation
 
 _nullable_string = {'type': ['string', 'null']}
 
@@ -59,7 +60,10 @@ list_query = {
         'fields': lists.PAGE['fields'],
         'node': validation.single_param({'type': 'string'}),
         'resource_class': validation.single_param({'type': 'string'}),
-        'state': validation.single_param({'type': 'string'}),
+        # No allocation is in another state: a typo is a 400, not an
+        # empty list.
+        'state': validation.single_param({'type': 'string', 'enum': [
+            allocation.ALLOCATING, allocation.ACTIVE, allocation.ERROR]}),
         'owner': validation.single_param({'type': 'string'}),
     },
     'additionalProperties': False,

@@ -16,6 +16,7 @@ steps those of Ironic's deploy step interfaces.
 
 import copy
 
+from nova_mini.api.baremetal import schemas
 from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.objects import deploy_steps
@@ -27,10 +28,11 @@ step = {
                       'enum': list(deploy_steps.INTERFACE_PRIORITY)},
         'step': {'type': 'string', 'minLength': 1},
         'args': {'type': 'object'},
-        'priority': {'anyOf': [
-            {'type': 'integer', 'minimum': 0},
-            {'type': 'string', 'minLength': 1, 'pattern': '^[0-9]+$'},
-        ]},
+        # An integer or its digits (bounds apply to both, see
+        # nova_mini.api.validation): Ironic's anyOf of the two.
+        'priority': {'type': ['integer', 'string'], 'minLength': 1,
+                     'pattern': '^[0-9]+$', 'minimum': 0,
+                     'maximum': schemas.MAX_INT},
     },
     'required': ['interface', 'step', 'args', 'priority'],
     'additionalProperties': False,

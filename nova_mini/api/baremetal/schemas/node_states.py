@@ -12,6 +12,7 @@
 
 """Request schemas of a node's states."""
 
+from nova_mini.api.baremetal import schemas
 from nova_mini.objects import deploy_steps
 from nova_mini import states
 
@@ -52,7 +53,9 @@ power = {
     'type': 'object',
     'properties': {
         'target': {'type': 'string'},
-        'timeout': {'type': ['integer', 'null'], 'minimum': 1},
+        # Seconds; bounded so that a deadline can be computed from it.
+        'timeout': {'type': ['integer', 'null'], 'minimum': 1,
+                    'maximum': schemas.MAX_INT},
     },
     'required': ['target'],
     'additionalProperties': False,

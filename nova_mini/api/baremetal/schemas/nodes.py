@@ -16,6 +16,7 @@ the patch itself and the list query.
 
 import copy
 
+from nova_mini.api.baremetal import schemas
 from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.api import validation
 from nova_mini.objects import node_interfaces
@@ -28,8 +29,9 @@ HOSTNAME_PATTERN = ('^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?'
 RESERVED_NAMES = ('detail', 'validate')
 
 _uuid = {'type': 'string', 'format': 'uuid'}
+# cpus, memory_mb, local_gb: the scheduler's integer columns hold them.
 _count = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$',
-          'minimum': 0}
+          'minimum': 0, 'maximum': schemas.MAX_INT}
 
 properties = {
     'type': 'object',

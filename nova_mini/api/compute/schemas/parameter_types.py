@@ -51,6 +51,9 @@ boolean = {
 }
 
 # Query string values arrive as lists of strings.
+# Larger values are taken as the largest (a limit or offset), as Nova
+# does; the length only keeps int() from refusing thousands of digits.
 query_non_negative_integer = {
     'type': 'string', 'pattern': '^[0-9]*$', 'minLength': 1,
+    'maxLength': 255,
 }

@@ -245,3 +245,83 @@ def test_non_ascii_agent_token(app, waiting_node):
         assert 'Invalid or missing agent token' in response.text
     node = objects.Node.get_by_uuid(_admin(), node_uuid)
     assert node.driver_internal_info == {'agent_secret_token': 't'}
+
+
+# Numbers
+
+MAX_INT = 2 ** 31 - 1
+
+
+@pytest.mark.parametrize('value', [2 ** 70, str(2 ** 70), MAX_INT + 1,
+                                   '9' * 5000])
+def test_node_sizes_beyond_an_integer_column(app, value):
+    name = _name()
+    for field in ('cpus', 'memory_mb', 'local_gb'):
+        response = app.post_json(BM + '/nodes', {
+            'name': name, 'driver': 'fake-hardware',
+            'properties': {field: value}}, headers=IRONIC, status=400)
+        assert 'Must be at most 2147483647' in response.text
+    app.post_json(BM + '/nodes', {
+        'name': name, 'driver': 'fake-hardware',
+        'properties': {'cpus': MAX_INT}}, headers=IRONIC, status=201)
+    response = app.patch_json(BM + '/nodes/' + name, [
+        {'op': 'add', 'path': '/properties/memory_mb', 'value': value}],
+        headers=IRONIC, status=400)
+    assert 'Must be at most 2147483647' in response.text
+    node = objects.Node.get_by_name(_admin(), name)
+    assert node.properties == {'cpus': MAX_INT}
+
+
+def test_power_timeout_beyond_an_integer(app):
+    name = _name()
+    app.post_json(BM + '/nodes', {'name': name, 'driver': 'fake-hardware'},
+                  headers=IRONIC)
+    before = objects.Node.get_by_name(_admin(), name)
+    for timeout in (2 ** 64, MAX_INT + 1):
+        response = app.put_json(BM + '/nodes/%s/states/power' % name, {
+            'target': 'power on', 'timeout': timeout}, headers=IRONIC,
+            status=400)
+        assert 'Must be at most 2147483647' in response.text
+    after = objects.Node.get_by_name(_admin(), name)
+    assert (after.power_state, after.target_power_state, after.updated_at) \
+        == (before.power_state, before.target_power_state, before.updated_at)
+
+
+@pytest.mark.parametrize('priority', [2 ** 70, MAX_INT + 1, '9' * 5000])
+def test_step_priority_beyond_an_integer(app, priority):
+    name = 'CUSTOM_' + uuid.uuid4().hex.upper()
+    step = {'interface': 'bios', 'step': 'apply_configuration',
+            'args': {}, 'priority': priority}
+    response = app.post_json(BM + '/deploy_templates', {
+        'name': name, 'steps': [step]}, headers=IRONIC, status=400)
+    assert 'Must be at most 2147483647' in response.text
+    app.get(BM + '/deploy_templates/' + name, headers=IRONIC, status=404)
+    created = app.post_json(BM + '/deploy_templates', {
+        'name': name, 'steps': [dict(step, priority=MAX_INT)]},
+        headers=IRONIC, status=201)
+    assert created.json['steps'][0]['priority'] == MAX_INT
+
+
+def test_allocation_list_of_an_unknown_state(app):
+    response = app.get(BM + '/allocations?state=bogus', headers=IRONIC,
+                       status=400)
+    assert "'active'" in response.text
+    for state in ('allocating', 'active', 'error'):
+        app.get(BM + '/allocations?state=' + state, headers=IRONIC)
+
+
+def test_huge_counts_in_queries(app):
+    # Larger than any count is the largest, as Nova takes them...
+    for path in ('/os-server-groups?limit=%d' % 10 ** 100,
+                 '/os-server-groups?offset=%d' % 10 ** 100,
+                 '/flavors?limit=%d' % 10 ** 100,
+                 '/servers?limit=%d' % 10 ** 100,
+                 '/os-keypairs?limit=%d' % 10 ** 100):
+        app.get(COMPUTE + path, headers=NOVA, status=200)
+    # ... up to where Python's int() refuses them.
+    for path in ('/os-server-groups?limit=' + '9' * 5000,
+                 '/os-server-groups?offset=' + '9' * 5000,
+                 '/flavors?limit=' + '9' * 5000,
+                 '/servers?limit=' + '9' * 5000):
+        response = app.get(COMPUTE + path, headers=NOVA, status=400)
+        assert len(response.text) < 1000
