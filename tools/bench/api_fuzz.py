@@ -262,7 +262,8 @@ def _python_literal(data):
 def reproducer(request, path, url='http://127.0.0.1:8774'):
     """A shell command that sends ``request`` (at ``path``) with curl."""
     def value(text):
-        if len(text) <= 120 and text.isprintable():
+        # Shell text of ``text``: quoted, or printed by Python if long.
+        if len(text) <= 200 and text.isprintable():
             return shlex.quote(text)
         return '"$(python3 -c %s)"' % shlex.quote(
             'import sys; sys.stdout.write(%s)' % _python_literal(text))
@@ -275,12 +276,13 @@ def reproducer(request, path, url='http://127.0.0.1:8774'):
         headers['Content-Type'] = ''
     for name, text in sorted(headers.items()):
         command += ['-H', value('%s: %s' % (name, text))]
-    target = url + path
-    command.append(shlex.quote(target) if len(target) <= 200 else
-                   value(target))
-    line = ' '.join(part if part.startswith(('"$(', "'")) or
-                    part == shlex.quote(part) else shlex.quote(part)
-                    for part in command)
+    if request.query:
+        command.append('"%s?$(python3 -c %s)"' % (
+            url + path.split('?')[0],
+            shlex.quote('import sys; sys.stdout.write(%s)' % request.query)))
+    else:
+        command.append(value(url + path))
+    line = ' '.join(command)
     if request.body is None:
         return line
     if len(request.body) <= 200:
