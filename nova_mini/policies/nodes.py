@@ -81,6 +81,11 @@ NODE_MEMBER = ('role:member and (project_id:%(node.owner)s or '
                'project_id:%(node.lessee)s)')
 OWNER_READER = 'role:reader and project_id:%(node.owner)s'
 OWNER_MEMBER = 'role:member and project_id:%(node.owner)s'
+# A project administrator (or manager, Keystone's role between admin and
+# member) of the node's owner, or of its lessee: Ironic lets them change
+# the driver interfaces (owner) and instance_info (lessee).
+OWNER_ADMIN = '(role:admin or role:manager) and project_id:%(node.owner)s'
+LESSEE_ADMIN = '(role:admin or role:manager) and project_id:%(node.lessee)s'
 ADMIN_OR_NODE_READER = '%s or (%s)' % (base.SYSTEM_READER, NODE_READER)
 ADMIN_OR_NODE_MEMBER = '%s or (%s)' % (base.SYSTEM_ADMIN, NODE_MEMBER)
 ADMIN_OR_OWNER_READER = '%s or (%s)' % (base.SYSTEM_READER, OWNER_READER)
@@ -154,14 +159,15 @@ rules = [
                 'resource_class, description, protected, '
                 'automated_clean set to true or removed)'),
     _patch_rule(UPDATE_EXTRA, ADMIN_OR_NODE_MEMBER, 'extra'),
-    _patch_rule(UPDATE_INSTANCE_INFO, ADMIN_OR_OWNER_MEMBER,
+    _patch_rule(UPDATE_INSTANCE_INFO,
+                '%s or (%s)' % (ADMIN_OR_OWNER_MEMBER, LESSEE_ADMIN),
                 'instance_info'),
     _patch_rule(UPDATE_DRIVER_INFO, ADMIN_OR_OWNER_MEMBER, 'driver_info'),
     _patch_rule(UPDATE_PROPERTIES, ADMIN_OR_OWNER_MEMBER, 'properties'),
     _patch_rule(UPDATE_INSTANCE_UUID, ADMIN_OR_OWNER_MEMBER,
                 'instance_uuid'),
     _patch_rule(UPDATE_NAME, ADMIN_OR_OWNER_MEMBER, 'the name'),
-    _patch_rule(UPDATE_DRIVER, base.SYSTEM_ADMIN,
+    _patch_rule(UPDATE_DRIVER, '%s or (%s)' % (base.SYSTEM_ADMIN, OWNER_ADMIN),
                 'the driver and the hardware interfaces'),
     _patch_rule(UPDATE_CHASSIS, base.SYSTEM_ADMIN, 'the chassis'),
     _patch_rule(UPDATE_OWNER, base.SYSTEM_ADMIN, 'the owner'),
