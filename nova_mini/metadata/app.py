@@ -113,9 +113,27 @@ def _json(document):
                           content_type=JSON)
 
 
-def _path_tokens(path_info):
+def _path_tokens(req):
+    """The path's segments; None when it is not UTF-8 (no file's name)."""
+    try:
+        path_info = req.path_info
+    except UnicodeDecodeError:
+        return None
     path = posixpath.normpath('/' + path_info)
     return [token for token in path.split('/') if token]
+
+
+# The longest instance id looked up: uuids have 36 characters.
+MAX_INSTANCE_ID_LENGTH = 255
+
+
+def _may_be_instance_id(instance_id):
+    """Whether ``instance_id`` could name an instance at all: printable
+    ASCII of a sensible length. The database is not asked about anything
+    else (PostgreSQL refuses a NUL in a string outright).
+    """
+    return (len(instance_id) <= MAX_INSTANCE_ID_LENGTH
+            and instance_id.isascii() and instance_id.isprintable())
 
 
 class MetadataApplication(object):
@@ -153,7 +171,9 @@ class MetadataApplication(object):
         if req.method not in ('GET', 'HEAD'):
             return webob.exc.HTTPMethodNotAllowed(
                 headers=[('Allow', 'GET, HEAD')])
-        tokens = _path_tokens(req.path_info)
+        tokens = _path_tokens(req)
+        if tokens is None:
+            return webob.exc.HTTPNotFound()
         if not tokens:
             return _text(['openstack'])
         if tokens[0] != 'openstack':
@@ -202,6 +222,10 @@ class MetadataApplication(object):
         remote_address = client_address(req)
         instance_id, tenant_id = self.identity.claim(req.headers,
                                                      remote_address)
+        if not _may_be_instance_id(instance_id):
+            LOG.info('Metadata request for instance id %.80r..., not an '
+                     'instance id, from %s', instance_id, remote_address)
+            raise exception.InstanceNotFound(instance_id=instance_id)
         try:
             instance = objects.Instance.get_by_uuid(
                 nm_context.get_admin_context(), instance_id)
