@@ -186,6 +186,13 @@ class ThreadWorker(gthread.ThreadWorker):
             listener.close()
 
 
+# Nova's [wsgi] max_header_line default: room for a large token.
+MAX_HEADER_LINE = 16384
+# gunicorn's most: long query strings (lists of traits or fields) fit.
+MAX_REQUEST_LINE = 8190
+MAX_HEADER_FIELDS = 100
+
+
 class WSGIServer(gunicorn_base.BaseApplication):
     """gunicorn, embedded: a master process and ``workers`` processes of
     ``threads`` threads each. SIGTERM stops accepting, lets requests in
@@ -193,10 +200,12 @@ class WSGIServer(gunicorn_base.BaseApplication):
 
     :param app_factory: called once in each worker to build the WSGI app,
         so no database connection is shared across fork.
+    :param max_header_line: the longest header read, in bytes (longer:
+        431); request lines are limited to MAX_REQUEST_LINE (414).
     """
 
     def __init__(self, name, app_factory, host, port, workers, threads,
-                 graceful_timeout):
+                 graceful_timeout, max_header_line=MAX_HEADER_LINE):
         self.name = name
         self.app_factory = app_factory
         # Room for every worker and for the replacements of dead ones
@@ -212,6 +221,11 @@ class WSGIServer(gunicorn_base.BaseApplication):
             'threads': threads,
             'graceful_timeout': graceful_timeout,
             'keepalive': 75,
+            # Refused (431, 414) before any of our code runs; explicit,
+            # not left to gunicorn's defaults (8190 bytes a header).
+            'limit_request_field_size': max_header_line,
+            'limit_request_fields': MAX_HEADER_FIELDS,
+            'limit_request_line': MAX_REQUEST_LINE,
             'proc_name': name,
             'accesslog': None,
             'errorlog': '-',

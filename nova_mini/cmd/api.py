@@ -60,4 +60,5 @@ def main(argv=None):
         host=CONF.api.bind_host, port=CONF.api.bind_port,
         workers=service.worker_count(CONF.api.workers),
         threads=CONF.api.threads_per_worker,
-        graceful_timeout=CONF.api.graceful_shutdown_timeout).run()
+        graceful_timeout=CONF.api.graceful_shutdown_timeout,
+        max_header_line=CONF.wsgi.max_header_line).run()

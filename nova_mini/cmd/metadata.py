@@ -54,4 +54,5 @@ def main(argv=None):
         host=CONF.metadata.bind_host, port=CONF.metadata.bind_port,
         workers=service.worker_count(CONF.metadata.workers),
         threads=CONF.metadata.threads_per_worker,
-        graceful_timeout=CONF.metadata.graceful_shutdown_timeout).run()
+        graceful_timeout=CONF.metadata.graceful_shutdown_timeout,
+        max_header_line=CONF.wsgi.max_header_line).run()

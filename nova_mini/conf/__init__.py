@@ -28,13 +28,14 @@ from nova_mini.conf import quota
 from nova_mini.conf import scheduler
 from nova_mini.conf import upgrade_levels
 from nova_mini.conf import vendordata_dynamic_auth
+from nova_mini.conf import wsgi
 
 CONF = cfg.CONF
 
 # Every module listed here must provide register_opts(conf) and
 # list_opts(); nova_mini.conf.opts checks that.
 MODULES = (default, api, database, metadata, quota, scheduler,
-           upgrade_levels, vendordata_dynamic_auth, glance, conductor)
+           upgrade_levels, vendordata_dynamic_auth, glance, conductor, wsgi)
 
 for _module in MODULES:
     _module.register_opts(CONF)

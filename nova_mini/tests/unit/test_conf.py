@@ -33,7 +33,7 @@ BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
               'scheduler', 'filter_scheduler', 'quota',
-              'vendordata_dynamic_auth', 'glance', 'conductor')
+              'vendordata_dynamic_auth', 'glance', 'conductor', 'wsgi')
 
 # Groups that also list the options of sample keystoneauth1 plugins: those
 # are registered when the configured plugin is loaded, not beforehand.
