@@ -34,8 +34,9 @@ FIXED = {
     'webob': ('1.8.8', 'CVE-2024-42353 (open redirect in Location)'),
     'cryptography': ('44.0.1', 'CVE-2024-12797 (bundled OpenSSL, RPK '
                      'authentication), CVE-2024-26130'),
-    'urllib3': ('2.5.0', 'CVE-2025-50181, CVE-2025-50182 (redirects not '
-                'disabled)'),
+    'urllib3': ('2.6.0', 'CVE-2025-50181, CVE-2025-50182 (redirects not '
+                'disabled), CVE-2025-66471 (streamed decompression '
+                'bombs)'),
     'pymysql': ('1.1.1', 'CVE-2024-36039 (SQL injection through dict '
                 'keys)'),
 }
