@@ -1,0 +1,88 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""The request body parser: what it refuses, and what only looks like it."""
+
+import json
+import time
+
+import pytest
+
+from nova_mini.api import json_body
+
+
+def _nested(depth):
+    return '[' * depth + ']' * depth
+
+
+@pytest.mark.parametrize('text', [
+    _nested(32),
+    # Brackets and quotes inside strings are text.
+    '{"a": "%s"}' % ('[' * 100),
+    '["\\"[[[", "]"]',
+    '["\\\\", %s]' % _nested(31),
+    # A backslash, then u0000: text.
+    '["\\\\u0000"]',
+    '["\\\\\\\\u0000"]',
+    # A surrogate pair is one character.
+    '["\\ud83d\\ude00"]',
+    '[1e308, -1e308, 0.5]',
+])
+def test_accepted(text):
+    """What the standard parser makes of it."""
+    assert json_body.loads(text) == json.loads(text)
+    assert json_body.loads(text.encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize('text, words', [
+    (_nested(33), 'nested more than 32 levels'),
+    ('{"a": "]]]]", "b": %s}' % _nested(33), 'nested more than 32 levels'),
+    ('["\\"", %s]' % _nested(33), 'nested more than 32 levels'),
+    ('[NaN]', 'holds NaN'),
+    ('[Infinity]', 'holds Infinity'),
+    ('[-Infinity]', 'holds -Infinity'),
+    ('[1e309]', 'the number 1e309, too large'),
+    ('["\\u0000"]', 'NUL character'),
+    ('{"\\u0000": 1}', 'NUL character'),
+    ('["\\\\\\u0000"]', 'NUL character'),     # \\ then \u0000
+    ('["\\ud800"]', 'lone UTF-16 surrogate'),
+    ('{"\\udc00": 1}', 'lone UTF-16 surrogate'),
+])
+def test_refused(text, words):
+    with pytest.raises(json_body.RefusedJSON) as caught:
+        json_body.loads(text)
+    assert words in str(caught.value)
+
+
+@pytest.mark.parametrize('text', [
+    b'{', b'', b'\xff', b'{"a": 1} x', '9' * 5000, b'["\x00"]'])
+def test_not_json(text):
+    with pytest.raises(json_body.InvalidJSON) as caught:
+        json_body.loads(text)
+    assert not isinstance(caught.value, json_body.RefusedJSON)
+
+
+def test_bodies_at_the_size_limit_parse_fast():
+    # 114688 bytes: the body size limit of the API.
+    bodies = [
+        '[' + '[],' * 38000 + '[]]',
+        '{"a": "%s"}' % ('\\\\' * 57000),
+        '[%s]' % ','.join(['"\\u00e9[{"'] * 9000),
+        _nested(57000),
+    ]
+    for body in bodies:
+        start = time.monotonic()
+        try:
+            json_body.loads(body)
+        except json_body.InvalidJSON:
+            pass
+        assert time.monotonic() - start < 1.0
