@@ -252,7 +252,8 @@ def test_concurrent_boots_keep_the_members_quota(api_fixture_factory,
 def test_odd_ids_and_offsets_are_no_500(api_fixture_factory, backend):
     app = webtest.TestApp(api_fixture_factory(backend=backend).app)
     _group(app, 'affinity')
-    for path in ('/%00', '/' + 'a' * 300, '/not-a-uuid'):
+    # (a NUL, '/%00', is refused before the route: test_bad_input.py)
+    for path in ('/' + 'a' * 300, '/not-a-uuid'):
         for method in (app.get, app.delete):
             response = method(V21 + '/os-server-groups' + path,
                               headers=DEMO, status=404)
@@ -266,7 +267,8 @@ def test_odd_ids_and_offsets_are_no_500(api_fixture_factory, backend):
 def test_same_host_text_that_is_no_uuid_names_no_server(app):
     # Nova's schema takes any string for same_host: it names no server.
     _nodes(1)
-    server_id = _boot(app, {'same_host': 'web\x00server'})['server']['id']
+    # (a NUL in it is refused with the body: test_bad_input.py)
+    server_id = _boot(app, {'same_host': 'web server'})['server']['id']
     server = _wait(app, server_id)
     assert server['status'] == 'ERROR'
     assert server['fault']['message'] == (
