@@ -93,6 +93,21 @@ class InvalidSortKey(Invalid):
     msg_fmt = 'Sort key supplied is invalid: %(sort_key)s'
 
 
+class InvalidRegexFilter(Invalid):
+    msg_fmt = 'Invalid regular expression for %(name)s: %(reason)s'
+
+
+class RegexFilterTimeout(Invalid):
+    msg_fmt = ('The regular expression filters (%(names)s) took more than '
+               'their budget of %(seconds)s seconds: use simpler '
+               'patterns.')
+
+
+class TooManyFilterValues(Invalid):
+    msg_fmt = ('Too many %(what)s in %(name)s: at most %(limit)d %(what)s '
+               'are allowed.')
+
+
 class MetadataLimitExceeded(Forbidden):
     # Nova's words for its metadata_items quota (403 in its API).
     msg_fmt = 'Maximum number of metadata items exceeds %(allowed)d'

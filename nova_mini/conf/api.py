@@ -43,6 +43,15 @@ api_opts = [
     cfg.IntOpt('max_limit', default=1000, min=1,
                help='Largest number of items a collection returns in one '
                     'response; larger "limit" values are reduced to it.'),
+    cfg.FloatOpt('regex_filter_timeout', default=2.0, min=0.05,
+                 help='Longest time, in seconds, a server list may spend '
+                      'on its regular-expression filters (name, hostname, '
+                      'description, key_name ...); past it the request is '
+                      'refused with 400 instead of holding an API worker '
+                      'and the database. SQLite: the matching done in the '
+                      'API process; PostgreSQL: the statement_timeout, '
+                      'MariaDB: the max_statement_time (MySQL: '
+                      'max_execution_time) of the list\'s query.'),
 ] + [
     # Vendordata of the metadata service (Nova keeps them in [api] too).
     cfg.ListOpt('vendordata_providers',

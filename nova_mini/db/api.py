@@ -33,7 +33,6 @@ that need no common snapshot, the BEGIN and COMMIT round trips go.
 import functools
 import inspect
 import math
-import re
 import threading
 import time
 
@@ -41,6 +40,7 @@ from oslo_versionedobjects import base as ovo_base
 import sqlalchemy as sa
 
 from nova_mini.db import enginefacade_retry
+from nova_mini.db import regexp
 from nova_mini.db import retry
 from nova_mini.db import sqlite_pool
 
@@ -233,16 +233,6 @@ def _ping_when_idle(engine):
                     forget(conn, rec))
 
 
-def _sqlite_regexp(dbapi_conn, _record):
-    # NOTE: oslo.db's REGEXP matches NULL as the text 'None'; server list
-    # filters (objects/instance_filters.py) need NULL to match nothing,
-    # as in the other databases. Python's re caches compiled patterns.
-    def regexp(pattern, value):
-        return None if value is None else (
-            re.search(pattern, value) is not None)
-    dbapi_conn.create_function('regexp', 2, regexp, deterministic=True)
-
-
 def _write_wait_seconds():
     # Read when a connection opens: [database] write_wait_timeout.
     if _retry_policy is not None:
@@ -298,7 +288,7 @@ def _on_engine_create(engine):
     _ping_when_idle(engine)
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
-        sa.event.listen(engine, 'connect', _sqlite_regexp)
+        sa.event.listen(engine, 'connect', regexp.sqlite_regexp)
         _replace_oslo_db_begin(engine)
         sqlite_pool.pool_file_connections(engine, _pool_options)
     elif engine.dialect.name in ('postgresql', 'mysql'):

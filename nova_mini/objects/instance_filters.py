@@ -31,8 +31,10 @@ few queries whatever the number of servers.
 * ``locked``: locked servers only (True) or unlocked ones (False).
 * ``regex``: ``(column, pattern)`` pairs; the column (``name``,
   ``hostname``, ``node_uuid``, ``description``, ``access_ip_v4``,
-  ``access_ip_v6``, ``launch_index``, ``key_name``) matches the regular expression
-  anywhere (``re.search``), NULL never matches. See ``regex_condition``.
+  ``access_ip_v6``, ``launch_index``, ``key_name``) matches the regular
+  expression anywhere (``re.search``), NULL never matches. See
+  ``regex_condition``; the query runs within the budget of
+  nova_mini.db.regexp.
 * ``tags``: has every tag listed; ``tags_any``: at least one of them;
   ``not_tags``: lacks at least one of them; ``not_tags_any``: none.
 * ``changes_since``, ``changes_before``: ``updated_at`` at or after, at or
@@ -48,6 +50,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
+from nova_mini.db import regexp
 from nova_mini import exception
 from nova_mini.objects import instance_metadata
 
@@ -58,6 +61,8 @@ _EQUAL = ('uuid', 'user_id', 'image_ref', 'flavorid', 'vm_state')
 _REGEX_COLUMNS = frozenset(['name', 'hostname', 'node_uuid', 'description',
                             'access_ip_v4', 'access_ip_v6', 'launch_index',
                             'key_name'])
+# The server list filter of a column, in messages.
+_REGEX_FILTER_NAMES = {'node_uuid': 'node'}
 
 # Characters that end a literal prefix of a regular expression.
 _SPECIAL = frozenset('.^$*+?{}[]\\|()')
@@ -96,8 +101,8 @@ def _prefix_range(column, prefix):
 def regex_condition(column_name, pattern, dialect):
     """``column`` matches ``pattern`` anywhere; NULL never does.
 
-    SQLite runs Python's ``re.search`` (nova_mini.db.api registers it as
-    the REGEXP function of every connection), PostgreSQL its ``~``
+    SQLite runs the ``regex`` package's search (nova_mini.db.regexp, the
+    REGEXP function of every connection), PostgreSQL its ``~``
     operator and MySQL its REGEXP, as Nova's database does. A pattern
     anchored on literal text (``^web-1``) reads an index range of names:
     on SQLite through the range added here, on PostgreSQL through the
@@ -264,6 +269,10 @@ def get_page(context, filters, sort, limit=None, marker=None):
     :returns: ``[(row, metadata, tags)]`` (see InstanceList.get_by_filters).
     :raises nova_mini.exception.MarkerNotFound: no instance (of
         ``filters['project_id']`` if given) has the uuid ``marker``.
+    :raises nova_mini.exception.RegexFilterTimeout: the regular
+        expressions took more than ``[api] regex_filter_timeout``.
+    :raises nova_mini.exception.InvalidRegexFilter: the database refuses
+        a pattern.
     """
     dialect = context.session.get_bind().dialect.name
     where = conditions(filters, dialect)
@@ -280,7 +289,14 @@ def get_page(context, filters, sort, limit=None, marker=None):
         *order_by(sort, dialect))
     if limit is not None:
         query = query.limit(limit)
-    rows = context.session.execute(query).all()
+    patterns = [] if filters.get('nothing') else [
+        (_REGEX_FILTER_NAMES.get(column, column), pattern)
+        for column, pattern in filters.get('regex') or ()]
+    if patterns:
+        with regexp.budget(context.session, patterns):
+            rows = context.session.execute(query).all()
+    else:
+        rows = context.session.execute(query).all()
     metadata, tags = instance_metadata.children(
         context, [row.uuid for row in rows])
     return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]

@@ -18,8 +18,6 @@ and sort keys of nova_mini.objects.instance_filters: the database
 filters, sorts and pages (InstanceList.get_by_filters).
 """
 
-import re
-
 from oslo_utils import strutils
 from oslo_utils import timeutils
 
@@ -27,9 +25,13 @@ from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
 from nova_mini.api import pagination
+from nova_mini import conf
+from nova_mini.db import regexp
 from nova_mini import exception
 from nova_mini.objects import instance as instance_obj
 from nova_mini.policies import servers as policies
+
+CONF = conf.CONF
 
 # Every server status of Nova: from 2.38 any other is a bad filter.
 STATUSES = frozenset([
@@ -68,18 +70,19 @@ _ADMIN_SORT_KEYS = ('host', 'node')
 
 _DIRECTIONS = ('asc', 'desc')
 
+# The most tags a tag filter lists (a server has at most schema.MAX_TAGS).
+MAX_FILTER_TAGS = 100
+# The tag filters asking for all of their tags: a server cannot have more
+# than schema.MAX_TAGS, so a longer list matches no server (True) or
+# every server (False: lacks at least one of them).
+_ALL_OF_TAGS = {'tags': True, 'not_tags': False}
+
 
 def _pattern(name, value):
-    """Return ``value`` once checked as a regular expression (Python's,
-    which the database matches with on SQLite; see
-    objects.instance_filters).
+    """Return ``value`` once checked as a regular expression (see
+    nova_mini.db.regexp: its length, Python's syntax).
     """
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise exception.Invalid('Invalid regular expression for %s: '
-                                '%s (%s)' % (name, value, exc))
-    return value
+    return regexp.check(name, value)
 
 
 def _regex(column):
@@ -133,10 +136,20 @@ def _strict_bool(value):
 
 def _tags(key):
     """Return a tag filter; the value is a comma-separated list, as in
-    Nova.
+    Nova, of at most MAX_FILTER_TAGS tags.
     """
     def add(filters, name, value):
-        filters[key] = frozenset(value.split(','))
+        tags = value.split(',')
+        if len(tags) > MAX_FILTER_TAGS:
+            raise exception.TooManyFilterValues(
+                what='tags', name=name, limit=MAX_FILTER_TAGS)
+        tags = frozenset(tags)
+        if len(tags) > schema.MAX_TAGS and key in _ALL_OF_TAGS:
+            # No server has them all (nor lacks none of them).
+            if _ALL_OF_TAGS[key]:
+                filters['nothing'] = True
+            return
+        filters[key] = tags
     return add
 
 
@@ -166,9 +179,13 @@ def _locked(filters, name, value):
 
 def _config_drive(filters, name, value):
     # Matched against the flag as Nova keeps it: the text 'True' or ''.
-    pattern = re.compile(_pattern(name, value))
-    allowed = {flag for flag, text in ((True, 'True'), (False, ''))
-               if pattern.search(text)}
+    pattern = _pattern(name, value)
+    try:
+        allowed = {flag for flag, text in ((True, 'True'), (False, ''))
+                   if regexp.search(pattern, text)}
+    except TimeoutError:
+        raise exception.RegexFilterTimeout(
+            names=name, seconds=CONF.api.regex_filter_timeout)
     filters['config_drive'] = frozenset(
         allowed & filters.get('config_drive', allowed))
 

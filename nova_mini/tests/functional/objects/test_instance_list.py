@@ -202,8 +202,13 @@ def _statements():
         sa.event.remove(engine, 'before_cursor_execute', count)
 
 
+# The statements that put the regular expressions' budget on the page's
+# query and take it off (nova_mini.db.regexp).
+_BUDGET_STATEMENTS = {'sqlite': 0, 'postgresql': 2, 'mariadb': 2}
+
+
 @pytest.mark.parametrize('marker', [None, _uuid(40)])
-def test_a_fixed_number_of_queries(admin, marker):
+def test_a_fixed_number_of_queries(admin, backend, marker):
     for n in range(1, 41):
         _boot(admin, n, 'srv-%d' % n, tags=['t%d' % (n % 3)],
               metadata={'k': str(n)})
@@ -218,7 +223,8 @@ def test_a_fixed_number_of_queries(admin, marker):
         assert all(i.metadata and i.tags for i in page)
         counts.append(len(seen))
     # The page, its metadata, its tags (and the marker's place).
-    assert counts == [3 if marker is None else 4] * 3
+    assert counts == [(3 if marker is None else 4) +
+                      _BUDGET_STATEMENTS[backend]] * 3
 
 
 def test_overdue_builds_expire_in_one_go(admin, servers):
