@@ -10,7 +10,11 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The ``limit`` query parameter of list requests, in both APIs."""
+"""The ``limit`` query parameter of list requests, in both APIs, and the
+``next`` link of the bare-metal lists.
+"""
+
+from urllib import parse
 
 from nova_mini import conf
 from nova_mini import exception
@@ -41,3 +45,26 @@ def limit(req, minimum=0, below_minimum='limit param must be positive'):
     if value < minimum:
         raise exception.Invalid(below_minimum)
     return min(value, CONF.api.max_limit)
+
+
+def ironic_next(url, query, limit, marker, fields=None):
+    """Return the ``next`` link of a full page of a bare-metal list, as
+    Ironic's reads: the query repeated, then ``limit`` and ``marker``.
+
+    Every value is percent-encoded (Ironic pastes them as they are: a
+    filter holding ``&``, ``#``, a space or a non-ASCII character then
+    asks another page than the one it named); commas stay, as in
+    ``fields``.
+
+    :param url: the list's URL.
+    :param query: ``[(name, value)]`` the link repeats.
+    :param limit: the page size.
+    :param marker: the last item's marker.
+    :param fields: the fields shown, if the request named them.
+    :returns: the URL of the next page.
+    """
+    params = list(query)
+    if fields:
+        params.append(('fields', ','.join(fields)))
+    params += [('limit', limit), ('marker', marker)]
+    return '%s?%s' % (url, parse.urlencode(params, safe=','))

@@ -439,10 +439,18 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker,
     query = node_filters.apply(context.session.query(models.Node), filters)
     marker_row = None
     if marker is not None:
-        marker_row = context.session.query(models.Node).filter_by(
-            uuid=marker).first()
+        marker_query = context.session.query(models.Node).filter_by(
+            uuid=marker)
+        project = filters.get('project')
+        if project is not None:
+            # NOTE: a node the caller cannot see is no marker: answered
+            # as one that does not exist, it reveals nothing.
+            marker_query = marker_query.filter(
+                *node_filters.conditions({'project': project}))
+        marker_row = marker_query.first()
         if marker_row is None:
-            raise exception.MarkerNotFound(marker=marker)
+            # Ironic's answer to a marker naming no node.
+            raise exception.NodeNotFound(node=marker)
     if sort_key not in SORT_KEYS:
         raise exception.InvalidSortKey(sort_key=sort_key)
     keys = [sort_key] if sort_key == 'id' else [sort_key, 'id']
@@ -479,7 +487,8 @@ class NodeList(base.ObjectListBase, base.NovaMiniObject):
         :param marker: the uuid of the node the page follows.
         :param with_traits: load their traits too, in one more query.
         :returns: a NodeList.
-        :raises nova_mini.exception.MarkerNotFound: no node has that uuid.
+        :raises nova_mini.exception.NodeNotFound: no node has the
+            marker's uuid (of ``filters['project']``, if given).
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         rows, traits = _get_all(context, filters or {}, sort_key, sort_dir,

@@ -100,6 +100,9 @@ def conditions(filters, dialect=None, probe=False):
         a few (see _required).
     :returns: a list of SQL conditions.
     """
+    if filters.get('none'):
+        # Nothing else to ask: the database answers at once.
+        return [sa.false()]
     found = []
     for name in _EQUAL:
         if filters.get(name) is not None:
@@ -107,8 +110,6 @@ def conditions(filters, dialect=None, probe=False):
     if filters.get('description_contains') is not None:
         found.append(_NODES.c.description.contains(
             filters['description_contains'], autoescape=True))
-    if filters.get('none'):
-        found.append(sa.false())
     if filters.get('conductor_slot') is not None:
         index, count = filters['conductor_slot']
         found.append(_NODES.c.id % count == index)

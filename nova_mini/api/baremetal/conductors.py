@@ -24,6 +24,7 @@ from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -92,11 +93,11 @@ class ConductorsController(rest.RestController):
         shown = None if detail else (fields or BRIEF_FIELDS)
         body = {'conductors': [view.render(row, shown) for row in rows]}
         if rows and limit and len(rows) == limit:
-            query = ''.join('%s=%s&' % (name, req.GET[name]) for name in
-                            req.GET if name not in ('limit', 'marker'))
-            body['next'] = '%s?%slimit=%d&marker=%s' % (
-                view._links.link('conductors'), query, limit,
-                rows[-1].hostname)
+            body['next'] = pagination.ironic_next(
+                view._links.link('conductors'),
+                [(name, req.GET[name]) for name in req.GET
+                 if name not in ('limit', 'marker')],
+                limit, rows[-1].hostname)
         return body
 
     @wsgi.expose()

@@ -23,6 +23,7 @@ from nova_mini.api import validation
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import conductor
+from nova_mini.objects import node_trait
 from nova_mini import states
 
 # Query parameters given to the node list as they are.
@@ -33,6 +34,14 @@ FAULTS = ('power failure', 'clean failure', 'rescue abort failure',
           'service failure')
 
 _check_trait = validation.value_checker(schema.trait, 'trait')
+
+# The most traits a trait filter lists (a node has at most
+# node_trait.MAX_TRAITS_PER_NODE): a longer list is refused, as it made
+# the database plan (PostgreSQL) or parse (SQLite) for seconds.
+MAX_FILTER_TRAITS = 100
+# The trait filters asking for all of their traits: more than a node
+# holds match no node (True) or every node (False: lacks one at least).
+_ALL_OF_TRAITS = {'traits': True, 'not_traits_any': False}
 
 
 def query_bool(req, name):
@@ -78,6 +87,8 @@ def filters(req):
     :returns: a dict.
     :raises NotAcceptable: a filter of a later version.
     :raises Invalid: a value no node could have that Ironic refuses.
+    :raises TooManyFilterValues: a trait filter of more than
+        MAX_FILTER_TRAITS traits.
     :raises ChassisNotFound: ``chassis_uuid`` names no chassis.
     """
     found = {}
@@ -102,8 +113,26 @@ def filters(req):
             continue
         if not utils.allow_node_traits():
             raise utils.not_acceptable()
-        traits = [t for t in req.GET[param].split(',') if t]
-        for trait in traits:
-            _check_trait(trait)
-        found[name] = traits
+        _trait_filter(found, param, name, req.GET[param])
     return found
+
+
+def _trait_filter(found, param, name, value):
+    """Add the trait filter ``param`` (its key in objects.node_filters:
+    ``name``) to ``found``: at most MAX_FILTER_TRAITS traits, each a
+    trait name.
+    """
+    traits = [t for t in value.split(',') if t]
+    if len(traits) > MAX_FILTER_TRAITS:
+        raise exception.TooManyFilterValues(
+            what='traits', name=param, limit=MAX_FILTER_TRAITS)
+    for trait in traits:
+        _check_trait(trait)
+    if len(set(traits)) > node_trait.MAX_TRAITS_PER_NODE and (
+            name in _ALL_OF_TRAITS):
+        # No node has them all (nor lacks none of them): the database is
+        # not asked about them.
+        if _ALL_OF_TRAITS[name]:
+            found['none'] = True
+        return
+    found[name] = traits

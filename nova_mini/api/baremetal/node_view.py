@@ -21,6 +21,7 @@ rules allow them (a lessee does not see the owner's).
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal import versions
+from nova_mini.api import pagination
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import allocation as allocation_obj
@@ -369,11 +370,8 @@ class NodeView(object):
             items = [self.brief(node) for node in nodes]
         body = {'nodes': items}
         if nodes and limit and len(nodes) == limit:
-            args = ''.join('%s=%s&' % item for item in (query or []))
-            if fields:
-                args += 'fields=%s&' % ','.join(fields)
-            body['next'] = '%s?%slimit=%d&marker=%s' % (
-                self.link(path), args, limit, nodes[-1].uuid)
+            body['next'] = pagination.ironic_next(
+                self.link(path), query or [], limit, nodes[-1].uuid, fields)
         return body
 
 

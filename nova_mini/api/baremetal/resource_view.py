@@ -15,6 +15,7 @@ each version, ``fields=`` selection, links and Ironic's paged lists.
 """
 
 from nova_mini.api.baremetal import node_view
+from nova_mini.api import pagination
 from nova_mini import exception
 
 
@@ -105,9 +106,6 @@ class ResourceView(object):
                 for item in items]
         body = {self.COLLECTION: bodies}
         if items and limit and len(items) == limit:
-            args = ''.join('%s=%s&' % item for item in (query or []))
-            if fields:
-                args += 'fields=%s&' % ','.join(fields)
-            body['next'] = '%s?%slimit=%d&marker=%s' % (
-                self.link(path), args, limit, items[-1].uuid)
+            body['next'] = pagination.ironic_next(
+                self.link(path), query or [], limit, items[-1].uuid, fields)
         return body
