@@ -17,14 +17,15 @@ traceback or holds a worker.
 Sends ``--requests`` requests per backend (10,000 by default), spread
 evenly over the endpoints of nova_mini/tests/fixtures/fuzz_targets.py:
 half of each endpoint's requests are generated from its own JSON schema
-(mostly valid documents mixed with arbitrary JSON), half are hostile
-shapes (JSON nested 30,000 deep, NaN/Infinity and 2**70 in every numeric
-field, NUL bytes in strings, paths and queries, bodies that are not
-UTF-8, wrong content types, microversion headers of thousands of digits,
-100 KB tokens, catastrophic and invalid regular expressions, 600-trait
-filters). Prints, per backend, the answers by status and by shape, the
-5xx, the tracebacks the service logged, and the slowest requests, each
-distinct finding with a curl reproducer.
+(mostly valid documents mixed with arbitrary JSON), the other half are
+shared evenly by its hostile shapes (JSON nested 30,000 deep,
+NaN/Infinity and 2**70 in every numeric field, NUL bytes in strings,
+paths and queries, bodies that are not UTF-8, wrong content types,
+microversion headers of thousands of digits, 100 KB tokens, catastrophic
+and invalid regular expressions, 600-trait filters). Prints, per
+backend, the answers by status and by shape, the 5xx, the tracebacks the
+service logged, and the slowest requests, each distinct finding with a
+curl reproducer.
 
 Where the requests go:
 
@@ -35,8 +36,9 @@ Where the requests go:
   server, no RabbitMQ (server boots are cast to oslo.messaging's
   in-memory driver). The root logger's records are captured during the
   run: any with exception information, or 'Traceback' in its text, is a
-  finding. A request is cut at ``--request-timeout`` seconds (SIGALRM:
-  Python's re gives way to it even inside SQLite's REGEXP callback);
+  finding. A request is cut at ``--request-timeout`` seconds
+  (fuzz_targets.Deadline: its statements cancelled, SIGALRM in its
+  Python code), which the app answers with a 500;
 * ``--url http://HOST:PORT``: a running nova-mini-api over HTTP (the
   root URL, without /compute; its logs are not seen here). noauth2 takes
   the default tokens; for a Keystone-authenticated one pass ``--token``
@@ -413,10 +415,11 @@ class Run(object):
         }
 
 
-def _fuzz_target(api, run, target, count, seed, ids):
-    """Send ``count`` requests of ``target``; Hypothesis may judge a small
-    strategy exhausted before, so it is run again with the next seeds
-    until the count is reached (or a run adds nothing).
+def _fuzz_part(api, run, target, strategy, count, seed, ids):
+    """Send ``count`` requests of ``strategy`` (a part of ``target``);
+    Hypothesis may judge a small strategy exhausted before, so it is run
+    again with the next seeds until the count is reached (or a run adds
+    nothing).
     """
     sent = 0
     attempt = 0
@@ -428,7 +431,7 @@ def _fuzz_target(api, run, target, count, seed, ids):
         @settings(max_examples=remaining, database=None, deadline=None,
                   phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck))
-        @given(request=target.strategy)
+        @given(request=strategy)
         def fuzz(request):
             nonlocal sent
             if sent >= count:
@@ -451,6 +454,21 @@ def _fuzz_target(api, run, target, count, seed, ids):
         attempt += 1
         if sent == before:
             break
+
+
+def _fuzz_target(api, run, target, count, seed, ids):
+    """Send ``count`` requests of ``target``: half ordinary ones, the
+    other half shared evenly by its hostile shapes.
+    """
+    ordinary, hostile = target.parts[0], target.parts[1:]
+    counts = [count - count // 2]
+    share, extra = divmod(count // 2, len(hostile))
+    counts += [share + (1 if i < extra else 0) for i in range(len(hostile))]
+    for index, (strategy, part_count) in enumerate(
+            zip((ordinary,) + hostile, counts)):
+        if part_count:
+            _fuzz_part(api, run, target, strategy, part_count,
+                       seed * 100 + index, ids)
 
 
 def _table(counters, statuses):
