@@ -46,6 +46,10 @@ _EQUAL = ('provision_state', 'resource_class', 'driver', 'instance_uuid',
           'owner', 'lessee', 'chassis_id', 'conductor_group', 'retired')
 
 
+# The most required traits read as one join each (PostgreSQL, MariaDB).
+_MOST_JOINED = 4
+
+
 def _having(traits):
     """EXISTS a trait of the node among ``traits``."""
     return sa.exists().where(_TRAITS.c.node_id == _NODES.c.id,
@@ -84,6 +88,13 @@ def _required(traits, dialect, probe=False):
         # intersecting the index ranges of the traits costs about a third.
         return [_NODES.c.id.in_(sa.intersect(
             *[_nodes_with(trait) for trait in traits]))]
+    if len(traits) > _MOST_JOINED:
+        # NOTE: planning a join per trait grows faster than running them
+        # (50 traits: 0.5 s on PostgreSQL); one pass over the index
+        # entries of the traits, counted per node, has nothing to plan.
+        return [_NODES.c.id.in_(sa.select(_TRAITS.c.node_id).where(
+            _TRAITS.c.trait.in_(traits)).group_by(_TRAITS.c.node_id).having(
+            sa.func.count() == len(traits)))]
     # PostgreSQL cannot estimate an INTERSECT (it would scan nodes); this
     # form becomes merge joins of index-only scans there.
     return [_NODES.c.id.in_(_nodes_with(traits[0]))] + [
