@@ -21,6 +21,7 @@ from those headers in one place, ``context_from_environ``.
 """
 
 import re
+from urllib import parse
 
 from keystonemiddleware import auth_token
 from oslo_log import log as logging
@@ -83,8 +84,13 @@ class NoAuth2(object):
             project = req.headers.get('X-Auth-Project-Id', 'admin')
             response = webob.Response(status=204, content_type='text/plain')
             response.headers['X-Auth-Token'] = '%s:%s' % (user, project)
+            # From the path's own bytes: req.url would decode them, and
+            # a path that is not UTF-8 must not be a 500.
+            path = parse.quote(environ.get('SCRIPT_NAME', '')
+                               + environ.get('PATH_INFO', ''),
+                               safe='/', encoding='latin-1')
             response.headers['X-Server-Management-Url'] = (
-                req.url.rstrip('/') + '/' + project)
+                req.host_url + path.rstrip('/') + '/' + project)
             return response(environ, start_response)
         user, _sep, project = token.partition(':')
         project = project or user
