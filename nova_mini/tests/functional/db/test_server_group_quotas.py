@@ -110,7 +110,9 @@ def test_a_deleted_group_is_not_joined(admin, db):
 
 
 def test_unlimited_members(admin, conf):
-    conf.config(server_group_members=-1, group='quota')
+    # The project's instances quota (10) is not what is tested.
+    conf.config(server_group_members=-1, instances=-1, cores=-1, ram=-1,
+                group='quota')
     group = _group(admin)
     _join(admin, group, 12)
     assert len(objects.ServerGroup.get_by_uuid(admin, group.uuid).members) == (
