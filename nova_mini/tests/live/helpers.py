@@ -151,7 +151,7 @@ def add_node(stack):
 
 
 def make_flavor(stack, flavor_id=FLAVOR, resource_class=RESOURCE_CLASS,
-                traits=()):
+                traits=(), vcpus=4):
     """A bare-metal flavor (made if missing): one node of
     ``resource_class`` with every trait of ``traits``, no VCPU, memory or
     disk of its own.
@@ -161,12 +161,14 @@ def make_flavor(stack, flavor_id=FLAVOR, resource_class=RESOURCE_CLASS,
     :param resource_class: the nodes' Ironic resource class (default
         RESOURCE_CLASS).
     :param traits: traits the flavor requires.
+    :param vcpus: the flavor's vcpus, which its servers count against
+        their project's cores quota (not the node's cpus).
     :returns: the flavor's id.
     """
     url = stack.nova.compute_url
     headers = {'X-Auth-Token': stack.token('admin')}
     response = requests.post(url + '/flavors', json={'flavor': {
-        'name': flavor_id, 'id': flavor_id, 'ram': 4096, 'vcpus': 4,
+        'name': flavor_id, 'id': flavor_id, 'ram': 4096, 'vcpus': vcpus,
         'disk': 50}}, headers=headers, timeout=30)
     assert response.status_code in (200, 409), response.text
     extra_specs = {
@@ -180,6 +182,31 @@ def make_flavor(stack, flavor_id=FLAVOR, resource_class=RESOURCE_CLASS,
         json={'extra_specs': extra_specs}, headers=headers, timeout=30)
     assert response.status_code == 200, response.text
     return flavor_id
+
+
+def lift_server_quotas(url, headers, project_id):
+    """Give a project no instances, cores or ram quota (PUT
+    /os-quota-sets/{project_id} as an administrator): for the tests that
+    boot fleets in one project, which the defaults (10 servers, 20 vcpus,
+    so five of make_flavor's) would refuse. Nothing else is lifted.
+
+    :param url: the compute API's URL (``.../compute/v2.1``), whose
+        database keeps the limit.
+    :param headers: an administrator's request headers.
+    :param project_id: the project.
+    :returns: the project's quota set as the API answered it.
+    """
+    response = requests.put(
+        url + '/os-quota-sets/%s' % project_id, json={'quota_set': {
+            'instances': -1, 'cores': -1, 'ram': -1}},
+        headers=headers, timeout=30)
+    assert response.status_code == 200, response.text
+    return response.json()['quota_set']
+
+
+def project_id(stack, name):
+    """The id of the stack's Keystone project ``name`` (admin, demo)."""
+    return stack.keystone.admin_client().ensure_project(name)
 
 
 def create_server(url, headers, flavor_id, name, **fields):

@@ -243,6 +243,12 @@ class WriteMix(object):
     def setup(self):
         """Make the shared flavors and the nodes (before the clients)."""
         placement = 'CUSTOM_' + self.resource_class.upper().replace('-', '_')
+        # The clients' boots add up past the default instances quota (10)
+        # of their project, noauth2's admin: the mix is about lost
+        # writes, not quotas.
+        resp = self._compute('setup', 'PUT', '/os-quota-sets/admin', {
+            'quota_set': {'instances': -1, 'cores': -1, 'ram': -1}})
+        assert resp is not None and resp.status_code == 200, resp
         for name in [self.boot_flavor] + self.spec_flavors:
             resp = self._compute('setup', 'POST', '/flavors', {'flavor': {
                 'name': name, 'id': name, 'ram': 1024, 'vcpus': 1,
