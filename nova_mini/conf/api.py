@@ -43,6 +43,16 @@ api_opts = [
     cfg.IntOpt('max_limit', default=1000, min=1,
                help='Largest number of items a collection returns in one '
                     'response; larger "limit" values are reduced to it.'),
+    cfg.IntOpt('max_allocations_per_project', default=1000, min=-1,
+               help='Bare-metal allocations a project may own when its '
+                    'members create them (Ironic\'s '
+                    'baremetal:allocation:create_restricted); -1: no '
+                    'limit. An allocation that finds no node stays, in '
+                    'state "error", until it is deleted, so without a '
+                    'bound a member could fill the database. A create '
+                    'past it answers 403. System administrators\' '
+                    'creates are not limited. Concurrent creates may '
+                    'pass it by the number of requests in flight.'),
     cfg.FloatOpt('regex_filter_timeout', default=2.0, min=0.05,
                  help='Longest time, in seconds, a server list may spend '
                       'on its regular-expression filters (name, hostname, '

@@ -24,6 +24,7 @@ transaction (nova_mini.objects.node_allocation picks the node).
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
+import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
@@ -126,12 +127,21 @@ def destroy_of_node(context, node_id):
         _ALLOCATIONS.c.node_id == node_id))
 
 
+@db_api.context_manager.reader
+def count_of_owner(context, owner):
+    """How many allocations project ``owner`` owns (any state)."""
+    return context.session.execute(
+        sa.select(sa.func.count()).select_from(_ALLOCATIONS).where(
+            _ALLOCATIONS.c.owner == owner)).scalar()
+
+
 @base.NovaMiniObjectRegistry.register
 class Allocation(base.NovaMiniPersistentObject, base.NovaMiniObject):
     """An allocation: what node it asks for, and the node it got."""
 
     # Version 1.0: Initial version
     VERSION = '1.0'
+    JSON_DOCUMENT_FIELDS = _LISTS
 
     fields = {
         'id': fields.IntegerField(),

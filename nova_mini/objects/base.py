@@ -12,8 +12,22 @@
 
 """Base classes and the registry of nova_mini's versioned objects."""
 
+import json
+
 from oslo_versionedobjects import base as ovo_base
 from oslo_versionedobjects import fields as ovo_fields
+
+from nova_mini import exception
+from nova_mini.objects import fields
+
+# The largest JSON document one column keeps: its serialized form (as
+# oslo.db's JsonEncodedType writes it, ASCII) in a TEXT column of MariaDB
+# or MySQL, 65,535 bytes. The bound holds on every backend, so that a
+# member's ``extra`` cannot grow a row without bound on PostgreSQL and
+# what one backend keeps another keeps too (MariaDB refused a longer
+# one with a 500).
+MAX_DOCUMENT_BYTES = 65535
+_DOCUMENT_TYPES = (fields.FlexibleDictField, fields.ListOfFlexibleDictsField)
 
 
 class NovaMiniObjectRegistry(ovo_base.VersionedObjectRegistry):
@@ -33,6 +47,10 @@ def _version(cls):
 class NovaMiniObject(ovo_base.VersionedObject):
     OBJ_SERIAL_NAMESPACE = 'nova_mini_object'
     OBJ_PROJECT_NAMESPACE = 'nova_mini'
+    # Fields stored as one JSON document (a JsonEncodedDict or
+    # JsonEncodedList column), at most MAX_DOCUMENT_BYTES each: those of
+    # the flexible dict types and the lists a class names here.
+    JSON_DOCUMENT_FIELDS = ()
 
     # oslo.versionedobjects' answers, without building the list of field
     # names for every question: obj_to_primitive asks each object what
@@ -54,6 +72,38 @@ class NovaMiniObject(ovo_base.VersionedObject):
                     value.obj_what_changed():
                 changes.add(name)
         return changes
+
+    def obj_get_changes(self):
+        """The changed fields and their values, as create() and save()
+        write them.
+
+        :raises nova_mini.exception.Invalid: a JSON document field is
+            larger than MAX_DOCUMENT_BYTES serialized.
+        """
+        changes = super().obj_get_changes()
+        for name, value in changes.items():
+            if (name in self.JSON_DOCUMENT_FIELDS
+                    or isinstance(self.fields.get(name), _DOCUMENT_TYPES)):
+                check_document_size(self.obj_name(), name, value)
+        return changes
+
+
+def check_document_size(kind, name, value):
+    """400 (Invalid) unless ``value`` fits a JSON document column.
+
+    :param kind: what holds it (e.g. ``Node``), for the message.
+    :param name: the field, for the message.
+    :param value: the document (None passes).
+    """
+    if value is None:
+        return
+    size = len(json.dumps(value))
+    if size > MAX_DOCUMENT_BYTES:
+        raise exception.Invalid(
+            'The %(name)s of this %(kind)s is too large: %(size)d bytes as '
+            'JSON, at most %(max)d.' % {'name': name, 'kind': kind,
+                                        'size': size,
+                                        'max': MAX_DOCUMENT_BYTES})
 
 
 class NovaMiniPersistentObject(object):

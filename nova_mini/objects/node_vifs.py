@@ -21,6 +21,7 @@ concurrent attachments are all kept.
 """
 
 from nova_mini import exception
+from nova_mini.objects import base
 from nova_mini.objects import node_power
 
 VIFS_KEY = 'vifs'
@@ -42,7 +43,11 @@ def attach(context, node, vif_id):
         vifs = list(info.get(VIFS_KEY) or [])
         if any(vif['id'] == vif_id for vif in vifs):
             raise exception.VifAlreadyAttached(vif=vif_id, node=node.uuid)
-        return dict(info, **{VIFS_KEY: vifs + [{'id': vif_id}]})
+        changed = dict(info, **{VIFS_KEY: vifs + [{'id': vif_id}]})
+        # Written below the object's save(): the bound of every JSON
+        # document (some 1,300 VIFs of uuids) is checked here.
+        base.check_document_size('Node', 'driver_internal_info', changed)
+        return changed
 
     node_power.change_internal_info(context, node, _attach)
 

@@ -35,6 +35,7 @@ from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
+from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import allocation as allocation_obj
@@ -52,6 +53,7 @@ _since_allocation_update = microversion.versioned(
     min_version=versions.ALLOCATION_UPDATE,
     refusal=exception.MethodNotAllowedForVersion)
 _UNSORTABLE = ('extra', 'candidate_nodes', 'traits')
+CONF = conf.CONF
 
 
 class AllocationView(resource_view.ResourceView):
@@ -187,6 +189,7 @@ def _create_values(req):
             raise exception.PolicyNotAuthorized(action=policies.CREATE)
         body['owner'] = context.project_id
         restricted = True
+        _check_owned_count(context)
     _check_name(body.get('name'))
     node = None
     if 'node' in body:
@@ -211,6 +214,20 @@ def _create_values(req):
         else:
             body['uuid'] = uuidutils.generate_uuid()
     return body, node
+
+
+def _check_owned_count(context):
+    """403 when the caller's project owns [api]
+    max_allocations_per_project allocations already (a member's create).
+    """
+    limit = CONF.api.max_allocations_per_project
+    if limit < 0:
+        return
+    if allocation_obj.count_of_owner(context, context.project_id) >= limit:
+        raise exception.Forbidden(
+            'Project %s has %d allocations, the most it may have: delete '
+            'some (those in state "error" found no node) before creating '
+            'another.' % (context.project_id, limit))
 
 
 def _candidate_uuids(idents, restricted):

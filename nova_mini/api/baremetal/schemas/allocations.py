@@ -19,6 +19,7 @@ from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.api.baremetal.schemas import nodes
 from nova_mini.api import validation
 from nova_mini.objects import allocation
+from nova_mini.objects import node_trait
 
 _nullable_string = {'type': ['string', 'null']}
 
@@ -32,7 +33,10 @@ create = {
         'node': _nullable_string,
         'owner': {'type': ['string', 'null'], 'maxLength': 255},
         'resource_class': {'type': ['string', 'null'], 'maxLength': 80},
-        'traits': {'type': ['array', 'null'], 'items': node_traits.trait},
+        # No node holds more traits: an allocation asking for more could
+        # never be given one.
+        'traits': {'type': ['array', 'null'], 'items': node_traits.trait,
+                   'maxItems': node_trait.MAX_TRAITS_PER_NODE},
         'uuid': {'type': ['string', 'null'], 'format': 'uuid'},
     },
     'additionalProperties': False,
