@@ -285,6 +285,11 @@ def _unreachable_is_disconnect(dialect):
 
 
 def _on_engine_create(engine):
+    # A failed statement's error names its SQL but not its parameters:
+    # they hold what rows keep (a node's BMC password in driver_info, a
+    # server's user_data), and the error's text is logged by oslo.db and
+    # by the API's unexpected-error handler.
+    engine.hide_parameters = True
     _ping_when_idle(engine)
     if engine.dialect.name == 'sqlite':
         sa.event.listen(engine, 'connect', _sqlite_pragmas)
