@@ -24,6 +24,7 @@ with the default scheduler options.
 """
 
 import concurrent.futures
+import datetime
 import time
 import uuid
 
@@ -53,6 +54,8 @@ NODES = 1000
 DEPLOYED = 900
 BOOTS = 110
 FILL_BATCH = 100
+# The project of the fill's instances.
+FILL_PROJECT = 'full-fill-%s' % RUN
 
 
 @pytest.fixture
@@ -148,10 +151,24 @@ def _fill(api, engine, node_uuids):
         claimed.update(s.node_uuid for s in selections)
     assert len(claimed) == DEPLOYED and claimed <= node_uuids
     nodes = models.Node.__table__
+    instances = models.Instance.__table__
+    now = datetime.datetime.utcnow()
     with engine.begin() as connection:
         connection.execute(nodes.update().where(
             nodes.c.uuid.in_(sorted(claimed))).values(
                 provision_state='active'))
+        held = connection.execute(sa.select(
+            nodes.c.instance_uuid, nodes.c.uuid).where(
+                nodes.c.uuid.in_(sorted(claimed)))).all()
+        # Their instances, ACTIVE on them as a build leaves them: claims
+        # of instances that do not exist are orphans, which the
+        # schedulers' clean-up frees once left alone (a slow run then
+        # found more free nodes than the fill left).
+        connection.execute(instances.insert(), [dict(
+            uuid=instance_uuid, name='fill', project_id=FILL_PROJECT,
+            user_id=FILL_PROJECT, flavor='{}', vm_state='active',
+            node_uuid=node_uuid, created_at=now)
+            for instance_uuid, node_uuid in held])
     return claimed
 
 
@@ -199,6 +216,11 @@ def test_full_fleet_never_double_books(stack, fleet_stack, client_conf,
     finally:
         # The stack is the session's: the tests after this one list every
         # node and would find a thousand more than their own.
+        instances = models.Instance.__table__
+        with engine.connect() as connection:
+            server_ids += connection.execute(sa.select(
+                instances.c.uuid).where(
+                    instances.c.project_id == FILL_PROJECT)).scalars().all()
         helpers.remove_fleet(engine, node_uuids, server_ids)
 
 
