@@ -385,9 +385,16 @@ class ServerQuery(object):
         sort = list(zip(keys, dirs))
         sort += [(key, first) for key, _dir in _DEFAULT_SORT
                  if key not in keys]
-        return [(_SORT_COLUMNS.get(key, key), direction)
-                for key, direction in sort
-                if key not in _CONSTANT_SORT_KEYS]
+        # NOTE: a key again orders nothing more, and each one makes the
+        # marker's condition grow as the square of their number (500
+        # repeats held SQLite for minutes): the first of each is kept.
+        found = []
+        for key, direction in sort:
+            column = _SORT_COLUMNS.get(key, key)
+            if key not in _CONSTANT_SORT_KEYS and column not in [
+                    kept for kept, _dir in found]:
+                found.append((column, direction))
+        return found
 
     def project_id(self, context):
         """Return the project whose servers are read.

@@ -186,6 +186,22 @@ def test_config_drive_pattern_is_bounded(app):
     _servers(app, status=200, config_drive='(T|T)+rue')
 
 
+def test_repeated_sort_keys_are_read_once(app):
+    """500 sort keys (as many as an 8 KB request line holds) and a marker
+    made the marker's condition half a million comparisons: minutes on
+    SQLite, 13 s on PostgreSQL.
+    """
+    servers = [_boot('web-%d' % i) for i in range(3)]
+    query = '&'.join(['sort_key=display_name'] * 250 +
+                     ['sort_key=uuid', 'sort_dir=asc'] +
+                     ['sort_key=display_name'] * 250)
+    start = time.monotonic()
+    listed = app.get('%s/servers?%s&marker=%s' % (
+        COMPUTE, query, servers[0].uuid), headers=DEMO).json['servers']
+    assert time.monotonic() - start < 5
+    assert [s['name'] for s in listed] == ['web-1', 'web-2']
+
+
 # Tag filters of servers (a server has at most 50 tags)
 
 def test_server_tag_filters_are_capped(app):
