@@ -106,9 +106,27 @@ def _timestamp(value):
     return value.isoformat()
 
 
+def is_secret_key(key):
+    """Whether oslo.utils takes ``key`` for the name of a secret."""
+    return strutils.mask_dict_password({key: 0}, _MASK)[key] == _MASK
+
+
+def _mask_secret_dicts(info, masked):
+    # NOTE: mask_dict_password masks a secret held as text, a number or a
+    # list, but walks into a dict held under a secret key and shows it
+    # ({"ipmi_password": {"x": "pw"}}): such a dict is masked whole.
+    for key, value in info.items():
+        if isinstance(value, dict):
+            if is_secret_key(key):
+                masked[key] = _MASK
+            else:
+                _mask_secret_dicts(value, masked[key])
+
+
 def _masked(info, secret_keys):
     # oslo.utils' password masking, then the keys it does not know.
     masked = strutils.mask_dict_password(info or {}, _MASK)
+    _mask_secret_dicts(info or {}, masked)
     for key in secret_keys:
         if masked.get(key):
             masked[key] = _MASK

@@ -23,6 +23,7 @@ import re
 import unicodedata
 
 import jsonschema
+from oslo_utils import strutils
 import pecan
 
 from nova_mini.api import microversion
@@ -246,7 +247,7 @@ def _body_message(error):
         if isinstance(field, int) and len(error.path) > 1:
             field = '%s[%d]' % (error.path[-2], field)   # tags[0]
         return ('Invalid input for field/attribute %s. Value: %s. %s'
-                % (field, _short(error.instance), messages.problem(error)))
+                % (field, _quoted(error), messages.problem(error)))
     if error.validator == 'type':
         return 'The request body must be %s.' % messages.type_words(
             error.validator_value)
@@ -254,6 +255,50 @@ def _body_message(error):
     if problem.startswith('Must '):
         problem = 'The request body m' + problem[1:]
     return problem
+
+
+# Fields whose whole value may hold secrets (a BMC password, a config
+# drive), and secret names oslo.utils does not know.
+_SECRET_HOLDERS = frozenset(['driver_info', 'driver_internal_info',
+                             'instance_info'])
+_SECRET_NAMES = frozenset(['snmp_auth_key', 'snmp_priv_key', 'image_url'])
+_MASK = '******'
+
+
+def _secret_name(name):
+    if not isinstance(name, str):
+        return False
+    return (name in _SECRET_HOLDERS or name in _SECRET_NAMES or
+            strutils.mask_dict_password({name: 0}, _MASK)[name] == _MASK)
+
+
+def _holds_secret(value, depth=0):
+    if depth > 40:     # bodies are at most 32 deep; be safe anyway
+        return True
+    if isinstance(value, dict):
+        path = value.get('path')
+        if isinstance(path, str) and any(
+                _secret_name(token) for token in path.split('/')):
+            return True      # a JSON patch operation on a secret
+        return any(_secret_name(key) or _holds_secret(item, depth + 1)
+                   for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_secret(item, depth + 1) for item in value)
+    if isinstance(value, str):
+        return strutils.mask_password(value, _MASK) != value
+    return False
+
+
+def _quoted(error):
+    """The value a 400 may quote: ``******`` when it is a secret (a field
+    named as one on its path: adminPass, rescue_password, agent_token,
+    driver_info ...) or holds one. The message is answered to a client
+    that may not be the secret's owner's, and logged.
+    """
+    if any(_secret_name(name) for name in error.path) or \
+            _holds_secret(error.instance):
+        return _MASK
+    return _short(error.instance)
 
 
 def _short(value, limit=300):
@@ -398,7 +443,7 @@ def _query_message(error):
     else:
         problem = messages.problem(error)
     return 'Invalid input for query parameters %s. Value: %s. %s' % (
-        error.path[0], _short(error.instance), problem)
+        error.path[0], _quoted(error), problem)
 
 
 def single_param(schema):

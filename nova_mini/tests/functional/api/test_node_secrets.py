@@ -181,3 +181,19 @@ def test_patch_keeps_secrets_on_every_backend(api_fixture_factory, backend):
     node = objects.Node.get_by_name(admin, 'n')
     assert node.driver_info == dict(DRIVER_INFO, ipmi_port=624)
     assert node.instance_info == dict(INSTANCE_INFO, foo=1)
+
+
+def test_secret_held_as_a_dict_is_masked_and_kept(api, admin):
+    # oslo.utils walks into a dict held under a secret key and masks only
+    # the secret keys inside it: {"ipmi_password": {"x": "pw"}} showed pw.
+    builders.create_node(admin, 'n', driver_info={
+        'ipmi_password': {'x': SECRET}, 'ipmi_port': 623})
+    headers = dict(HEADERS, **{'X-OpenStack-Ironic-API-Version': '1.65'})
+    shown = api.get('/baremetal/v1/nodes/n', headers=headers)
+    assert SECRET not in shown.text
+    assert shown.json['driver_info']['ipmi_password'] == '******'
+    # What was shown, sent back with a change, keeps the stored secret.
+    info = dict(shown.json['driver_info'], ipmi_port=624)
+    _patch(api, [{'op': 'replace', 'path': '/driver_info', 'value': info}])
+    stored = objects.Node.get_by_name(admin, 'n').driver_info
+    assert stored == {'ipmi_password': {'x': SECRET}, 'ipmi_port': 624}
