@@ -16,7 +16,6 @@ NUL bytes in paths and query strings, agent tokens that are not ASCII.
 """
 
 import json
-import logging
 import uuid
 
 import pytest
@@ -46,15 +45,7 @@ def app(backend):
     fixture.cleanUp()
 
 
-@pytest.fixture(autouse=True)
-def no_traceback(caplog):
-    """Every test here: nothing logged an exception or an error of ours."""
-    caplog.set_level(logging.INFO)
-    yield
-    bad = [record for record in caplog.records
-           if record.exc_info or record.levelno >= logging.CRITICAL
-           or 'Unexpected error' in record.getMessage()]
-    assert bad == []
+pytestmark = pytest.mark.usefixtures('no_traceback')
 
 
 def _admin():

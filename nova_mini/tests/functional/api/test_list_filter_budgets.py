@@ -59,15 +59,7 @@ def app(api_fixture_factory, backend, caplog):
         conf_overrides={'api.regex_filter_timeout': BUDGET}).app)
 
 
-@pytest.fixture(autouse=True)
-def no_traceback(caplog):
-    """Every test here: nothing logged a traceback or an unexpected
-    error.
-    """
-    yield
-    bad = [record for record in caplog.records
-           if record.exc_info or 'Unexpected error' in record.getMessage()]
-    assert bad == []
+pytestmark = pytest.mark.usefixtures('no_traceback')
 
 
 def _admin():

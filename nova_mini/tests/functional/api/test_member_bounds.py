@@ -21,7 +21,6 @@ nothing: the tests read the stored rows.
 """
 
 import json
-import logging
 
 import pytest
 import webtest
@@ -48,12 +47,7 @@ def app(backend):
     fixture.cleanUp()
 
 
-@pytest.fixture(autouse=True)
-def no_traceback(caplog):
-    caplog.set_level(logging.INFO)
-    yield
-    assert [record for record in caplog.records
-            if record.exc_info or record.levelno >= logging.ERROR] == []
+pytestmark = pytest.mark.usefixtures('no_traceback')
 
 
 def _call(app, method, path, body=None, token=ADMIN, status=None):
