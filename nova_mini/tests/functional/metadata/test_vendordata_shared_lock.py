@@ -32,6 +32,7 @@ from nova_mini.tests.fixtures import vendordata as helpers
 # The helpers' pytest fixtures, used by the tests of this module.
 vd_conf = helpers.vd_conf
 load = helpers.load
+serve = helpers.serve
 memcached_server = helpers.memcached_server
 
 DOCUMENT = {'domain': 'ad.example.org'}
@@ -225,22 +226,6 @@ def test_a_memcached_that_is_down_is_no_wait(load, slow_upstream, caplog):
     assert time.monotonic() - began < 3
     assert slow_upstream.calls == 2
     assert 'Vendordata cache: ' in caplog.text
-
-
-@pytest.fixture
-def serve():
-    """``serve(reply) -> ReplyServer``, stopped after the test."""
-    servers = []
-
-    def _serve(reply):
-        server = http_servers.ReplyServer(reply)
-        server.setUp()
-        servers.append(server)
-        return server
-
-    yield _serve
-    for server in servers:
-        server.cleanUp()
 
 
 def _race(jobs):
