@@ -229,11 +229,21 @@ class Allocation(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
 @db_api.context_manager.reader
 def _get_all(context, filters, sort_key, sort_dir, limit, marker):
+    filters = dict(filters)
+    project = filters.pop('project', None)
+    if project is not None:
+        filters['owner'] = project
     query = context.session.query(models.Allocation)
     for name, value in filters.items():
         query = query.filter(getattr(models.Allocation, name) == value)
-    return paging.page(context.session, query, models.Allocation,
-                       sort_key, sort_dir, limit, marker)
+
+    def visible(marker_query):
+        return marker_query.filter(models.Allocation.owner == project)
+    return paging.page(
+        context.session, query, models.Allocation, sort_key, sort_dir, limit,
+        marker,
+        not_found=lambda uuid: exception.AllocationNotFound(allocation=uuid),
+        visible=None if project is None else visible)
 
 
 @db_api.context_manager.reader
@@ -267,13 +277,15 @@ class AllocationList(base.ObjectListBase, base.NovaMiniObject):
 
         :param context: the request context.
         :param filters: ``{column: value}`` (node_id, resource_class,
-            state, owner) the allocations equal.
+            state, owner) the allocations equal; ``project``: those it
+            owns, the marker too (a caller's scope).
         :param sort_key: one of SORT_KEYS (ties go by id).
         :param sort_dir: ``asc`` or ``desc``.
         :param limit: the most returned (None: all).
         :param marker: the uuid of the allocation the page follows.
         :returns: an AllocationList.
-        :raises nova_mini.exception.MarkerNotFound: unknown marker.
+        :raises nova_mini.exception.AllocationNotFound: no allocation has
+            the marker's uuid (of ``filters['project']``, if given).
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         if sort_key not in SORT_KEYS:

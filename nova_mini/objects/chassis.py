@@ -147,9 +147,11 @@ class Chassis(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
 @db_api.context_manager.reader
 def _get_all(context, sort_key, sort_dir, limit, marker):
-    return paging.page(context.session,
-                       context.session.query(models.Chassis), models.Chassis,
-                       sort_key, sort_dir, limit, marker)
+    # Ironic's answer to a marker naming no chassis.
+    return paging.page(
+        context.session, context.session.query(models.Chassis),
+        models.Chassis, sort_key, sort_dir, limit, marker,
+        not_found=lambda uuid: exception.ChassisNotFound(chassis=uuid))
 
 
 @base.NovaMiniObjectRegistry.register
@@ -172,8 +174,8 @@ class ChassisList(base.ObjectListBase, base.NovaMiniObject):
         :param limit: the most returned (None: all).
         :param marker: the uuid of the chassis the page follows.
         :returns: a ChassisList.
-        :raises nova_mini.exception.MarkerNotFound: no chassis has that
-            uuid.
+        :raises nova_mini.exception.ChassisNotFound: no chassis has the
+            marker's uuid.
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         if sort_key not in SORT_KEYS:

@@ -134,9 +134,11 @@ def destroy_of_node(context, node_id):
 
 
 @db_api.context_manager.reader
-def get_all(context, model, filters, sort_key, sort_dir, limit, marker):
+def get_all(context, model, filters, sort_key, sort_dir, limit, marker,
+            not_found):
     """A page of ``model`` rows: ``filters`` ``node_id``, ``project``
-    (the nodes it owns or leases); see paging.page for the rest.
+    (the nodes it owns or leases: the marker too); see paging.page for
+    the rest.
     """
     result = query(context.session, model)
     if filters.get('node_id') is not None:
@@ -145,5 +147,7 @@ def get_all(context, model, filters, sort_key, sort_dir, limit, marker):
         project = filters['project']
         result = result.filter(sa.or_(models.Node.owner == project,
                                       models.Node.lessee == project))
-    return paging.page(context.session, result, model, sort_key, sort_dir,
-                       limit, marker)
+    return paging.page(
+        context.session, result, model, sort_key, sort_dir, limit, marker,
+        not_found=not_found,
+        visible=paging.of_nodes_of(filters.get('project'), model))

@@ -216,8 +216,10 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
         project = filters['project']
         query = query.filter(sa.or_(models.Node.owner == project,
                                     models.Node.lessee == project))
-    return paging.page(context.session, query, models.Port, sort_key,
-                       sort_dir, limit, marker)
+    return paging.page(
+        context.session, query, models.Port, sort_key, sort_dir, limit,
+        marker, not_found=lambda uuid: exception.PortNotFound(port=uuid),
+        visible=paging.of_nodes_of(filters.get('project'), models.Port))
 
 
 @base.NovaMiniObjectRegistry.register
@@ -244,7 +246,8 @@ class PortList(base.ObjectListBase, base.NovaMiniObject):
         :param limit: the most returned (None: all).
         :param marker: the uuid of the port the page follows.
         :returns: a PortList.
-        :raises nova_mini.exception.MarkerNotFound: no port has that uuid.
+        :raises nova_mini.exception.PortNotFound: no port has the
+            marker's uuid (of ``filters['project']``, if given).
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         if sort_key not in SORT_KEYS:

@@ -207,8 +207,11 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
         project = filters['project']
         query = query.filter(sa.or_(models.Node.owner == project,
                                     models.Node.lessee == project))
-    return paging.page(context.session, query, models.Portgroup, sort_key,
-                       sort_dir, limit, marker)
+    return paging.page(
+        context.session, query, models.Portgroup, sort_key, sort_dir, limit,
+        marker,
+        not_found=lambda uuid: exception.PortgroupNotFound(portgroup=uuid),
+        visible=paging.of_nodes_of(filters.get('project'), models.Portgroup))
 
 
 @base.NovaMiniObjectRegistry.register
@@ -229,7 +232,8 @@ class PortgroupList(base.ObjectListBase, base.NovaMiniObject):
             ``project`` (of the nodes it owns or leases); None ignored.
         :param sort_key: one of SORT_KEYS (ties go by id).
         :returns: a PortgroupList.
-        :raises nova_mini.exception.MarkerNotFound: no such marker.
+        :raises nova_mini.exception.PortgroupNotFound: no port group has
+            the marker's uuid (of ``filters['project']``, if given).
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         if sort_key not in SORT_KEYS:

@@ -154,13 +154,15 @@ class VolumeTargetList(base.ObjectListBase, base.NovaMiniObject):
         :param sort_dir: ``asc`` or ``desc``.
         :param limit: the most returned (None: all).
         :param marker: the uuid of the target the page follows.
-        :raises nova_mini.exception.MarkerNotFound: no target has it.
+        :raises nova_mini.exception.VolumeTargetNotFound: no target has
+            the marker's uuid (of ``filters['project']``, if given).
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """
         if sort_key not in SORT_KEYS:
             raise exception.InvalidSortKey(sort_key=sort_key)
-        rows = node_volume.get_all(context, _MODEL, filters or {}, sort_key,
-                                   sort_dir, limit, marker)
+        rows = node_volume.get_all(
+            context, _MODEL, filters or {}, sort_key, sort_dir, limit, marker,
+            lambda uuid: exception.VolumeTargetNotFound(target=uuid))
         result = cls(context)
         result.objects = [
             VolumeTarget._from_db_object(context, VolumeTarget(), row)

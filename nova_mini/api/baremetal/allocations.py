@@ -126,15 +126,18 @@ def _check_name(name):
 
 
 def _list_owner(requested):
-    """The owner a list is limited to (None: all), Ironic's way."""
+    """The filter limiting a list to an owner, Ironic's way: ``owner``
+    (the one requested by a caller who may list all), ``project`` (the
+    caller's own project, its markers too), or none.
+    """
     context = pecan.request.ctxt
     if context.can(policies.LIST_ALL, _target(context.project_id),
                    fatal=False):
-        return requested
+        return {} if requested is None else {'owner': requested}
     context.can(policies.LIST, _target(context.project_id))
     if requested is not None and requested != context.project_id:
         raise exception.PolicyNotAuthorized(action=policies.LIST_ALL)
-    return context.project_id
+    return {'project': context.project_id}
 
 
 def _list(req, node=None):
@@ -145,7 +148,7 @@ def _list(req, node=None):
         raise utils.not_acceptable()
     filters = {}
     if node is None:
-        owner = _list_owner(owner)
+        filters.update(_list_owner(owner))
         ident = req.GET.get('node')
         if ident is not None:
             try:
@@ -154,8 +157,6 @@ def _list(req, node=None):
                 raise exception.Invalid(str(error))
     if node is not None:
         filters['node_id'] = node.id
-    if owner is not None:
-        filters['owner'] = owner
     for name in ('resource_class', 'state'):
         if req.GET.get(name) is not None:
             filters[name] = req.GET[name]

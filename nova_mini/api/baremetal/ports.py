@@ -140,9 +140,12 @@ def _group_id(context, group_ident, node_id, physical_network, port_id):
     return group.id
 
 
-def _filter_portgroup(req, group_ident, node_ident):
+def _filter_portgroup(req, group_ident, node_ident, project):
     """The port group a port list is filtered by (``portgroup``, 1.24;
-    before it the filter is refused, 406, as in Ironic).
+    before it the filter is refused, 406, as in Ironic). A group of a
+    node ``project`` (if not None) neither owns nor leases is not found,
+    as the node filter's nodes and the group's own port list: Ironic
+    lists its ports (none the caller sees), which told the group exists.
     """
     if req.api_version < versions.PORT_PORTGROUP:
         raise utils.not_acceptable()
@@ -151,7 +154,11 @@ def _filter_portgroup(req, group_ident, node_ident):
         raise exception.Forbidden(
             'Filter ports by node or by port group, not both: drop one of '
             'the two query parameters.')
-    return objects.Portgroup.get(req.ctxt, group_ident)
+    group = objects.Portgroup.get(req.ctxt, group_ident)
+    if project is not None and project not in (group.node_owner,
+                                               group.node_lessee):
+        raise exception.PortgroupNotFound(portgroup=group_ident)
+    return group
 
 
 def port_list(req, detail, path, node=None, portgroup=None):
@@ -171,7 +178,8 @@ def port_list(req, detail, path, node=None, portgroup=None):
     node_ident = req.GET.get('node_uuid') or req.GET.get('node')
     group_ident = req.GET.get('portgroup')
     if group_ident is not None:
-        portgroup = _filter_portgroup(req, group_ident, node_ident)
+        portgroup = _filter_portgroup(req, group_ident, node_ident,
+                                      filters['project'])
     if node is None and node_ident is not None:
         node = utils.get_node(node_ident)
     if node is not None:

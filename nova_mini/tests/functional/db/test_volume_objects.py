@@ -142,7 +142,7 @@ def test_pages_and_filters(admin):
     assert [c.connector_id for c in of_node] == ['c2', 'c1', 'c0']
     with pytest.raises(exception.InvalidSortKey):
         objects.VolumeConnectorList.get_all(admin, sort_key='extra')
-    with pytest.raises(exception.MarkerNotFound):
+    with pytest.raises(exception.VolumeTargetNotFound):
         objects.VolumeTargetList.get_all(admin, marker=made[0].uuid)
 
 
