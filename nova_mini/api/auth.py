@@ -57,6 +57,23 @@ def context_from_environ(environ):
 _SYSTEM_SCOPED_PREFIXES = ('/baremetal/', )
 
 
+# The longest user or project id noauth2 takes: the width of the columns
+# that keep them (Keystone's own ids are 64 characters at most).
+_MAX_ID_LENGTH = 255
+
+
+def _plausible_id(value):
+    return 0 < len(value) <= _MAX_ID_LENGTH and value.isprintable()
+
+
+def _unauthorized(environ, start_response):
+    # keystonemiddleware's answer to a token it cannot use.
+    response = webob.Response(status=401, json_body={'error': {
+        'code': 401, 'title': 'Unauthorized',
+        'message': 'The request you have made requires authentication.'}})
+    return response(environ, start_response)
+
+
 class NoAuth2(object):
     """Trust ``X-Auth-Token: user:project``; user ``admin`` is an admin.
 
@@ -94,6 +111,8 @@ class NoAuth2(object):
             return response(environ, start_response)
         user, _sep, project = token.partition(':')
         project = project or user
+        if not (_plausible_id(user) and _plausible_id(project)):
+            return _unauthorized(environ, start_response)
         roles = 'admin,member,reader' if user == 'admin' else 'member,reader'
         if asked_roles is not None:
             asked = {role.strip() for role in asked_roles.split(',')}

@@ -49,14 +49,21 @@ _validate_list_query = validation.query([
 ])
 
 
+# Past any flavor size (the columns are 32-bit integers).
+_SIZE_BOUND = 2 ** 31
+
+
 def _int_filter(req, name):
     value = req.GET.get(name)
     if value is None:
         return None
     try:
-        return int(value)
+        value = int(value)
     except ValueError:
         raise exception.Invalid('Invalid %s filter [%s]' % (name, value))
+    # A flavor's sizes are 32-bit integers: a bound past them selects what
+    # 2**31 does (SQLite cannot bind an integer past 64 bits: a 500).
+    return max(-_SIZE_BOUND, min(value, _SIZE_BOUND))
 
 
 def _is_public_filter(req, context):
