@@ -231,10 +231,13 @@ def check_instances(context, project_id, flavor, min_count, max_count):
     :raises nova_mini.exception.TooManyInstances: not even ``min_count``
         fit; nothing is written.
     """
+    # Even without limits: the recheck takes the row in the boot's own
+    # transaction, where inserting it would race the project's other
+    # first boots (UniqueViolation on PostgreSQL).
+    _ensure_lock_row(context, project_id)
     limits = _limits(context, project_id)
     if _unlimited(limits):
         return max_count
-    _ensure_lock_row(context, project_id)
     usages = _count_committed(context, project_id)
     requested = _requested(max_count, flavor.vcpus, flavor.memory_mb)
     overs = _overs(limits, usages, requested)

@@ -156,3 +156,27 @@ def test_concurrent_boots_never_exceed_the_quota(stack):
     assert all('Quota exceeded for instances' in text for text in refused)
     assert _stored(engine) == {'instances': 10, 'request_specs': 10,
                                'instance_actions': 10}
+
+
+def test_concurrent_first_boots_of_an_unlimited_project(api_fixture_factory,
+                                                        backend):
+    # A project without limits has no lock row until its first boot: the
+    # boots racing to be first must not race to insert it in their own
+    # transactions (on PostgreSQL one got UniqueViolation: a 500).
+    fixture = api_fixture_factory(backend=backend, conf_overrides={
+        'quota.instances': -1, 'quota.cores': -1, 'quota.ram': -1})
+    builders.create_flavor(nm_context.get_admin_context(), 'small',
+                           memory_mb=512, vcpus=1)
+    app = webtest.TestApp(fixture.app)
+    statuses = []
+    lock = threading.Lock()
+
+    def boot(index):
+        response = _boot(app)
+        with lock:
+            statuses.append((response.status_int, response.text))
+
+    assert threads.race(boot, CLIENTS) == []
+    assert [status for status, _text in statuses] == [202] * CLIENTS, \
+        statuses
+    assert _stored(fixture.database.engine)['instances'] == CLIENTS
