@@ -58,16 +58,28 @@ class RefusedJSON(InvalidJSON):
 
 
 def _refuse_constant(name):
-    raise RefusedJSON('The request body holds %s, which is not a JSON '
-                      'number.' % name)
+    raise RefusedJSON('holds %s, which is not a JSON number.' % name)
 
 
 def _finite_float(text):
     value = float(text)
     if not math.isfinite(value):
-        raise RefusedJSON('The request body holds the number %.40s, too '
-                          'large for a floating-point number.' % text)
+        raise RefusedJSON('holds the number %.40s, too large for a '
+                          'floating-point number.' % text)
     return value
+
+
+def finite_loads(data):
+    """``json.loads`` of JSON's numbers only: ``NaN``, ``Infinity`` and
+    numbers too large for a float (``1e999`` would be ``inf``) refused.
+
+    :param data: a JSON text (str or bytes).
+    :raises RefusedJSON: such a number; its message is what the text
+        "holds ...", to follow the name of what was parsed.
+    :raises ValueError: not JSON.
+    """
+    return json.loads(data, parse_constant=_refuse_constant,
+                      parse_float=_finite_float)
 
 
 def _depth(text):
@@ -105,10 +117,9 @@ def loads(data):
         raise RefusedJSON('The request body holds a NUL character '
                           '(\\u0000), which no field accepts.')
     try:
-        value = json.loads(text, parse_constant=_refuse_constant,
-                           parse_float=_finite_float)
-    except RefusedJSON:
-        raise
+        value = finite_loads(text)
+    except RefusedJSON as exc:
+        raise RefusedJSON('The request body %s' % exc) from None
     except (ValueError, RecursionError):
         # RecursionError: only if MAX_DEPTH is raised past the limit.
         raise InvalidJSON('The request body is not valid JSON.')

@@ -27,10 +27,10 @@ and its reply must be safe to serve.
   bytes received and on the bytes they decompress to (a few KiB of gzip
   can decompress to gigabytes), decompressing no more than the cap allows.
 * Depth: ``parse_json`` refuses JSON nested deeper than ``MAX_DEPTH``, and
-  ``NaN``/``Infinity``, which would make vendor_data2.json invalid JSON.
+  ``NaN``/``Infinity`` and numbers past a float (``1e999``), which would
+  make vendor_data2.json invalid JSON.
 """
 
-import json
 import socket
 import threading
 import zlib
@@ -38,6 +38,8 @@ import zlib
 from keystoneauth1 import session as ks_session
 from urllib3 import connection as urllib3_connection
 from urllib3 import connectionpool
+
+from nova_mini.api import json_body
 
 # Containers nested in one reply. vendor_data2.json nests the reply one
 # level deeper, and it is serialized in the request's thread, under the
@@ -278,10 +280,6 @@ def read_body(reply, max_size):
     return b''.join(body)
 
 
-def _refuse_constant(name):
-    raise ValueError('%s is not a JSON number' % name)
-
-
 def _deeper_than(value, limit):
     """Return whether containers in ``value`` nest deeper than ``limit``."""
     stack = [(value, 1)]
@@ -302,11 +300,13 @@ def _deeper_than(value, limit):
 def parse_json(body):
     """Return the JSON document of ``body`` (bytes).
 
-    :raises ReplyError: not JSON (``NaN`` and ``Infinity`` are not), or
-        nested deeper than ``MAX_DEPTH``.
+    :raises ReplyError: not JSON (``NaN``, ``Infinity`` and numbers past a
+        float are not), or nested deeper than ``MAX_DEPTH``.
     """
     try:
-        value = json.loads(body, parse_constant=_refuse_constant)
+        value = json_body.finite_loads(body)
+    except json_body.RefusedJSON as exc:
+        raise ReplyError('the reply is not JSON (it %s)' % exc) from None
     except RecursionError:
         # The parser gave up long before MAX_DEPTH would have.
         raise ReplyError('the reply is nested deeper than %d levels'

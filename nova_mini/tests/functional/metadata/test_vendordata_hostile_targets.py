@@ -273,7 +273,8 @@ def test_json_nested_within_the_bound_is_served(serve, dynamic):
     assert value == []
 
 
-@pytest.mark.parametrize('literal', [b'NaN', b'Infinity', b'-Infinity'])
+@pytest.mark.parametrize('literal', [b'NaN', b'Infinity', b'-Infinity',
+                                     b'1e999', b'-1e400'])
 def test_non_finite_numbers_are_refused(serve, dynamic, caplog, literal):
     # Served on, they would make vendor_data2.json invalid JSON.
     bad = serve(http_servers.Reply(200, {}, b'{"n": %s}' % literal))
