@@ -22,6 +22,7 @@ from oslo_utils import strutils
 
 from nova_mini.api.baremetal import versions
 from nova_mini.api import pagination
+from nova_mini.api import secrets
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import allocation as allocation_obj
@@ -90,11 +91,6 @@ _FIXED = {
 # The fields of a brief node list.
 BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
                 'provision_state', 'maintenance')
-_MASK = '******'
-# driver_info keys masked besides those oslo.utils knows as secrets.
-_DRIVER_SECRETS = ('snmp_auth_key', 'snmp_priv_key')
-# instance_info keys masked whatever their value.
-_INSTANCE_SECRETS = ('configdrive', 'image_url')
 _REDACTED = '** Redacted: needs the %s permission. **'
 
 
@@ -106,30 +102,25 @@ def _timestamp(value):
     return value.isoformat()
 
 
-def is_secret_key(key):
-    """Whether oslo.utils takes ``key`` for the name of a secret."""
-    return strutils.mask_dict_password({key: 0}, _MASK)[key] == _MASK
-
-
 def _mask_secret_dicts(info, masked):
     # NOTE: mask_dict_password masks a secret held as text, a number or a
     # list, but walks into a dict held under a secret key and shows it
     # ({"ipmi_password": {"x": "pw"}}): such a dict is masked whole.
     for key, value in info.items():
         if isinstance(value, dict):
-            if is_secret_key(key):
-                masked[key] = _MASK
+            if secrets.is_secret_key(key):
+                masked[key] = secrets.MASK
             else:
                 _mask_secret_dicts(value, masked[key])
 
 
 def _masked(info, secret_keys):
     # oslo.utils' password masking, then the keys it does not know.
-    masked = strutils.mask_dict_password(info or {}, _MASK)
+    masked = strutils.mask_dict_password(info or {}, secrets.MASK)
     _mask_secret_dicts(info or {}, masked)
     for key in secret_keys:
         if masked.get(key):
-            masked[key] = _MASK
+            masked[key] = secrets.MASK
     return masked
 
 
@@ -141,7 +132,7 @@ def masked_driver_info(driver_info):
         ``mask_dict_password`` finds them, nested ones too, and the SNMP
         keys).
     """
-    return _masked(driver_info, _DRIVER_SECRETS)
+    return _masked(driver_info, secrets.DRIVER_SECRETS)
 
 
 def masked_driver_internal_info(driver_internal_info):
@@ -159,7 +150,7 @@ def masked_instance_info(instance_info):
     :returns: a new dict (as masked_driver_info, and the config drive
         and image URL whatever they hold).
     """
-    return _masked(instance_info, _INSTANCE_SECRETS)
+    return _masked(instance_info, secrets.INSTANCE_SECRETS)
 
 
 class NodeView(object):

@@ -27,6 +27,7 @@ from oslo_utils import strutils
 import pecan
 
 from nova_mini.api import microversion
+from nova_mini.api import secrets
 from nova_mini.api.validation import messages
 from nova_mini import exception
 
@@ -258,18 +259,16 @@ def _body_message(error):
 
 
 # Fields whose whole value may hold secrets (a BMC password, a config
-# drive), and secret names oslo.utils does not know.
+# drive).
 _SECRET_HOLDERS = frozenset(['driver_info', 'driver_internal_info',
                              'instance_info'])
-_SECRET_NAMES = frozenset(['snmp_auth_key', 'snmp_priv_key', 'image_url'])
-_MASK = '******'
 
 
 def _secret_name(name):
     if not isinstance(name, str):
         return False
-    return (name in _SECRET_HOLDERS or name in _SECRET_NAMES or
-            strutils.mask_dict_password({name: 0}, _MASK)[name] == _MASK)
+    return (name in _SECRET_HOLDERS or name in secrets.DRIVER_SECRETS or
+            name in secrets.INSTANCE_SECRETS or secrets.is_secret_key(name))
 
 
 def _holds_secret(value, depth=0):
@@ -285,7 +284,7 @@ def _holds_secret(value, depth=0):
     if isinstance(value, list):
         return any(_holds_secret(item, depth + 1) for item in value)
     if isinstance(value, str):
-        return strutils.mask_password(value, _MASK) != value
+        return strutils.mask_password(value, secrets.MASK) != value
     return False
 
 
@@ -297,7 +296,7 @@ def _quoted(error):
     """
     if any(_secret_name(name) for name in error.path) or \
             _holds_secret(error.instance):
-        return _MASK
+        return secrets.MASK
     return _short(error.instance)
 
 
