@@ -139,8 +139,8 @@ def test_minus_one_is_no_limit(api_fixture_factory, backend):
     assert _stored(fixture.database.engine)['instances'] == 30
 
 
-def test_concurrent_boots_never_exceed_the_quota(stack):
-    app, engine = stack
+def _race_boots(app):
+    """CLIENTS boots of one server at once: their (status, body)s."""
     statuses = []
     lock = threading.Lock()
 
@@ -150,6 +150,12 @@ def test_concurrent_boots_never_exceed_the_quota(stack):
             statuses.append((response.status_int, response.text))
 
     assert threads.race(boot, CLIENTS) == []
+    return statuses
+
+
+def test_concurrent_boots_never_exceed_the_quota(stack):
+    app, engine = stack
+    statuses = _race_boots(app)
     codes = sorted(status for status, _text in statuses)
     assert codes == [202] * 10 + [403] * (CLIENTS - 10), statuses
     refused = [text for status, text in statuses if status == 403]
@@ -167,16 +173,7 @@ def test_concurrent_first_boots_of_an_unlimited_project(api_fixture_factory,
         'quota.instances': -1, 'quota.cores': -1, 'quota.ram': -1})
     builders.create_flavor(nm_context.get_admin_context(), 'small',
                            memory_mb=512, vcpus=1)
-    app = webtest.TestApp(fixture.app)
-    statuses = []
-    lock = threading.Lock()
-
-    def boot(index):
-        response = _boot(app)
-        with lock:
-            statuses.append((response.status_int, response.text))
-
-    assert threads.race(boot, CLIENTS) == []
+    statuses = _race_boots(webtest.TestApp(fixture.app))
     assert [status for status, _text in statuses] == [202] * CLIENTS, \
         statuses
     assert _stored(fixture.database.engine)['instances'] == CLIENTS
