@@ -39,11 +39,11 @@ trap cleanup EXIT
 
 log "nova_mini tests: repo $REPO, venv $VENV"
 
-# 1. Debian packages: the services the tests talk to, and what pip may
-#    need to build wheels.
+# 1. Debian packages: the services the tests talk to, what pip may need
+#    to build wheels, and systemd-analyze (the unit files' tests).
 apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
     libssl-dev rabbitmq-server postgresql memcached mariadb-server \
-    cloud-init haproxy
+    cloud-init haproxy systemd
 
 # 2. The project, its test requirements and the sample operator plugins
 #    that the extra-spec and vendordata plugin tests load.

@@ -14,6 +14,9 @@
 
 import importlib.metadata
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -130,13 +133,46 @@ def test_static_json_refuses_a_directory(load, tmp_path):
 
 
 def test_static_json_refuses_an_unreadable_file(load, static_file):
-    import os
     os.chmod(static_file, 0)
     if os.access(static_file, os.R_OK):
-        pytest.skip('running as root: every file is readable')
-    with pytest.raises(exception.VendorDataConfigError,
-                       match='Permission denied'):
-        load(vendordata_jsonfile_path=static_file)
+        # Root reads every file: the same load, in a process whose root
+        # lacks the capabilities that bypass file permissions.
+        message = _load_without_dac_override(static_file)
+    else:
+        with pytest.raises(exception.VendorDataConfigError) as caught:
+            load(vendordata_jsonfile_path=static_file)
+        message = str(caught.value)
+    assert message == ('Invalid vendordata configuration: [api] '
+                       'vendordata_jsonfile_path %s: Permission denied'
+                       % static_file)
+
+
+# The load of the test above, the message of its VendorDataConfigError on
+# stdout.
+_LOAD = """
+import sys
+from nova_mini import exception
+from nova_mini.metadata import vendordata
+from nova_mini.tests.fixtures import conf
+overrides = {'api.vendordata_jsonfile_path': sys.argv[1]}
+with conf.ConfFixture(**overrides) as fixture:
+    try:
+        vendordata.load(fixture.conf)
+    except exception.VendorDataConfigError as exc:
+        print(exc)
+    else:
+        sys.exit('loaded')
+"""
+
+
+def _load_without_dac_override(path):
+    caps = '-dac_override,-dac_read_search'
+    proc = subprocess.run(
+        ['setpriv', '--inh-caps=' + caps, '--bounding-set=' + caps,
+         sys.executable, '-c', _LOAD, path],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.strip()
 
 
 def test_an_unknown_name_is_refused_naming_it_and_the_known_ones(load):
