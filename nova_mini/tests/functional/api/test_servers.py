@@ -18,6 +18,7 @@ The live counterpart (RabbitMQ, the daemons):
 nova_mini/tests/live/test_servers_boot.py.
 """
 
+import threading
 import time
 
 import oslo_messaging as messaging
@@ -28,6 +29,7 @@ from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_action
 from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.scheduler import manager
@@ -369,6 +371,21 @@ def test_a_flavor_without_a_spec_writes_nothing(stack):
     assert objects.InstanceList.get_all(admin).objects == []
 
 
+def _create_events(ctxt, instance_uuid):
+    """The events of the server's create action."""
+    (action,) = instance_action.list_actions(ctxt, instance_uuid)
+    assert action['action'] == instance_action.CREATE
+    return instance_action.get_action(ctxt, instance_uuid,
+                                      action['request_id'])['events']
+
+
+def _node_row(ctxt, node_uuid):
+    node = objects.Node.get_by_uuid(ctxt, node_uuid)
+    return {'instance_uuid': node.instance_uuid,
+            'provision_state': node.provision_state,
+            'updated_at': node.updated_at}
+
+
 def test_no_scheduler_fails_the_build_after_the_timeout(
         api_fixture_factory):
     """Nobody consumes the cast: after rpc_response_timeout the server
@@ -382,22 +399,44 @@ def test_no_scheduler_fails_the_build_after_the_timeout(
     node = _node('gold')
     created = _boot(app, flavor='bm')
     assert _wait(app, created['id'], timeout=0)['status'] == 'BUILD'
-    time.sleep(1.2)
-    server = _wait(app, created['id'], timeout=0)
+    server = _wait(app, created['id'])
     assert server['status'] == 'ERROR'
     assert server['fault']['message'].startswith(
         'Timed out waiting for a scheduler')
-    # The late scheduler takes the queued cast and leaves the server be.
+    # The late scheduler takes the queued cast and leaves the server and
+    # the node be: no claim, no build event.
+    before = (_create_events(admin, created['id']),
+              _node_row(admin, node.uuid))
+    late = manager.SchedulerManager('late', fixture.conf)
+    handled = []
+    done = threading.Event()
+    real_build = late.build_instances
+
+    def build_instances(ctxt, spec_obj, instance_uuids):
+        try:
+            return real_build(ctxt, spec_obj, instance_uuids)
+        finally:
+            handled.append(instance_uuids)
+            done.set()
+
+    late.build_instances = build_instances
     server_rpc = rpc.get_server(
         fixture.conf, messaging.Target(topic=rpcapi.TOPIC, server='late'),
-        [manager.SchedulerManager('late', fixture.conf)])
+        [late])
     server_rpc.start()
     try:
-        time.sleep(0.5)
+        assert done.wait(10), 'the late scheduler never got the cast'
     finally:
         server_rpc.stop()
         server_rpc.wait()
-    assert objects.Node.get_by_uuid(admin, node.uuid).instance_uuid is None
+    assert handled == [[created['id']]]
+    assert (_create_events(admin, created['id']),
+            _node_row(admin, node.uuid)) == before
+    assert before[1]['instance_uuid'] is None
+    stored = objects.Instance.get_by_uuid(admin, created['id'])
+    assert stored.vm_state == instance_obj.ERROR
+    assert stored.fault['message'].startswith(
+        'Timed out waiting for a scheduler')
     assert _wait(app, created['id'], timeout=0)['status'] == 'ERROR'
 
 
