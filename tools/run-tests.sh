@@ -82,20 +82,19 @@ venv_path=$(deploy ensure-glance-venv) || die "could not build the Glance venv"
 log "Glance venv: $venv_path"
 # Tempest (the live test of its compute version tests) in a scratch venv
 # of its own, built once: never in the test venv.
+# With ironic-tempest-plugin (the live test of its node, chassis and port
+# tests); every release pinned by tools/constraints/tempest.txt, rebuilt
+# when that file changes.
 export NOVA_MINI_TEMPEST_VENV=${NOVA_MINI_TEMPEST_VENV:-$HOME/.cache/nova_mini/tempest-venv}
-if [ ! -x "$NOVA_MINI_TEMPEST_VENV/bin/tempest" ]; then
+tempest_pins=$REPO/tools/constraints/tempest.txt
+tempest_stamp=$NOVA_MINI_TEMPEST_VENV/.nova_mini-c$(sha256sum <"$tempest_pins" | cut -c1-12)
+if [ ! -x "$NOVA_MINI_TEMPEST_VENV/bin/tempest" ] || [ ! -f "$tempest_stamp" ]; then
     log "building the Tempest venv in $NOVA_MINI_TEMPEST_VENV"
     rm -rf "$NOVA_MINI_TEMPEST_VENV"
     python3 -m venv "$NOVA_MINI_TEMPEST_VENV" || die "could not create the Tempest venv"
-    "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q tempest==47.0.0 \
-        || die "could not install Tempest"
-fi
-# ironic-tempest-plugin (the live test of its node, chassis and port
-# tests), into the same venv, once.
-if [ ! -d "$("$NOVA_MINI_TEMPEST_VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/ironic_tempest_plugin" ]; then
-    log "installing ironic-tempest-plugin into $NOVA_MINI_TEMPEST_VENV"
-    "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q ironic-tempest-plugin==3.2.0 \
-        || die "could not install ironic-tempest-plugin"
+    "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q -c "$tempest_pins" tempest==47.0.0 \
+        ironic-tempest-plugin==3.2.0 || die "could not install Tempest"
+    touch "$tempest_stamp"
 fi
 # nova_mini's own plugin, this checkout's, on every run: copied in (not
 # linked, so that no run depends on another checkout's files), so every

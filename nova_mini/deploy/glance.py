@@ -106,7 +106,8 @@ def ensure_venv(path=None, timeout=1200):
     """Build the Glance venv unless a complete one is there; its path."""
     return venvs.ensure(path or venv_dir(),
                         ['glance==%s' % VERSION, 'gunicorn'],
-                        ('glance-manage', 'gunicorn'), timeout=timeout)
+                        ('glance-manage', 'gunicorn'), timeout=timeout,
+                        constraints=venvs.constraints_file('glance'))
 
 
 def image_bytes(name):

@@ -137,7 +137,8 @@ def ensure_venv(path=None, timeout=1200):
     """Build the Keystone venv unless a complete one is there; its path."""
     return venvs.ensure(path or venv_dir(),
                         ['keystone==%s' % VERSION, 'gunicorn'],
-                        ('keystone-manage', 'gunicorn'), timeout=timeout)
+                        ('keystone-manage', 'gunicorn'), timeout=timeout,
+                        constraints=venvs.constraints_file('keystone'))
 
 
 class Keystone(service.GunicornService):

@@ -12,9 +12,13 @@
 
 """Venvs of the OpenStack services deployed from PyPI (Keystone,
 Glance): built once under ``${NOVA_MINI_CACHE:-~/.cache/nova_mini}`` and
-reused, never the project's venv, whose libraries they would pin.
+reused, never the project's venv, whose libraries they would pin. Every
+release in them is pinned by ``tools/constraints/<service>.txt`` of the
+checkout, so that an upstream release cannot change a fresh machine's
+venv; a venv built with other constraints is rebuilt.
 """
 
+import hashlib
 import logging
 import os
 import shutil
@@ -30,6 +34,38 @@ def cache_dir():
         os.path.expanduser('~'), '.cache', 'nova_mini')
 
 
+# tools/constraints/ of the checkout this package runs from (the harness
+# always does: tools/lib.sh runs ``python -m nova_mini.deploy`` from it).
+CONSTRAINTS_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+        __file__)))), 'tools', 'constraints')
+
+
+def constraints_file(name):
+    """The constraints file of the venv ``name`` (``keystone``,
+    ``glance``), or None when this package runs from no checkout.
+    """
+    path = os.path.join(CONSTRAINTS_DIR, name + '.txt')
+    if os.path.exists(path):
+        return path
+    LOG.warning('no %s: the %s venv is built without constraints',
+                path, name)
+    return None
+
+
+def marker_name(requirements, constraints=None):
+    """The file that marks a complete venv: named after the first
+    requirement (the service and its version) and the digest of the
+    constraints file, so that a venv of another version or built with
+    other constraints is rebuilt.
+    """
+    name = '.nova_mini-%s' % requirements[0].replace('==', '-')
+    if constraints:
+        with open(constraints, 'rb') as f:
+            name += '-c%s' % hashlib.sha256(f.read()).hexdigest()[:12]
+    return name
+
+
 def clean_env():
     """The environment without the project venv's marks, so that tools of
     a service's venv find only that venv.
@@ -40,16 +76,14 @@ def clean_env():
     return env
 
 
-def ensure(path, requirements, executables, timeout=1200):
+def ensure(path, requirements, executables, timeout=1200,
+           constraints=None):
     """Build the venv at ``path`` with ``requirements`` (pip arguments)
-    unless a complete one is there; return ``path``.
-
-    A marker file named after the first requirement (the service and its
-    version) makes a venv of another version be rebuilt; ``executables``
-    (names under bin/) must exist.
+    and the pip constraints file ``constraints`` unless a complete one is
+    there (its marker_name and ``executables``, names under bin/); return
+    ``path``.
     """
-    marker = os.path.join(path, '.nova_mini-%s'
-                          % requirements[0].replace('==', '-'))
+    marker = os.path.join(path, marker_name(requirements, constraints))
     needed = [marker] + [os.path.join(path, 'bin', b)
                          for b in tuple(executables) + ('python',)]
     if all(os.path.exists(p) for p in needed):
@@ -68,10 +102,11 @@ def ensure(path, requirements, executables, timeout=1200):
         # The interpreter behind this one (venv or not) makes the new venv.
         python = getattr(sys, '_base_executable', None) or sys.executable
         env = clean_env()
+        pins = ['-c', constraints] if constraints else []
         util.run([python, '-m', 'venv', path], log_path=log, timeout=300,
                  env=env, what='python -m venv %s' % path)
         util.run([os.path.join(path, 'bin', 'python'), '-m', 'pip',
-                  'install', '--disable-pip-version-check'] +
+                  'install', '--disable-pip-version-check'] + pins +
                  list(requirements),
                  log_path=log, timeout=timeout, env=env,
                  what='pip install %s' % ' '.join(requirements))
