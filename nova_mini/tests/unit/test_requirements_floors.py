@@ -39,6 +39,10 @@ FIXED = {
                 'bombs)'),
     'pymysql': ('1.1.1', 'CVE-2024-36039 (SQL injection through dict '
                 'keys)'),
+    'pyjwt': ('2.10.1', 'CVE-2022-29217 (algorithm confusion), '
+              'CVE-2024-53861 (issuer checked as a substring)'),
+    'jinja2': ('3.1.6', 'CVE-2024-56201, CVE-2024-56326, CVE-2025-27516 '
+               '(sandbox breakouts)'),
 }
 
 
@@ -69,9 +73,10 @@ def test_no_floor_below_a_fixed_release(filename):
 
 def test_runtime_packages_with_advisories_have_floors():
     # requests, gunicorn, WebOb, cryptography and urllib3 are imported by
-    # the daemons (cryptography for key pairs, urllib3 under requests):
-    # each needs an explicit floor in requirements.txt.
+    # the daemons (cryptography for key pairs, urllib3 under requests),
+    # PyJWT and Jinja2 by their libraries (keystonemiddleware,
+    # oslo.middleware): each needs an explicit floor in requirements.txt.
     floors = _floors('requirements.txt')
     missing = sorted({'requests', 'gunicorn', 'webob', 'cryptography',
-                      'urllib3'} - set(floors))
+                      'urllib3', 'pyjwt', 'jinja2'} - set(floors))
     assert missing == []
