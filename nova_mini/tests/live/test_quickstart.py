@@ -33,7 +33,9 @@ from nova_mini.deploy import util
 from nova_mini.deploy import venvs
 
 
-pytestmark = pytest.mark.live
+# stack.sh builds its venv on the first run (minutes): a time limit above
+# setup.cfg's default (300 s) for each test.
+pytestmark = [pytest.mark.live, pytest.mark.timeout(1200)]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))

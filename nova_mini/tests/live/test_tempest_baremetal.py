@@ -33,7 +33,9 @@ import pytest
 from nova_mini.api.baremetal import versions
 from nova_mini.tests.live import tempest_run
 
-pytestmark = pytest.mark.live
+# A Tempest run takes up to about 270 s on two busy cores: a time limit
+# above setup.cfg's default (300 s) for each test.
+pytestmark = [pytest.mark.live, pytest.mark.timeout(900)]
 
 MODULES = ('test_nodes', 'test_chassis', 'test_ports', 'test_drivers',
            'test_allocations', 'test_deploy_templates', 'test_conductor',

@@ -26,7 +26,9 @@ import pytest
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import tempest_run
 
-pytestmark = pytest.mark.live
+# A Tempest run takes up to about 270 s on two busy cores: a time limit
+# above setup.cfg's default (300 s) for each test.
+pytestmark = [pytest.mark.live, pytest.mark.timeout(900)]
 
 PLUGIN = pathlib.Path(__file__).resolve().parents[3] / 'contrib' / (
     'tempest-plugin')
