@@ -641,9 +641,12 @@ def child(args, *argv, timeout=3600):
 
 
 # ------------------------------------------------------------ one size
-def run_one(args, backend, size, vhost):
+def run_one(args, backend, size, vhost, beside=None):
     """Seed ``size`` nodes, then per fill level: fill, measure, break
-    down. A list of results, one per fill level.
+    down. A list of results, one per fill level. ``beside(engine,
+    result)``, if given, runs after each fill level's measurement, the
+    scheduler idle (scheduler_vs_placement.py measures Placement there);
+    what it returns is added to the result.
     """
     import sqlalchemy as sa
 
@@ -697,6 +700,8 @@ def run_one(args, backend, size, vhost):
                     args, '--breakdown-only', conf, str(args.breakdown_runs),
                     '1' if args.profile else '0',
                     '1' if args.groups else '0')
+            if beside is not None:
+                result.update(beside(engine, result))
             results.append(result)
         return results
     finally:
@@ -822,21 +827,8 @@ def markdown(results):
     return '\n'.join(lines)
 
 
-def main():
-    if len(sys.argv) > 1 and sys.argv[1] == '--markdown-from':
-        with open(sys.argv[2]) as f:
-            print(markdown(json.load(f)))
-        return 0
-    if len(sys.argv) > 1 and sys.argv[1] == '--breakdown-only':
-        conf, runs, profile, groups = sys.argv[2:6]
-        print(json.dumps(breakdown(conf, int(runs), profile == '1',
-                                   groups == '1')))
-        return 0
-    if len(sys.argv) > 1 and sys.argv[1] == '--fill-only':
-        conf, fraction, batch, groups = sys.argv[2:6]
-        print(json.dumps(fill(conf, float(fraction), int(batch),
-                              groups == '1')))
-        return 0
+def build_parser():
+    """The options (scheduler_vs_placement.py adds its own to them)."""
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--backend', action='append',
                         choices=['sqlite', 'postgresql'],
@@ -877,7 +869,25 @@ def main():
                         help='print a cProfile of the in-process selection')
     parser.add_argument('--keep-state', action='store_true')
     parser.add_argument('--json-out')
-    args = parser.parse_args()
+    return parser
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--markdown-from':
+        with open(sys.argv[2]) as f:
+            print(markdown(json.load(f)))
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == '--breakdown-only':
+        conf, runs, profile, groups = sys.argv[2:6]
+        print(json.dumps(breakdown(conf, int(runs), profile == '1',
+                                   groups == '1')))
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == '--fill-only':
+        conf, fraction, batch, groups = sys.argv[2:6]
+        print(json.dumps(fill(conf, float(fraction), int(batch),
+                              groups == '1')))
+        return 0
+    args = build_parser().parse_args()
     if args.groups == 'auto':
         args.groups = groups_supported()
     else:
