@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 
+from oslo_policy import _checks as oslo_checks
 from oslo_policy import policy as oslo_policy
 import pytest
 
@@ -142,6 +143,11 @@ OWNER_MEMBERS = [node_policies.UPDATE_INSTANCE_INFO,
 NOBODY = [node_policies.SHOW_PASSWORD, node_policies.SHOW_INSTANCE_SECRETS]
 NODE_RULES = NODE_READERS + NODE_MEMBERS + OWNER_READERS + OWNER_MEMBERS
 
+# What the rules' checks may name besides other rules: the roles, and the
+# credentials compared with the target (generic checks).
+ROLES = {'reader', 'member', 'manager', 'admin'}
+CREDENTIALS = {'project_id', 'user_id', 'system_scope', 'is_admin'}
+
 
 def _ids(names):
     # NOTE: no ':' in test ids: gabbi's pytest plugin takes those for its
@@ -190,9 +196,60 @@ def test_building_blocks_are_referenced():
             assert 'rule:%s' % rule.name in check_strings, rule.name
 
 
+def _leaf_checks(check):
+    """The checks a parsed rule is made of (without and, or, not)."""
+    if isinstance(check, (oslo_checks.AndCheck, oslo_checks.OrCheck)):
+        for part in check.rules:
+            yield from _leaf_checks(part)
+    elif isinstance(check, oslo_checks.NotCheck):
+        yield from _leaf_checks(check.rule)
+    else:
+        yield check
+
+
+def _unreadable_checks(check_str, names):
+    """The checks of ``check_str`` (as strings) that are not what a rule
+    may check.
+
+    parse_rule does not raise on a check string it cannot read: it logs
+    and answers a FalseCheck, which denies everyone (only "!" may mean
+    that). A check of an unknown kind is a generic check comparing a
+    credential nobody has. So every check must name a rule of ``names``,
+    a role of ROLES or one of the CREDENTIALS.
+    """
+    parsed = oslo_policy._parser.parse_rule(check_str)
+    if check_str == '!':
+        return [] if isinstance(parsed, oslo_checks.FalseCheck) else [
+            str(parsed)]
+    unreadable = []
+    for check in _leaf_checks(parsed):
+        if isinstance(check, oslo_checks.RuleCheck):
+            known = check.match in names
+        elif isinstance(check, oslo_checks.RoleCheck):
+            known = check.match in ROLES
+        elif isinstance(check, oslo_checks.GenericCheck):
+            known = check.kind in CREDENTIALS
+        else:
+            known = (isinstance(check, oslo_checks.TrueCheck) and
+                     check_str in ('', '@'))
+        if not known:
+            unreadable.append(str(check))
+    return unreadable
+
+
 def test_check_strings_parse():
+    names = set(_rules())
     for rule in policies.list_rules():
-        oslo_policy._parser.parse_rule(rule.check_str)
+        assert _unreadable_checks(rule.check_str, names) == [], (
+            rule.name, rule.check_str)
+
+
+@pytest.mark.parametrize('check_str', [
+    'rule:system_admin_api or', 'role admin', 'rule:system_admin_api and (',
+    'rle:admin', 'role:admn', 'rule:no_such_rule', 'project:%(project_id)s',
+    '@ or role:admin'])
+def test_check_strings_that_do_not_parse_are_seen(check_str):
+    assert _unreadable_checks(check_str, set(_rules()))
 
 
 @pytest.mark.parametrize('name', ADMIN_ONLY, ids=_ids(ADMIN_ONLY))
