@@ -8,11 +8,22 @@ VENV=${NOVA_MINI_VENV:-$REPO/.venv}
 PYTHON=${NOVA_MINI_PYTHON:-python3}
 export DEBIAN_FRONTEND=noninteractive
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+# The steps that download are bounded, so that a stalled mirror stops the
+# run with a message instead of holding it: apt-get and pip install as a
+# whole (seconds), and each of pip's connections (its --timeout and
+# --retries, as environment variables: the venvs nova_mini.deploy builds
+# get them too).
+APT_TIMEOUT=${NOVA_MINI_APT_TIMEOUT:-900}
+PIP_INSTALL_TIMEOUT=${NOVA_MINI_PIP_TIMEOUT:-1200}
+export PIP_TIMEOUT=${PIP_TIMEOUT:-${PIP_DEFAULT_TIMEOUT:-60}}
+export PIP_RETRIES=${PIP_RETRIES:-5}
 
 _T0=$SECONDS
 
 log() { printf '[%4ds] %s\n' $((SECONDS - _T0)) "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
+# expired STATUS: true if it is timeout(1)'s for a command it stopped.
+expired() { [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; }
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"
@@ -44,13 +55,33 @@ apt_ensure() {
     [ ${#missing[@]} -eq 0 ] && return 0
     command -v apt-get >/dev/null || die "missing packages (${missing[*]}) and no apt-get"
     log "apt-get install ${missing[*]}"
-    local out; out=$(mktemp)
-    if ! { as_root apt-get update -q && as_root apt-get install -y -q \
-            --no-install-recommends "${missing[@]}"; } >"$out" 2>&1 </dev/null; then
+    local out rc=0 apt=(timeout -k 30 "$APT_TIMEOUT" apt-get -q
+                        -o Acquire::http::Timeout=60 -o Acquire::Retries=3)
+    out=$(mktemp)
+    { as_root "${apt[@]}" update && as_root "${apt[@]}" install -y \
+          --no-install-recommends "${missing[@]}"; } >"$out" 2>&1 </dev/null || rc=$?
+    if [ $rc -ne 0 ]; then
         tail -n 30 "$out" >&2; rm -f "$out"
+        expired $rc && die "apt-get stopped after ${APT_TIMEOUT} s" \
+            "(a stalled mirror or a held dpkg lock?); NOVA_MINI_APT_TIMEOUT=SECONDS waits longer"
         die "apt-get install failed"
     fi
     rm -f "$out"
+}
+
+# pip_install PYTHON LOG PIP_ARGS...: PYTHON -m pip install PIP_ARGS in
+# $REPO, its output in LOG, stopped after $PIP_INSTALL_TIMEOUT seconds;
+# dies with the end of LOG if it fails.
+pip_install() {
+    local python=$1 out=$2 rc=0
+    shift 2
+    (cd "$REPO" && timeout -k 30 "$PIP_INSTALL_TIMEOUT" "$python" -m pip install "$@") \
+        >"$out" 2>&1 </dev/null || rc=$?
+    [ $rc -eq 0 ] && return 0
+    grep -v 'is ignored: it is neither' "$out" | tail -n 30 >&2
+    expired $rc && die "pip install stopped after ${PIP_INSTALL_TIMEOUT} s" \
+        "(full log: $out); NOVA_MINI_PIP_TIMEOUT=SECONDS waits longer"
+    die "pip install failed (full log: $out)"
 }
 
 # ensure_venv PIP_ARGS...: create $VENV if needed and pip install into it,
@@ -70,11 +101,7 @@ ensure_venv() {
         return 0
     fi
     log "pip install into $VENV (a few minutes the first time)"
-    local out="$VENV/pip-install.log"
-    if ! (cd "$REPO" && "$VENV/bin/python" -m pip install "$@") >"$out" 2>&1 </dev/null; then
-        grep -v 'is ignored: it is neither' "$out" | tail -n 30 >&2
-        die "pip install failed (full log: $out)"
-    fi
+    pip_install "$VENV/bin/python" "$VENV/pip-install.log" "$@"
     echo "$want" >"$stamp"
 }
 

@@ -92,16 +92,16 @@ if [ ! -x "$NOVA_MINI_TEMPEST_VENV/bin/tempest" ] || [ ! -f "$tempest_stamp" ]; 
     log "building the Tempest venv in $NOVA_MINI_TEMPEST_VENV"
     rm -rf "$NOVA_MINI_TEMPEST_VENV"
     python3 -m venv "$NOVA_MINI_TEMPEST_VENV" || die "could not create the Tempest venv"
-    "$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q -c "$tempest_pins" tempest==47.0.0 \
-        ironic-tempest-plugin==3.2.0 || die "could not install Tempest"
+    pip_install "$NOVA_MINI_TEMPEST_VENV/bin/python" "$NOVA_MINI_TEMPEST_VENV/pip-install.log" \
+        -c "$tempest_pins" tempest==47.0.0 ironic-tempest-plugin==3.2.0
     touch "$tempest_stamp"
 fi
 # nova_mini's own plugin, this checkout's, on every run: copied in (not
 # linked, so that no run depends on another checkout's files), so every
 # Tempest run of the suite loads the same plugin.
 log "installing contrib/tempest-plugin into $NOVA_MINI_TEMPEST_VENV"
-"$NOVA_MINI_TEMPEST_VENV/bin/pip" install -q --no-deps --force-reinstall \
-    "$REPO/contrib/tempest-plugin" || die "could not install contrib/tempest-plugin"
+pip_install "$NOVA_MINI_TEMPEST_VENV/bin/python" "$NOVA_MINI_TEMPEST_VENV/pip-install.log" \
+    --no-deps --force-reinstall "$REPO/contrib/tempest-plugin"
 
 # 4. The tests.
 log "pytest (temporary files and live stack logs under $TEST_TMP)"

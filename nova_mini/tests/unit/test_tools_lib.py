@@ -1,0 +1,93 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""tools/lib.sh, which tools/run-tests.sh and tools/stack.sh source: its
+download steps are bounded (a stalled apt-get or pip stops with a message
+naming the step and the variable that waits longer).
+"""
+
+import os
+import pathlib
+import subprocess
+
+LIB = pathlib.Path(__file__).resolve().parents[3] / 'tools' / 'lib.sh'
+
+
+def _fake(tmp_path, name, body):
+    path = tmp_path / 'bin' / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text('#!/bin/sh\n' + body + '\n')
+    path.chmod(0o755)
+    return str(path)
+
+
+def _lib(tmp_path, script, **env):
+    """Run ``script`` in bash after sourcing lib.sh, with the fakes of
+    tmp_path/bin first on PATH.
+    """
+    environ = {k: v for k, v in os.environ.items()
+               if not k.startswith(('PIP_', 'NOVA_MINI_'))}
+    environ.update(env)
+    environ['PATH'] = '%s:%s' % (tmp_path / 'bin', environ['PATH'])
+    return subprocess.run(
+        ['bash', '-c', 'set -euo pipefail; source "$0"; ' + script,
+         str(LIB)],
+        env=environ, capture_output=True, text=True, timeout=60)
+
+
+def test_pip_install_stops_after_its_time(tmp_path):
+    python = _fake(tmp_path, 'python', 'echo collecting; exec sleep 30')
+    log = tmp_path / 'pip.log'
+    proc = _lib(tmp_path, 'pip_install %s %s foo' % (python, log),
+                NOVA_MINI_PIP_TIMEOUT='1')
+    assert proc.returncode == 1
+    assert ('ERROR: pip install stopped after 1 s (full log: %s); '
+            'NOVA_MINI_PIP_TIMEOUT=SECONDS waits longer' % log) in proc.stderr
+    assert log.read_text() == 'collecting\n'
+
+
+def test_pip_install_gets_connection_timeout_and_retries(tmp_path):
+    python = _fake(tmp_path, 'python',
+                   'echo "$PIP_TIMEOUT $PIP_RETRIES $*"; exit 0')
+    log = tmp_path / 'pip.log'
+    proc = _lib(tmp_path, 'pip_install %s %s -r x.txt' % (python, log))
+    assert proc.returncode == 0, proc.stderr
+    assert log.read_text() == '60 5 -m pip install -r x.txt\n'
+    # The machine's own settings win.
+    proc = _lib(tmp_path, 'pip_install %s %s y' % (python, log),
+                PIP_DEFAULT_TIMEOUT='180', PIP_RETRIES='2')
+    assert log.read_text() == '180 2 -m pip install y\n'
+
+
+def test_a_failed_pip_install_shows_its_log(tmp_path):
+    python = _fake(tmp_path, 'python', 'echo "No matching distribution"; '
+                   'exit 1')
+    log = tmp_path / 'pip.log'
+    proc = _lib(tmp_path, 'pip_install %s %s nothing' % (python, log))
+    assert proc.returncode == 1
+    assert 'No matching distribution' in proc.stderr
+    assert 'ERROR: pip install failed (full log: %s)' % log in proc.stderr
+
+
+def test_apt_ensure_stops_after_its_time(tmp_path):
+    _fake(tmp_path, 'apt-get', 'echo "apt-get $*"; exec sleep 30')
+    # (as_root needs root or sudo; a fake sudo runs the command)
+    _fake(tmp_path, 'sudo', 'shift; exec "$@"')
+    proc = _lib(tmp_path, 'apt_ensure nova-mini-no-such-package',
+                NOVA_MINI_APT_TIMEOUT='1')
+    assert proc.returncode == 1
+    assert ('ERROR: apt-get stopped after 1 s (a stalled mirror or a held '
+            'dpkg lock?); NOVA_MINI_APT_TIMEOUT=SECONDS waits longer'
+            in proc.stderr)
+    # The connections of apt-get are bounded too.
+    assert ('apt-get -q -o Acquire::http::Timeout=60 -o Acquire::Retries=3 '
+            'update' in proc.stderr)
