@@ -36,6 +36,10 @@ BASE_KEYS = {'uuid', 'meta', 'hostname', 'name', 'launch_index',
              'availability_zone'}
 ADDED_KEYS = [('2013-04-04', 'random_seed'), ('2015-10-15', 'project_id'),
               ('2016-06-30', 'devices'), ('2020-10-14', 'dedicated_cpus')]
+# The other files, for an instance without networking and with Nova's
+# vendordata defaults.
+EMPTY = {'vendor_data.json': {}, 'vendor_data2.json': {'static': {}},
+         'network_data.json': {'links': [], 'networks': [], 'services': []}}
 USER_DATA = b'#cloud-config\nhostname: x\n\x00\xff binary too'
 
 
@@ -75,15 +79,23 @@ def test_every_listed_file_is_served(app, instance, version):
     assert listing.content_type == 'text/plain'
     listed = listing.text.split('\n')
     assert listed == [name for name in ALL_FILES if _served(version, name)]
+    resolved = versions.VERSIONS[-1] if version == 'latest' else version
     for name in listed:
         resp = app.get('/openstack/%s/%s' % (version, name), headers=headers)
         assert resp.status_int == 200
         if name == 'user_data':
             assert resp.body == USER_DATA
             assert resp.content_type == 'text/plain'
+            continue
+        assert resp.content_type == 'application/json'
+        doc = json.loads(resp.body)
+        if name == 'meta_data.json':
+            assert set(doc) == _keys(resolved)
+            assert (doc['uuid'], doc['name'], doc['meta']) == (
+                instance.uuid, 'Web_1.example', {'role': 'web', 'tier': '1'})
         else:
-            assert resp.content_type == 'application/json'
-            assert isinstance(json.loads(resp.body), dict)
+            # No vendordata configured, no networking.
+            assert doc == EMPTY[name]
     for name in set(ALL_FILES) - set(listed):
         app.get('/openstack/%s/%s' % (version, name), headers=headers,
                 status=404)
@@ -183,7 +195,21 @@ def test_unknown_paths_are_404(app, instance, path):
                                   '/openstack//latest//meta_data.json/',
                                   '/openstack/latest/./meta_data.json'])
 def test_paths_are_normalised(app, instance, path):
-    app.get(path, headers=metadata_service.headers(instance.uuid), status=200)
+    headers = metadata_service.headers(instance.uuid)
+    resp = app.get(path, headers=headers, status=200)
+    if path == '/openstack/latest/':
+        assert resp.content_type == 'text/plain'
+        assert resp.text.split('\n') == ALL_FILES
+        return
+    assert resp.content_type == 'application/json'
+    doc = resp.json
+    canonical = app.get('/openstack/latest/meta_data.json',
+                        headers=headers).json
+    # The same document, but for its random seed (new with each answer).
+    doc.pop('random_seed')
+    canonical.pop('random_seed')
+    assert doc == canonical
+    assert doc['uuid'] == instance.uuid
 
 
 @pytest.mark.parametrize('method', ['POST', 'PUT', 'DELETE', 'PATCH'])
@@ -196,9 +222,14 @@ def test_only_get_and_head(app, instance, method):
 
 
 def test_head(app, instance):
-    resp = app.head('/openstack/latest/meta_data.json',
-                    headers=metadata_service.headers(instance.uuid))
+    headers = metadata_service.headers(instance.uuid)
+    resp = app.head('/openstack/latest/meta_data.json', headers=headers)
     assert resp.status_int == 200 and resp.body == b''
+    # GET's headers: the document's type and length (its random seed has
+    # the same length in every answer).
+    got = app.get('/openstack/latest/meta_data.json', headers=headers)
+    assert resp.content_type == 'application/json'
+    assert resp.content_length == got.content_length == len(got.body)
 
 
 def test_meta_data_of_a_server_with_a_key_pair(app, make_instance):
