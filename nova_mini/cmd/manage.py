@@ -20,10 +20,12 @@
     nova-mini-manage extra-specs metadefs --output-dir DIR
     nova-mini-manage flavor audit
     nova-mini-manage metadata show SERVER [--path latest/vendor_data2.json]
+    nova-mini-manage node list [--trait T] [--not-trait T] [--trait-any T]
+                               [--not-trait-any T] [--format json]
 
 Each group of sub-commands beyond db and scheduler lives in a module of
 its own: ``manage_extra_specs`` (extra-specs, flavor audit) and
-``manage_metadata`` (metadata).
+``manage_metadata`` (metadata), ``manage_nodes`` (node).
 """
 
 import functools
@@ -35,6 +37,7 @@ import oslo_messaging as messaging
 
 from nova_mini.cmd import manage_extra_specs
 from nova_mini.cmd import manage_metadata
+from nova_mini.cmd import manage_nodes
 from nova_mini import conf
 from nova_mini import config
 from nova_mini import context as nm_context
@@ -80,8 +83,9 @@ _COMMANDS = {
     ('scheduler', 'ping'): _scheduler_ping,
     ('metadata', 'show'): lambda: manage_metadata.show(CONF),
 }
-_COMMANDS.update({name: functools.partial(handler, CONF)
-                  for name, handler in manage_extra_specs.COMMANDS.items()})
+for _group in (manage_extra_specs, manage_nodes):
+    _COMMANDS.update({name: functools.partial(handler, CONF)
+                      for name, handler in _group.COMMANDS.items()})
 
 
 def _add_parsers(subparsers):
@@ -103,6 +107,7 @@ def _add_parsers(subparsers):
 
     manage_extra_specs.add_parsers(subparsers)
     manage_metadata.add_parser(subparsers)
+    manage_nodes.add_parser(subparsers)
 
 
 _command_opt = cfg.SubCommandOpt('command', title='Commands',

@@ -123,7 +123,8 @@ class Checks(upgradecheck.UpgradeCommands):
             'Nodes carry traits that are neither standard os-traits names '
             'nor CUSTOM_ followed by A-Z, 0-9 and _: %s. Flavors cannot '
             'require them; replace them with "openstack baremetal node '
-            'set --trait" / "unset --trait".' % _named(names))
+            'add trait <node> <trait>" / "openstack baremetal node remove '
+            'trait <node> <trait>".' % _named(names))
 
     def _check_metadata_secret(self):
         if CONF.metadata.metadata_proxy_shared_secret:

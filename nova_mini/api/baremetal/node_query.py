@@ -113,11 +113,11 @@ def filters(req):
             continue
         if not utils.allow_node_traits():
             raise utils.not_acceptable()
-        _trait_filter(found, param, name, req.GET[param])
+        trait_filter(found, param, name, req.GET[param])
     return found
 
 
-def _trait_filter(found, param, name, value):
+def trait_filter(found, param, name, value):
     """Add the trait filter ``param`` (its key in objects.node_filters:
     ``name``) to ``found``: at most MAX_FILTER_TRAITS traits, each a
     trait name.

@@ -212,8 +212,7 @@ def image_disk_config(image, requested):
 
 def _refuse_unsupported(body):
     """400 for what nova_mini cannot do, in Nova's words where Nova has
-    them (it has no key pairs, networks, reservation ids or file injection
-    to use).
+    them (it has no networks, reservation ids or file injection to use).
     """
     if body.get('personality'):
         refuse_personality()

@@ -14,68 +14,27 @@
 console script, a config file, a SQLite database made by ``db sync``.
 """
 
+from importlib import metadata
 import json
-import os
-import shutil
-import subprocess
-import sys
+import re
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 
 from nova_mini import context as nm_context
-from nova_mini.db import api as db_api
 from nova_mini.tests.fixtures import builders
+from nova_mini.tests.functional.cmd import scripts
 
 SUCCESS, WARNING, FAILURE = 0, 1, 2
 
 
-def _script(name):
-    script = os.path.join(os.path.dirname(sys.executable), name)
-    return script if os.path.exists(script) else shutil.which(name)
-
-
-def _run(name, config_file, *args):
-    return subprocess.run(
-        [_script(name), '--config-file', str(config_file)] + list(args),
-        capture_output=True, text=True, timeout=120)
-
-
 def status(config_file):
     """Run the check with --json; return (exit status, {check: result})."""
-    proc = _run('nova-mini-status', config_file, 'upgrade', 'check', '--json')
+    proc = scripts.run('nova-mini-status', config_file, 'upgrade', 'check',
+                       '--json')
     assert proc.stdout, proc.stderr
     report = json.loads(proc.stdout)
     return proc.returncode, {check['check']: check
                              for check in report['checks']}
-
-
-def _config(tmp_path, metadata=''):
-    url = 'sqlite:///%s' % (tmp_path / 'nova_mini.sqlite')
-    config_file = tmp_path / 'nova-mini.conf'
-    config_file.write_text('[database]\nconnection = %s\n[metadata]\n%s\n'
-                           % (url, metadata))
-    return url, config_file
-
-
-@pytest.fixture
-def synced(tmp_path):
-    """A synced database with a shared secret configured, and the
-    in-process enginefacade pointed at it for making rows.
-    """
-    url, config_file = _config(
-        tmp_path, 'metadata_proxy_shared_secret = s3cret')
-    synced = _run('nova-mini-manage', config_file, 'db', 'sync')
-    assert synced.returncode == 0, synced.stderr
-    factory = enginefacade.transaction_context()
-    factory.configure(connection=url, sqlite_fk=True)
-    factory.append_on_engine_create(db_api._on_engine_create)
-    restore = db_api.context_manager.patch_factory(factory)
-    try:
-        yield config_file
-    finally:
-        restore()
-        factory.writer.get_engine().dispose()
 
 
 def test_a_ready_deployment_passes(synced):
@@ -95,7 +54,8 @@ def test_a_ready_deployment_passes(synced):
 
 
 def test_an_empty_database_fails_and_says_what_to_run(tmp_path):
-    _, config_file = _config(tmp_path, 'metadata_proxy_shared_secret = x')
+    _, config_file = scripts.config(tmp_path,
+                                    'metadata_proxy_shared_secret = x')
 
     code, checks = status(config_file)
 
@@ -135,6 +95,14 @@ def test_flavors_and_traits_that_strict_validation_rejects_are_named(synced):
     assert traits['result'] == WARNING
     assert 'custom_lower (2 nodes)' in traits['details']
     assert 'CUSTOM_OK' not in traits['details']
+    # The advice names commands python-ironicclient has.
+    advised = re.findall(r'openstack (baremetal node \w+ \w+)',
+                         traits['details'])
+    assert advised == ['baremetal node add trait',
+                       'baremetal node remove trait']
+    osc = {ep.name.replace('_', ' ') for ep in
+           metadata.entry_points(group='openstack.baremetal.v1')}
+    assert set(advised) <= osc, set(advised) - osc
 
 
 @pytest.mark.parametrize('metadata, expected, words', [
@@ -142,7 +110,7 @@ def test_flavors_and_traits_that_strict_validation_rejects_are_named(synced):
     ('insecure_unsigned_requests = true', WARNING, 'serves any instance'),
 ])
 def test_missing_metadata_secret(tmp_path, metadata, expected, words):
-    _, config_file = _config(tmp_path, metadata)
+    _, config_file = scripts.config(tmp_path, metadata)
 
     code, checks = status(config_file)
 
@@ -153,7 +121,7 @@ def test_missing_metadata_secret(tmp_path, metadata, expected, words):
 
 
 def test_human_readable_table(synced):
-    proc = _run('nova-mini-status', synced, 'upgrade', 'check')
+    proc = scripts.run('nova-mini-status', synced, 'upgrade', 'check')
     assert proc.returncode == SUCCESS, proc.stdout + proc.stderr
     assert 'Check: Node traits' in proc.stdout
     assert 'Result: Success' in proc.stdout
