@@ -17,7 +17,6 @@ hosts and users made and deleted with rabbitmqctl.
 
 import contextlib
 import logging
-import os
 import shutil
 import subprocess
 from urllib import parse
@@ -37,16 +36,19 @@ def sbin(command):
             or shutil.which(command, path='/usr/sbin:/usr/local/sbin:/sbin'))
 
 
-def _rabbitmqctl(*args):
-    """Run ``rabbitmqctl -q args``; its standard output."""
+def _rabbitmqctl(*args, stdin=None):
+    """Run ``rabbitmqctl -q args`` (as root: Debian's rabbitmqctl runs
+    for root or the rabbitmq user only), ``stdin`` its input; its standard
+    output.
+    """
     command = sbin('rabbitmqctl')
     if not command:
         raise util.ServiceError('rabbitmqctl is not installed')
-    argv = [command, '-q'] + list(args)
-    what = ' '.join(argv[2:])
+    what = ' '.join(args)
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(util.as_root([command, '-q'] + list(args)),
+                              input=stdin or '', capture_output=True,
+                              text=True, timeout=60)
     except subprocess.TimeoutExpired:
         raise util.ServiceError('rabbitmqctl %s: still running after 60s'
                                 % what)
@@ -126,13 +128,7 @@ class RabbitMQ(object):
         made = name not in self.user_names()
         # The password on standard input keeps it off the command line.
         command = ['add_user', name] if made else ['change_password', name]
-        argv = [sbin('rabbitmqctl') or 'rabbitmqctl', '-q'] + command
-        proc = subprocess.run(argv, input=password + '\n',
-                              capture_output=True, text=True, timeout=60)
-        if proc.returncode != 0:
-            raise util.ServiceError('rabbitmqctl %s: exit status %d\n%s' % (
-                ' '.join(command), proc.returncode,
-                (proc.stdout + proc.stderr)[-2000:]))
+        _rabbitmqctl(*command, stdin=password + '\n')
         self._grant(virtual_host, name)
         return made
 
@@ -191,16 +187,13 @@ class RabbitMQ(object):
                     'RabbitMQ does not answer on %s:%d and rabbitmq-server '
                     'is not installed (apt-get install rabbitmq-server)'
                     % (self.host, self.port))
-            if os.geteuid() != 0:
-                raise util.ServiceError(
-                    'RabbitMQ does not answer on %s:%d; start it (as root: '
-                    'rabbitmq-server -detached)' % (self.host, self.port))
             LOG.info('starting rabbitmq-server (takes ~25 s)')
             # -detached returns at once; it may also say a node already
             # runs (one being started by someone else), which is fine too.
+            # As root: the wrapper switches to the rabbitmq user.
+            argv = util.as_root([server, '-detached'])
             try:
-                util.run([server, '-detached'], timeout=60,
-                         what='rabbitmq-server -detached')
+                util.run(argv, timeout=60, what='rabbitmq-server -detached')
             except util.ServiceError as exc:
                 LOG.warning('%s', exc)
             self.started_here = True
@@ -216,7 +209,8 @@ class RabbitMQ(object):
         ctl = sbin('rabbitmqctl')
         if ctl:
             try:
-                util.run([ctl, 'stop'], timeout=90, what='rabbitmqctl stop')
+                util.run(util.as_root([ctl, 'stop']), timeout=90,
+                         what='rabbitmqctl stop')
             except util.ServiceError as exc:
                 LOG.warning('%s', exc)
         self.started_here = False

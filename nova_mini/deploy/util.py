@@ -21,6 +21,7 @@ import atexit
 import contextlib
 import fcntl
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -41,6 +42,21 @@ def clean_env(**extra):
            if not k.startswith('OS_') and k != 'NOTIFY_SOCKET'}
     env.update(extra)
     return env
+
+
+def as_root(argv):
+    """``argv`` as a command line run as root: itself when we are root,
+    else through ``sudo -n`` (which fails at once rather than ask for a
+    password).
+    """
+    argv = [str(a) for a in argv]
+    if os.geteuid() == 0:
+        return argv
+    sudo = shutil.which('sudo')
+    if not sudo:
+        raise ServiceError('%s needs root: run as root, or install sudo'
+                           % os.path.basename(argv[0]))
+    return [sudo, '-n'] + argv
 
 
 def free_port(host=LOCALHOST):

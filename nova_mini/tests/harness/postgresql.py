@@ -67,9 +67,11 @@ def ensure_server(timeout=60):
             'PostgreSQL does not answer on %s:%d and is not installed '
             '(apt-get install postgresql)' % (HOST, PORT))
     for version in versions:
-        subprocess.run([ctl, '--skip-systemctl-redirect', version, 'main',
-                        'start'], stdin=subprocess.DEVNULL,
-                       capture_output=True, timeout=60)
+        # (as root: the cluster's owner, postgres, runs it)
+        subprocess.run(util.as_root([ctl, '--skip-systemctl-redirect',
+                                     version, 'main', 'start']),
+                       stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=60)
     util.wait_until(lambda: util.port_open(HOST, PORT), timeout,
                     'PostgreSQL on %s:%d' % (HOST, PORT))
 
@@ -83,9 +85,10 @@ def admin_url():
                 % (ROLE, PASSWORD, HOST, PORT)):
         if _can_login(url):
             return url
-    # Stock Debian: only the postgres system user gets in (peer auth).
+    # Stock Debian: only the postgres system user gets in (peer auth);
+    # root (or sudo) runs psql as that user.
     runuser = shutil.which('runuser')
-    if os.geteuid() != 0 or not runuser:
+    if not runuser:
         raise util.ServiceError(
             'cannot log in to PostgreSQL on %s:%d; create a role %s with '
             'password %s and CREATEDB' % (HOST, PORT, ROLE, PASSWORD))
@@ -93,8 +96,8 @@ def admin_url():
            "= '{0}') THEN CREATE ROLE {0} LOGIN CREATEDB PASSWORD '{1}'; "
            "ELSE ALTER ROLE {0} LOGIN CREATEDB PASSWORD '{1}'; END IF; "
            "END $$;").format(ROLE, PASSWORD)
-    util.run([runuser, '-u', 'postgres', '--', 'psql', '-v',
-              'ON_ERROR_STOP=1', '-p', str(PORT), '-c', sql],
+    util.run(util.as_root([runuser, '-u', 'postgres', '--', 'psql', '-v',
+                           'ON_ERROR_STOP=1', '-p', str(PORT), '-c', sql]),
              timeout=60, what='create PostgreSQL role %s' % ROLE)
     url = 'postgresql+psycopg2://%s:%s@%s:%d/postgres' % (ROLE, PASSWORD,
                                                           HOST, PORT)
