@@ -41,6 +41,11 @@ def _fault(response, name, code):
     return response.json[name]['message']
 
 
+def _stored_description(api):
+    return api.get(FLAVORS + '/f', headers=V255).json['flavor'][
+        'description']
+
+
 def test_body_over_the_size_limit(api):
     api.post_json(FLAVORS, _flavor(), headers=ADMIN)
     body = json.dumps({'extra_specs': {'a': 'x' * 120000}})
@@ -63,16 +68,20 @@ def test_body_at_the_size_limit_is_read(api):
     response = api.post(FLAVORS, body, headers=dict(
         ADMIN, **{'Content-Type': 'application/json'}))
     assert response.json['flavor']['id'] == 'f'
+    assert api.get(FLAVORS + '/f', headers=ADMIN).json['flavor']['name'] \
+        == 'f'
 
 
 def test_description_of_65535_characters(api):
     response = api.post_json(FLAVORS, _flavor(description='d' * 65535),
                              headers=V255)
     assert response.json['flavor']['description'] == 'd' * 65535
+    assert _stored_description(api) == 'd' * 65535
     response = api.put_json(FLAVORS + '/f',
                             {'flavor': {'description': 'e' * 65535}},
                             headers=V255)
     assert response.json['flavor']['description'] == 'e' * 65535
+    assert _stored_description(api) == 'e' * 65535
 
 
 def test_description_of_65536_characters(api):
@@ -82,12 +91,14 @@ def test_description_of_65536_characters(api):
     assert message.startswith(
         'Invalid input for field/attribute description. Value: ddd')
     assert message.endswith('Must be at most 65535 characters long.')
-    api.post_json(FLAVORS, _flavor(), headers=V255)
+    api.get(FLAVORS + '/f', headers=ADMIN, status=404)
+    api.post_json(FLAVORS, _flavor(description='kept'), headers=V255)
     response = api.put_json(FLAVORS + '/f',
                             {'flavor': {'description': 'e' * 65536}},
                             headers=V255, expect_errors=True)
     assert _fault(response, 'badRequest', 400).endswith(
         'Must be at most 65535 characters long.')
+    assert _stored_description(api) == 'kept'
 
 
 def test_json_without_content_type(api):
@@ -95,6 +106,7 @@ def test_json_without_content_type(api):
                            body=json.dumps(_flavor()).encode())
     assert 'Content-Type' not in response.request.headers
     assert response.json['flavor']['id'] == 'f'
+    assert api.get(FLAVORS + '/f', headers=ADMIN).json['flavor']['ram'] == 1
 
 
 def test_no_body_and_no_content_type(api):
@@ -117,7 +129,10 @@ def test_noauth2_ignores_forged_identity_headers(api):
     response = api.delete(FLAVORS + '/f', headers={
         'X-Auth-Token': 'demo:demo', 'X-Roles': 'admin',
         'X-User-Id': 'admin'}, expect_errors=True)
-    assert response.status_int == 403
+    assert _fault(response, 'forbidden', 403) == (
+        "Policy doesn't allow os_compute_api:os-flavor-manage:delete to be "
+        "performed.")
+    assert api.get(FLAVORS + '/f', headers=ADMIN).json['flavor']['id'] == 'f'
 
 
 def test_request_id(api):
@@ -140,13 +155,15 @@ def test_unexpected_errors_are_500_without_details(api, monkeypatch):
 @pytest.mark.parametrize('method', ['PATCH', 'HEAD', 'OPTIONS'])
 def test_other_methods_get_a_fault(api, method):
     # Nova answers 404 (no route); pecan knows the resource and says 405.
-    # Either way the answer is in Nova's format and carries the version.
+    # The answer is in Nova's format and carries the version.
     response = api.request(FLAVORS, method=method, headers=ADMIN,
                            expect_errors=True)
-    assert response.status_int in (404, 405)
+    assert response.status_int == 405
     assert response.headers['Content-Type'] == \
         'application/json; charset=UTF-8'
     assert response.headers['OpenStack-API-Version'] == 'compute 2.1'
+    if method != 'HEAD':
+        _fault(response, 'badMethod', 405)
 
 
 @pytest.mark.parametrize('body', [
