@@ -436,7 +436,8 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
 @db_api.context_manager.reader
 def _get_all(context, filters, sort_key, sort_dir, limit, marker,
              with_traits):
-    query = node_filters.apply(context.session.query(models.Node), filters)
+    query = node_filters.apply(context.session.query(models.Node), filters,
+                               limit)
     marker_row = None
     if marker is not None:
         marker_query = context.session.query(models.Node).filter_by(

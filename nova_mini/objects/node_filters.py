@@ -33,6 +33,13 @@ indexes: (trait, node_id) finds the nodes having a trait, the primary key
 * ``not_traits``: has none of the traits listed.
 * ``traits_any``: has at least one of the traits listed.
 * ``not_traits_any``: lacks at least one of the traits listed.
+
+A page of a list (``apply`` with a limit) asks for the trait filters in
+another form than the whole set does: a check of each node by the primary
+key, one trait at a time, so that the database walks the nodes in the
+page's order and stops at its end; the work then follows the page and the
+share of the nodes that match, not the size of the fleet (see
+tools/bench/README.md, node_traits_filter.py, for the plans).
 """
 
 import sqlalchemy as sa
@@ -146,14 +153,110 @@ def conditions(filters, dialect=None, probe=False):
     return found
 
 
-def apply(query, filters):
+def _held(trait):
+    """EXISTS the node's ``trait``: one probe of the primary key."""
+    return sa.exists().where(_TRAITS.c.node_id == _NODES.c.id,
+                             _TRAITS.c.trait == trait)
+
+
+def _page_traits(filters, dialect, driving):
+    """The trait conditions of a page (see the module's docstring).
+
+    Required traits: an EXISTS each, which PostgreSQL and MariaDB may turn
+    into joins along the (trait, node_id) index in node order; past
+    _MOST_JOINED, the rest counted per node (planning a join each costs
+    more than running them). Forbidden and any-of traits: EXISTS under a
+    NOT or an OR, which no database turns into a join (that would read
+    and sort every node having one of the traits), so each stays a probe
+    of the node. ``driving``, a required trait few nodes have (SQLite,
+    see _rarest): the walk starts from its index range instead of every
+    node.
+    """
+    found = []
+    required = sorted(set(filters.get('traits') or ()))
+    if driving is not None:
+        found.append(_NODES.c.id.in_(_nodes_with(driving)))
+        required.remove(driving)
+    joined = required if dialect == 'sqlite' else required[:_MOST_JOINED]
+    found.extend(_held(trait) for trait in joined)
+    rest = required[len(joined):]
+    if rest:
+        found.append(_count(rest) == len(rest))
+    if filters.get('not_traits'):
+        found.append(~sa.or_(*[_held(trait) for trait in
+                               sorted(set(filters['not_traits']))]))
+    if filters.get('traits_any'):
+        found.append(sa.or_(*[_held(trait) for trait in
+                              sorted(set(filters['traits_any']))]))
+    if filters.get('not_traits_any'):
+        wanted = set(filters['not_traits_any'])
+        found.append(_count(wanted) < len(wanted))
+    return found
+
+
+# A required trait that fewer nodes than this many times the page's limit
+# have is where SQLite starts a page from (see _rarest).
+_DRIVING_PER_PAGE = 20
+
+
+def _rarest(session, traits, limit):
+    """The trait of ``traits`` the fewest nodes have, if fewer than
+    _DRIVING_PER_PAGE * ``limit``; else None.
+
+    SQLite keeps no statistics of the traits, so it cannot choose between
+    walking every node and reading the nodes of a trait: the index range
+    of each trait is counted here, never past that bound (nor past the
+    fewest found so far), so asking costs at most that many index entries
+    a trait whatever the fleet's size.
+    """
+    best = None
+    fewest = _DRIVING_PER_PAGE * limit
+    for trait in traits:
+        held = session.execute(sa.select(sa.func.count()).select_from(
+            sa.select(_TRAITS.c.node_id).where(
+                _TRAITS.c.trait == trait).limit(fewest).subquery())).scalar()
+        if held < fewest:
+            best, fewest = trait, held
+    return best
+
+
+def page_conditions(filters, dialect, driving=None):
+    """Return the SQL conditions (ANDed) of ``filters`` for a page of a
+    list, walked in its order (see the module's docstring).
+
+    :param filters: the filters (see this module's docstring).
+    :param dialect: the database's dialect name.
+    :param driving: a trait of ``filters['traits']`` the walk starts
+        from (its nodes rather than every node), or None.
+    :returns: a list of SQL conditions.
+    """
+    if filters.get('none'):
+        return [sa.false()]
+    trait_filters = ('traits', 'not_traits', 'traits_any', 'not_traits_any')
+    found = conditions({name: value for name, value in filters.items()
+                        if name not in trait_filters})
+    return found + _page_traits(filters, dialect, driving)
+
+
+def apply(query, filters, limit=None):
     """Return ``query`` (of models.Node) narrowed by ``filters``.
 
     :param query: an ORM query of nodes.
     :param filters: as for ``conditions``.
+    :param limit: the most nodes the query returns, in its order: the
+        conditions of a page (``page_conditions``); None: those of the
+        whole set (``conditions``).
     :returns: the narrowed query.
     """
     dialect = query.session.get_bind().dialect.name
-    for condition in conditions(filters, dialect):
+    if limit is None:
+        found = conditions(filters, dialect)
+    else:
+        driving = None
+        required = sorted(set(filters.get('traits') or ()))
+        if dialect == 'sqlite' and required and not filters.get('none'):
+            driving = _rarest(query.session, required, limit)
+        found = page_conditions(filters, dialect, driving)
+    for condition in found:
         query = query.filter(condition)
     return query
