@@ -11,50 +11,61 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Node lists filtered by traits: ``GET /baremetal/v1/nodes?traits=A,B,C``
-over 10k and 100k nodes, through a running nova-mini-api.
+"""Node lists filtered by traits over 10k and 100k nodes of 50 traits each:
+the object layer's query, the object layer, and the HTTP request, side by
+side for both sizes in one run, on SQLite and PostgreSQL.
 
-For each backend (SQLite file, and PostgreSQL if asked) and each size, the
+For each backend (a SQLite file; a new database on 127.0.0.1:5432) the
 tool:
 
-1. makes a fresh database (SQLite: a file in a temporary state directory;
-   PostgreSQL: a new database on 127.0.0.1:5432, dropped afterwards) and
-   runs ``nova-mini-manage db sync``;
-2. seeds it directly through the DB layer (bulk INSERTs of nova_mini's
-   tables, not the API): N nodes, each with ``--traits-per-node`` (10)
-   traits drawn from a pool of 100 ``CUSTOM_POOL_nnn`` traits and 20
-   standard os-traits names, plus ``CUSTOM_COMMON_A/B/C``, each on a node
-   with probability 1/2. The draw is seeded: every run has the same data;
-3. starts nova-mini-api (noauth2, ``--workers`` workers) on a free port;
-4. times, one request at a time on a keep-alive connection, after
-   ``--warmup`` untimed requests, the median of ``--runs`` requests of:
+1. makes a fresh database per size (``nova-mini-manage db sync``) and
+   seeds it with bulk INSERTs (PostgreSQL: ``COPY`` for the traits): every
+   node has exactly ``--traits-per-node`` (50, the most a node may have)
+   traits: each of 20 standard ``HW_CPU_X86_*`` traits with probability
+   0.9, the rest drawn from 160 ``CUSTOM_POOL_nnn`` (about 20 % of the
+   nodes each). The draw is seeded: the 10k fleet is the first tenth of
+   the 100k one, and every run has the same data;
+2. starts one nova-mini-api (noauth2) per size, and one child process per
+   size that calls the object layer (``objects.NodeList.get_all``, what
+   ``GET /baremetal/v1/nodes`` calls) in-process;
+3. times, in rounds that alternate the sizes (so that a change of the
+   machine's load hits both), for each scenario of required (``traits``),
+   forbidden (``not-traits``) and any-of (``traits-any``) traits with the
+   API's default page (``limit`` absent, ``[api] max_limit`` = 1000):
 
-   * ``rare``: ``?traits=CUSTOM_POOL_001,CUSTOM_POOL_002,CUSTOM_POOL_003``
-     (about 0.06% of the nodes have all three: ~6 at 10k, ~60 at 100k);
-   * ``common``: ``?traits=CUSTOM_COMMON_A,CUSTOM_COMMON_B,CUSTOM_COMMON_C``
-     (1/8 of the nodes: more than a page, so a full page comes back);
+   * ``query``: the SELECTs that call issues (captured with a SQLAlchemy
+     event, so the API's own statements), run and fetched on the driver's
+     connection: the database's work alone;
+   * ``objects``: the ``NodeList.get_all`` call (query and objects);
+   * ``http``: ``GET /baremetal/v1/nodes?...`` on a keep-alive connection,
+     microversion 1.37;
 
-   with no ``limit`` (the API's default page, ``[api] max_limit`` = 1000 as
-   in Ironic) unless ``--limit`` is given, at microversion 1.37;
-5. EXPLAINs the SELECTs that the object layer issues for the same filter
-   (``NodeList.get_all``, captured with a SQLAlchemy event, so it is the
-   API's own query), and times that call in-process too (database and
-   objects only, no HTTP);
+4. prints the median of each at each size and the 100k/10k ratio, the
+   plans of the statements (``EXPLAIN QUERY PLAN`` on SQLite, ``EXPLAIN
+   (ANALYZE)`` on PostgreSQL), the tree and the load average, and exits 1
+   when the ratio of ``query`` or ``objects`` of a goal scenario exceeds
+   2 (the goal), on any backend.
 
-then prints the medians and the 100k/10k ratio per scenario (the goal:
-under 3, i.e. the filter is answered from the indexes, not by a scan).
+Scenarios (shares of the nodes that match):
+
+* ``broad`` (~31 %): two standard traits, one forbidden, any of three;
+* ``selective`` (~17 %): three standard traits, two forbidden, any of two;
+* ``rare`` (~0.3 %: 28 nodes at 10k, 273 at 100k): three pool traits, one
+  forbidden, any of three. Fewer nodes than a page match, so the answer
+  itself is ten times longer at 100k and every node is looked at: it is
+  measured and its plan shown, but it has no goal.
 
 Usage::
 
-    .venv-tests/bin/python tools/bench/node_traits_filter.py      # SQLite
     .venv-tests/bin/python tools/bench/node_traits_filter.py \\
-        --backend sqlite --backend postgresql --runs 21 --json-out r.json
-    .venv-tests/bin/python tools/bench/node_traits_filter.py --sizes 2000 \\
-        --runs 5        # a quick check
+        --backend sqlite --backend postgresql --json-out /tmp/t.json
+    .venv-tests/bin/python tools/bench/node_traits_filter.py \\
+        --sizes 2000,20000 --runs 5        # a quick check
 """
 
 import argparse
 import datetime
+import io
 import json
 import os
 import random
@@ -79,19 +90,60 @@ import _sql  # noqa: E402  (the SELECTs a call issues, their plans)
 
 SEED = 37
 VERSION = '1.37'
-POOL = ['CUSTOM_POOL_%03d' % i for i in range(100)]
-COMMON = ['CUSTOM_COMMON_A', 'CUSTOM_COMMON_B', 'CUSTOM_COMMON_C']
-SCENARIOS = {
-    'rare': ['CUSTOM_POOL_001', 'CUSTOM_POOL_002', 'CUSTOM_POOL_003'],
-    'common': COMMON,
-}
+PAGE = 1000       # the API's page without limit= ([api] max_limit)
+GOAL = 2.0        # the most a goal scenario's query may grow 10k -> 100k
+POOL = ['CUSTOM_POOL_%03d' % i for i in range(160)]
+FLEET_SHARE = 0.9
 BATCH = 5000
+# The API's names of the trait filters and the object layer's.
+FILTERS = {'traits': 'traits', 'not-traits': 'not_traits',
+           'traits-any': 'traits_any'}
+
+
+def standard_traits(count=20):
+    import os_traits
+    names = sorted(t for t in os_traits.get_traits()
+                   if t.startswith('HW_CPU_X86_'))
+    return names[:count]
+
+
+def scenarios():
+    """{name: {API parameter: [traits]}}, and the names with a goal."""
+    fleet = standard_traits()
+    return {
+        'broad': {'traits': fleet[:2], 'not-traits': [POOL[0]],
+                  'traits-any': POOL[1:4]},
+        'selective': {'traits': fleet[:3],
+                      'not-traits': [POOL[0], POOL[5]],
+                      'traits-any': POOL[1:3]},
+        'rare': {'traits': [POOL[4], POOL[6], POOL[7]],
+                 'not-traits': [POOL[0]], 'traits-any': POOL[1:4]},
+    }, ('broad', 'selective')
+
+
+def object_filters(params):
+    return {FILTERS[name]: list(traits) for name, traits in params.items()}
 
 
 def log(message, *args):
     sys.stderr.write('[bench] ' + (message % args if args else message)
                      + '\n')
     sys.stderr.flush()
+
+
+def tree():
+    def git(*argv):
+        return subprocess.run(['git', '-C', ROOT] + list(argv),
+                              capture_output=True, text=True).stdout.strip()
+    head = git('rev-parse', '--short', 'HEAD') or 'unknown'
+    dirty = git('status', '--porcelain', '--untracked-files=no', '--',
+                'nova_mini/objects', 'nova_mini/db',
+                'nova_mini/api/baremetal', 'tools/bench/node_traits_filter.py')
+    return head + ('+dirty' if dirty else '')
+
+
+def load_average():
+    return '%.2f %.2f %.2f' % os.getloadavg()
 
 
 def free_port():
@@ -107,13 +159,6 @@ def venv_script(name):
                          'venv nova_mini is installed in' % (name,
                                                              sys.executable))
     return path
-
-
-def standard_traits(count=20):
-    import os_traits
-    names = sorted(t for t in os_traits.get_traits()
-                   if t.startswith('HW_CPU_X86_'))
-    return names[:count]
 
 
 # ------------------------------------------------------------- databases
@@ -136,18 +181,34 @@ class Database(object):
             self._pg.drop()
 
 
-def seed(engine, size, traits_per_node, rng):
-    """Bulk-insert ``size`` nodes and their traits; the number of trait
-    rows.
+def node_traits(rng, fleet, per_node):
+    """The traits of one node: each of ``fleet`` with FLEET_SHARE, the
+    rest of ``per_node`` from POOL.
+    """
+    chosen = [t for t in fleet if rng.random() < FLEET_SHARE]
+    return chosen + rng.sample(POOL, per_node - len(chosen))
+
+
+def seed(engine, size, per_node):
+    """Bulk-insert ``size`` nodes of ``per_node`` traits each; the number
+    of trait rows.
     """
     from nova_mini.db import models
     nodes = models.Node.__table__
-    node_traits = models.NodeTrait.__table__
-    pool = POOL + standard_traits()
+    trait_table = models.NodeTrait.__table__
+    rng = random.Random(SEED)
+    fleet = standard_traits()
     now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    postgresql = engine.dialect.name == 'postgresql'
     total = 0
     start = time.perf_counter()
     with engine.begin() as conn:
+        if postgresql:
+            # Consistent by construction: no foreign key check per row.
+            conn.exec_driver_sql('SET LOCAL session_replication_role = '
+                                 'replica')
+        else:
+            conn.exec_driver_sql('PRAGMA synchronous = OFF')
         for first in range(1, size + 1, BATCH):
             ids = range(first, min(first + BATCH, size + 1))
             conn.execute(nodes.insert(), [{
@@ -160,15 +221,19 @@ def seed(engine, size, traits_per_node, rng):
                 'provision_state': 'available', 'maintenance': False,
                 'instance_info': {}, 'driver_info': {}, 'extra': {},
                 'created_at': now} for i in ids])
-            rows = []
-            for i in ids:
-                chosen = rng.sample(pool, traits_per_node)
-                chosen += [t for t in COMMON if rng.random() < 0.5]
-                rows.extend({'node_id': i, 'trait': t, 'created_at': now}
-                            for t in chosen)
-            conn.execute(node_traits.insert(), rows)
+            rows = [(i, t) for i in ids
+                    for t in node_traits(rng, fleet, per_node)]
+            if postgresql:
+                text = ''.join('%d\t%s\t%s\n' % (i, t, now) for i, t in rows)
+                cursor = conn.connection.dbapi_connection.cursor()
+                cursor.copy_expert('COPY node_traits (node_id, trait, '
+                                   'created_at) FROM STDIN', io.StringIO(text))
+            else:
+                conn.execute(trait_table.insert(), [
+                    {'node_id': i, 'trait': t, 'created_at': now}
+                    for i, t in rows])
             total += len(rows)
-    if engine.dialect.name == 'postgresql':
+    if postgresql:
         # What autovacuum would have done by the time anyone lists
         # (statistics, and the visibility map index-only scans rely on).
         with engine.connect().execution_options(
@@ -236,40 +301,13 @@ def write_conf(state, url, port, workers):
     return path
 
 
-# ------------------------------------------------------------ measuring
-def time_requests(base, traits, runs, warmup, limit, deadline):
-    """Median ms of ``runs`` GETs (after ``warmup``), the number of nodes
-    the last one listed, and every sample.
-    """
-    import requests
-    session = requests.Session()
-    session.headers.update({'X-Auth-Token': 'admin:admin',
-                            'X-OpenStack-Ironic-API-Version': VERSION})
-    params = {'traits': ','.join(traits)}
-    if limit:
-        params['limit'] = str(limit)
-    samples = []
-    listed = None
-    end = time.monotonic() + deadline
-    for i in range(warmup + runs):
-        if time.monotonic() > end:
-            log('deadline reached after %d requests', i)
-            break
-        start = time.perf_counter()
-        resp = session.get(base + '/nodes', params=params, timeout=120)
-        elapsed = (time.perf_counter() - start) * 1000
-        if resp.status_code != 200:
-            raise SystemExit('GET %s: %d %s' % (resp.url, resp.status_code,
-                                                resp.text[:300]))
-        listed = len(resp.json()['nodes'])
-        if i >= warmup:
-            samples.append(elapsed)
-    return statistics.median(samples), listed, samples
+# ---------------------------------------------- the object layer (a child)
+def serve_objects(conf_path):
+    """The child: configures the object layer on ``conf_path``'s database
+    and answers one JSON line per command line of stdin:
 
-
-def explain(conf_path, traits, limit, runs):
-    """The SELECTs ``NodeList.get_all`` issues for ``traits`` and their
-    plans, and the median ms of the call in-process.
+    * ``time SCENARIO``: ``{"query_ms", "objects_ms", "listed"}``;
+    * ``plans SCENARIO``: the plans of the call's SELECTs.
     """
     from nova_mini import config
     from nova_mini import context as nm_context
@@ -280,149 +318,251 @@ def explain(conf_path, traits, limit, runs):
     db_api.configure(config.CONF)
     engine = db_api.get_engine()
     ctx = nm_context.get_admin_context()
-    filters = {'traits': traits}
-    with _sql.captured_selects(engine) as statements:
-        objects.NodeList.get_all(ctx, filters=filters, limit=limit)
-    samples = []
-    for _ in range(runs):
+    known = scenarios()[0]
+    captured = {}
+    raw = engine.raw_connection()
+
+    def call(name):
+        return objects.NodeList.get_all(
+            ctx, filters=object_filters(known[name]), limit=PAGE)
+
+    def statements(name):
+        if name not in captured:
+            with _sql.captured_selects(engine) as found:
+                call(name)
+            captured[name] = list(found)
+        return captured[name]
+
+    def query_ms(name):
         start = time.perf_counter()
-        objects.NodeList.get_all(ctx, filters=filters, limit=limit)
-        samples.append((time.perf_counter() - start) * 1000)
-    return _sql.plans(engine, statements), statistics.median(samples)
+        for statement, parameters in statements(name):
+            cursor = raw.cursor()
+            cursor.execute(statement, parameters)
+            cursor.fetchall()
+            cursor.close()
+        elapsed = (time.perf_counter() - start) * 1000
+        raw.rollback()
+        return elapsed
+
+    for line in sys.stdin:
+        command, name = line.split()
+        if command == 'plans':
+            answer = _sql.plans(engine, statements(name), summary=True)
+        else:
+            ms = query_ms(name)
+            start = time.perf_counter()
+            listed = len(call(name))
+            answer = {'query_ms': ms, 'listed': listed,
+                      'objects_ms': (time.perf_counter() - start) * 1000}
+        sys.stdout.write(json.dumps(answer) + '\n')
+        sys.stdout.flush()
+    raw.close()
+    return 0
 
 
-def run_one(args, backend, size):
-    state = tempfile.mkdtemp(prefix='nm-bench-traits-')
-    db = Database(backend, state)
-    api = None
-    try:
+class ObjectLayer(object):
+    """A child process running ``serve_objects`` on one database."""
+
+    def __init__(self, conf):
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), '--serve-objects',
+             conf], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, command, name):
+        self.proc.stdin.write('%s %s\n' % (command, name))
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit('the object layer child exited (%s)'
+                             % self.proc.wait())
+        return json.loads(line)
+
+    def stop(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+# ------------------------------------------------------------ measuring
+class Fleet(object):
+    """One size on one backend: its database, API and object layer."""
+
+    def __init__(self, args, backend, size):
+        self.size = size
+        self.state = tempfile.mkdtemp(prefix='nm-bench-traits-')
+        self.db = Database(backend, self.state)
+        self.api = self.objects = self.session = None
+        self.keep = args.keep_state
         port = free_port()
-        conf = write_conf(state, db.url, port, args.workers)
+        conf = write_conf(self.state, self.db.url, port, args.workers)
         subprocess.run([venv_script('nova-mini-manage'), '--config-file',
                         conf, 'db', 'sync'], check=True, timeout=300,
                        stdout=subprocess.DEVNULL)
         import sqlalchemy as sa
-        engine = sa.create_engine(db.url)
+        engine = sa.create_engine(self.db.url)
         try:
-            trait_rows = seed(engine, size, args.traits_per_node,
-                              random.Random(SEED))
+            self.trait_rows = seed(engine, size, args.traits_per_node)
         finally:
             engine.dispose()
-        api = Api(state, conf, args.workers)
-        base = api.start(port)
-        load = os.getloadavg()[0]
-        if load > (os.cpu_count() or 1) / 2:
-            log('WARNING: load average %.1f on %d cores before measuring: '
-                'figures are contended', load, os.cpu_count() or 1)
-        result = {'backend': backend, 'size': size, 'loadavg': load,
-                  'trait_rows': trait_rows, 'scenarios': {}}
-        for name, traits in SCENARIOS.items():
-            ms, listed, samples = time_requests(
-                base, traits, args.runs, args.warmup, args.limit,
-                args.deadline)
-            log('%s %d %s: median %.1f ms (%d listed)', backend, size, name,
-                ms, listed)
-            result['scenarios'][name] = {'traits': traits, 'median_ms': ms,
-                                         'listed': listed,
-                                         'samples_ms': samples}
-        if args.explain:
-            for name, traits in SCENARIOS.items():
-                # In a child: the object layer configures its facade once
-                # per process.
-                out = subprocess.run(
-                    [sys.executable, os.path.abspath(__file__), '--explain-only',
-                     conf, ','.join(traits), str(args.limit or 1000),
-                     str(args.runs)],
-                    capture_output=True, text=True, timeout=600)
-                if out.returncode != 0:
-                    log('EXPLAIN failed: %s', out.stderr[-2000:])
-                    continue
-                plans, db_ms = json.loads(out.stdout)
-                result['scenarios'][name]['plans'] = plans
-                result['scenarios'][name]['objects_median_ms'] = db_ms
+        self.api = Api(self.state, conf, args.workers)
+        self.base = self.api.start(port)
+        self.objects = ObjectLayer(conf)
+        import requests
+        self.session = requests.Session()
+        self.session.headers.update({'X-Auth-Token': 'admin:admin',
+                                     'X-OpenStack-Ironic-API-Version':
+                                     VERSION})
+
+    def http_ms(self, params):
+        query = {name: ','.join(traits) for name, traits in params.items()}
+        start = time.perf_counter()
+        resp = self.session.get(self.base + '/nodes', params=query,
+                                timeout=120)
+        elapsed = (time.perf_counter() - start) * 1000
+        if resp.status_code != 200:
+            raise SystemExit('GET %s: %d %s' % (resp.url, resp.status_code,
+                                                resp.text[:300]))
+        return elapsed, len(resp.json()['nodes'])
+
+    def close(self):
+        if self.objects is not None:
+            self.objects.stop()
+        if self.api is not None:
+            self.api.stop()
+        self.db.drop()
+        if self.keep:
+            log('state kept in %s', self.state)
+        else:
+            shutil.rmtree(self.state, ignore_errors=True)
+
+
+def measure(args, backend, sizes):
+    """Rounds alternating the sizes; per size and scenario, the samples."""
+    known = scenarios()[0]
+    fleets = []
+    try:
+        for size in sizes:
+            log('%s: %d nodes', backend, size)
+            fleets.append(Fleet(args, backend, size))
+        result = {'backend': backend, 'loadavg_before': load_average(),
+                  'sizes': {}}
+        samples = {(f.size, name): {'query': [], 'objects': [], 'http': []}
+                   for f in fleets for name in known}
+        listed = {}
+        end = time.monotonic() + args.deadline
+        for round_ in range(args.warmup + args.runs):
+            if time.monotonic() > end:
+                log('deadline reached after %d rounds', round_)
+                break
+            for name, params in known.items():
+                for fleet in fleets:
+                    answer = fleet.objects.ask('time', name)
+                    http, count = fleet.http_ms(params)
+                    if count != answer['listed']:
+                        raise SystemExit('%s %d %s: the API listed %d, the '
+                                         'object layer %d' % (
+                                             backend, fleet.size, name,
+                                             count, answer['listed']))
+                    listed[(fleet.size, name)] = count
+                    if round_ >= args.warmup:
+                        got = samples[(fleet.size, name)]
+                        got['query'].append(answer['query_ms'])
+                        got['objects'].append(answer['objects_ms'])
+                        got['http'].append(http)
+        result['loadavg_after'] = load_average()
+        for fleet in fleets:
+            per = result['sizes'][fleet.size] = {
+                'trait_rows': fleet.trait_rows, 'scenarios': {}}
+            for name, params in known.items():
+                got = samples[(fleet.size, name)]
+                per['scenarios'][name] = {
+                    'params': params, 'listed': listed[(fleet.size, name)],
+                    'median_ms': {kind: statistics.median(values)
+                                  for kind, values in got.items()},
+                    'samples_ms': got}
+                if args.explain:
+                    per['scenarios'][name]['plans'] = fleet.objects.ask(
+                        'plans', name)
         return result
     finally:
-        if api is not None:
-            api.stop()
-        db.drop()
-        if args.keep_state:
-            log('state kept in %s', state)
-        else:
-            shutil.rmtree(state, ignore_errors=True)
+        for fleet in fleets:
+            fleet.close()
 
 
-def report(results, sizes):
-    lines = []
-    for backend in sorted({r['backend'] for r in results}):
-        mine = {r['size']: r for r in results if r['backend'] == backend}
-        for name in SCENARIOS:
-            parts = []
-            for size in sizes:
-                if size not in mine:
-                    continue
-                sc = mine[size]['scenarios'][name]
-                extra = ''
-                if 'objects_median_ms' in sc:
-                    extra = ', objects %.1f ms' % sc['objects_median_ms']
-                parts.append('%dk: %.1f ms (%d listed%s, load %.1f)' % (
-                    size // 1000, sc['median_ms'], sc['listed'], extra,
-                    mine[size]['loadavg']))
-            line = '%-10s %-7s %s' % (backend, name, '; '.join(parts))
-            if len(sizes) == 2 and all(s in mine for s in sizes):
-                a, b = (mine[s]['scenarios'][name]['median_ms']
-                        for s in sizes)
-                line += '; ratio %dk/%dk = %.2f%s' % (
-                    sizes[1] // 1000, sizes[0] // 1000, b / a,
-                    '' if b / a < 3 else '  (GOAL < 3 MISSED)')
-            lines.append(line)
-    print('\n'.join(lines))
+def report(results, sizes, goal_names):
+    """Print the figures and plans; the list of goals missed."""
+    missed = []
+    small, large = sizes[0], sizes[-1]
+    print('tree %s, sizes %s, page %d' % (tree(), sizes, PAGE))
     for r in results:
-        for name, sc in r['scenarios'].items():
-            for p in sc.get('plans', []):
-                print('\n-- %s %d %s: %s' % (r['backend'], r['size'], name,
-                                             p['sql'][:400]))
-                for row in p['plan']:
-                    print('   ' + row)
+        print('\n%s (load average before %s, after %s)' % (
+            r['backend'], r['loadavg_before'], r['loadavg_after']))
+        print('%-10s %-8s %s' % ('scenario', 'measure', '  '.join(
+            '%8dk' % (s // 1000) for s in sizes)) + '   ratio  listed')
+        for name in r['sizes'][small]['scenarios']:
+            for kind in ('query', 'objects', 'http'):
+                ms = [r['sizes'][s]['scenarios'][name]['median_ms'][kind]
+                      for s in sizes]
+                ratio = ms[-1] / ms[0]
+                flag = ''
+                if name in goal_names and kind != 'http' and ratio > GOAL:
+                    flag = '  GOAL <= %.0f MISSED' % GOAL
+                    missed.append('%s %s %s %.2f' % (r['backend'], name,
+                                                     kind, ratio))
+                print('%-10s %-8s %s   %5.2f  %s%s' % (
+                    name, kind, '  '.join('%6.1f ms' % m for m in ms),
+                    ratio, '/'.join(str(r['sizes'][s]['scenarios'][name]
+                                        ['listed']) for s in sizes), flag))
+    for r in results:
+        for size in (small, large):
+            for name, sc in r['sizes'][size]['scenarios'].items():
+                for p in sc.get('plans', []):
+                    print('\n-- %s %d %s: %s' % (r['backend'], size, name,
+                                                 p['sql'][-700:]))
+                    for row in p['plan']:
+                        print('   ' + row)
+    return missed
 
 
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == '--explain-only':
-        conf, traits, limit, runs = sys.argv[2:6]
-        plans, ms = explain(conf, traits.split(','), int(limit), int(runs))
-        print(json.dumps([plans, ms]))
-        return 0
+    if len(sys.argv) > 2 and sys.argv[1] == '--serve-objects':
+        return serve_objects(sys.argv[2])
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--backend', action='append',
                         choices=['sqlite', 'postgresql'],
-                        help='repeatable; default: sqlite')
+                        help='repeatable; default: sqlite and postgresql')
     parser.add_argument('--sizes', default='10000,100000',
-                        help='node counts, comma-separated (default: '
-                             '10000,100000)')
-    parser.add_argument('--traits-per-node', type=int, default=10)
+                        help='node counts, comma-separated, smallest first '
+                             '(default: 10000,100000)')
+    parser.add_argument('--traits-per-node', type=int, default=50)
     parser.add_argument('--runs', type=int, default=15,
-                        help='timed requests per scenario (median)')
-    parser.add_argument('--warmup', type=int, default=3)
-    parser.add_argument('--limit', type=int, default=None,
-                        help='limit= of the request (default: none, i.e. '
-                             'the API default page, max_limit=1000)')
+                        help='timed rounds (medians)')
+    parser.add_argument('--warmup', type=int, default=2)
     parser.add_argument('--workers', type=int, default=1)
-    parser.add_argument('--deadline', type=float, default=300,
-                        help='seconds at most per scenario')
+    parser.add_argument('--deadline', type=float, default=900,
+                        help='seconds at most of rounds per backend')
     parser.add_argument('--no-explain', dest='explain', action='store_false')
     parser.add_argument('--keep-state', action='store_true')
     parser.add_argument('--json-out')
     args = parser.parse_args()
-    backends = args.backend or ['sqlite']
+    backends = args.backend or ['sqlite', 'postgresql']
     sizes = [int(s) for s in args.sizes.split(',')]
-    results = []
-    for backend in backends:
-        for size in sizes:
-            log('%s: %d nodes', backend, size)
-            results.append(run_one(args, backend, size))
-    report(results, sizes)
+    goal_names = scenarios()[1]
+    log('tree %s, load average %s', tree(), load_average())
+    results = [measure(args, backend, sizes) for backend in backends]
+    missed = report(results, sizes, goal_names)
     if args.json_out:
         with open(args.json_out, 'w') as f:
-            json.dump(results, f, indent=2)
+            json.dump({'tree': tree(), 'sizes': sizes, 'page': PAGE,
+                       'goal': GOAL, 'results': results, 'missed': missed},
+                      f, indent=2)
+    if missed:
+        print('\nGOAL MISSED (%dk/%dk ratio > %.0f): %s' % (
+            sizes[-1] // 1000, sizes[0] // 1000, GOAL, '; '.join(missed)))
+        return 1
     return 0
 
 
