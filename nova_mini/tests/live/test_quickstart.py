@@ -35,7 +35,7 @@ from nova_mini.deploy import venvs
 
 # stack.sh builds its venv on the first run (minutes): a time limit above
 # setup.cfg's default (300 s) for each test.
-pytestmark = [pytest.mark.live, pytest.mark.timeout(1200)]
+pytestmark = [pytest.mark.live, pytest.mark.timeout(1800)]
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
