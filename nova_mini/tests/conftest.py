@@ -23,6 +23,7 @@ below replaces it in the ids of parametrized strings; explicit ``ids=``
 must avoid it.
 """
 
+from gabbi import pytester
 import pytest
 import webtest
 
@@ -124,7 +125,8 @@ _QUICKSTART = _LIVE + 'test_quickstart.py'
 
 def _work_unit(nodeid):
     """The pytest-xdist work unit of a test: the Tempest modules, the quick
-    start, the other live modules, or the test's own module.
+    start, the other live modules, a gabbi YAML file on one backend, or the
+    test's own module.
     """
     if nodeid.startswith(_TEMPEST):
         return _TEMPEST
@@ -132,7 +134,15 @@ def _work_unit(nodeid):
         return _QUICKSTART
     if nodeid.startswith(_LIVE):
         return _LIVE
-    return nodeid.split('::', 1)[0]
+    module = nodeid.split('::', 1)[0]
+    params = nodeid.partition('[')[2]
+    if ':' in params:
+        # A gabbi test (the only parameters with a ':'): its file's suite,
+        # which has its own application and database, named as gabbi's
+        # pytest plugin names it to start and stop its fixtures.
+        return '%s::%s' % (module, pytester.get_suitename(
+            params.split(']', 1)[0]))
+    return module
 
 
 _ORDER = {_LIVE: 0, _QUICKSTART: 2, _TEMPEST: 3}
@@ -157,10 +167,13 @@ def pytest_xdist_make_scheduler(config, log):
     daemons per process, and they load the machine's cores themselves
     (Keystone, the daemons), so that several at once would only slow each
     other down. The other worker takes the in-process tests a module at a
-    time (a gabbi YAML file is a sequence of requests that must stay in one
-    process), then the quick start (which deploys a stack of its own) and
-    the Tempest runs, on a stack of its own, each as one unit; whichever
-    worker is free first takes them.
+    time, but a gabbi YAML file on one backend at a time (a sequence of
+    requests that must stay in one process, on an application and database
+    of its own; the gabbi modules are the largest, three backends of about
+    1,950 requests, and either worker may take their files), then the quick
+    start (which deploys a stack of its own) and the Tempest runs, on a
+    stack of its own, each as one unit; whichever worker is free first
+    takes them.
     """
     from xdist import scheduler
 

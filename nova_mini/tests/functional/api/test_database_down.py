@@ -48,8 +48,8 @@ def cluster():
 @pytest.fixture
 def api(cluster, monkeypatch):
     # The API fixture's fresh database, on the private cluster.
-    monkeypatch.setattr(db_fixture, 'provision', lambda backend:
-                        db_fixture.PostgreSQLDatabase(cluster.admin_url))
+    monkeypatch.setattr(db_fixture, 'postgresql_admin_url',
+                        lambda: cluster.admin_url)
     fixture = api_fixture.APIFixture(backend='postgresql', conf_overrides={
         'database.write_wait_timeout': 0.5,
         'database.write_retry_interval': 0.01,

@@ -10,14 +10,14 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Run the gabbi YAML files in ./gabbits, one application and one fresh
-SQLite database per file (see nova_mini.tests.fixtures.gabbits)."""
+"""Run the gabbi YAML files in ./gabbits on SQLite, PostgreSQL and
+MariaDB, one application and one fresh database per file and backend (see
+nova_mini.tests.fixtures.gabbits)."""
 
 import os
 
-from gabbi import driver
 # pytest collects this function; pytest_generate_tests below
-# parametrizes it with one case per gabbi test.
+# parametrizes it with one case per gabbi test and backend.
 from gabbi.driver import test_pytest  # noqa: F401
 
 from nova_mini.tests.fixtures import gabbits
@@ -26,6 +26,4 @@ TESTS_DIR = os.path.join(os.path.dirname(__file__), 'gabbits')
 
 
 def pytest_generate_tests(metafunc):
-    driver.py_test_generator(
-        TESTS_DIR, intercept=gabbits.setup_app, fixture_module=gabbits,
-        metafunc=metafunc, test_loader_name=__name__)
+    gabbits.generate_tests(metafunc, TESTS_DIR, [gabbits.APIFixture])

@@ -10,19 +10,17 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Run the gabbi YAML files in ./gabbits/with-scheduler: as ./gabbits, but
-a real scheduler RPC server (oslo.messaging's in-memory driver) builds the
-servers, so they reach ACTIVE (writes of a server's metadata need it).
+"""Run the gabbi YAML files in ./gabbits/with-scheduler: as ./gabbits (on
+each backend), but a real scheduler RPC server (oslo.messaging's in-memory
+driver) builds the servers, so they reach ACTIVE (writes of a server's
+metadata need it).
 """
 
 import os
-import sys
 
-from gabbi import driver
 # pytest collects this function; pytest_generate_tests below
-# parametrizes it with one case per gabbi test.
+# parametrizes it with one case per gabbi test and backend.
 from gabbi.driver import test_pytest  # noqa: F401
-from gabbi import fixture as gabbi_fixture
 import oslo_messaging as messaging
 
 from nova_mini import rpc
@@ -35,13 +33,13 @@ TESTS_DIR = os.path.join(os.path.dirname(__file__), 'gabbits',
                          'with-scheduler')
 
 
-class SchedulerAPIFixture(gabbi_fixture.GabbiFixture):
-    """nova-mini-api with noauth2 on a fresh SQLite database, and a
+class SchedulerAPIFixture(gabbits.APIFixture):
+    """nova-mini-api with noauth2 on a fresh database of ``backend``, and a
     scheduler consuming its builds.
     """
 
     def start_fixture(self):
-        self.fixture = api_fixture.APIFixture()
+        self.fixture = api_fixture.APIFixture(backend=self.backend)
         self.fixture.setUp()
         conf = self.fixture.conf
         self.server = rpc.get_server(
@@ -60,7 +58,4 @@ class SchedulerAPIFixture(gabbi_fixture.GabbiFixture):
 
 
 def pytest_generate_tests(metafunc):
-    driver.py_test_generator(
-        TESTS_DIR, intercept=gabbits.setup_app,
-        fixture_module=sys.modules[__name__], metafunc=metafunc,
-        test_loader_name=__name__)
+    gabbits.generate_tests(metafunc, TESTS_DIR, [SchedulerAPIFixture])

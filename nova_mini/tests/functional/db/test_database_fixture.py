@@ -10,8 +10,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The database fixture itself: fresh databases, cleaned up, and a
-PostgreSQL server started from Debian's binaries when none answers."""
+"""The database fixture itself: fresh databases, cleaned up, migrated ones
+taken from a template or a pool and given back empty, and a PostgreSQL
+server started from Debian's binaries when none answers."""
 
 import os
 
@@ -20,6 +21,7 @@ import sqlalchemy as sa
 
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
+from nova_mini.db import migration
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import database as db_fixture
 
@@ -120,3 +122,126 @@ def test_a_server_is_started_when_none_answers(monkeypatch):
         server.stop()
     assert not os.path.exists(base_dir)
     assert not db_fixture.server_answers(url, timeout=1)
+
+
+def _flavor_ids(engine):
+    with engine.connect() as connection:
+        return list(connection.execute(
+            sa.text('SELECT id FROM flavors ORDER BY id')).scalars())
+
+
+def _add_flavors(names):
+    for name in names:
+        builders.create_flavor(nm_context.get_admin_context(), name,
+                               memory_mb=1, vcpus=1, root_gb=0)
+
+
+def test_sqlite_migrated_database_is_a_copy_at_head():
+    first = db_fixture.DatabaseFixture('sqlite')
+    first.setUp()
+    try:
+        _add_flavors(['a'])
+        second = db_fixture.DatabaseFixture('sqlite')
+        second.setUp()
+        try:
+            assert second.url != first.url
+            assert migration.db_version(second.engine) == \
+                migration.head_revision()
+            assert second.filled_tables() == {}
+        finally:
+            second.cleanUp()
+        assert _flavor_ids(first.engine) == [1]
+    finally:
+        first.cleanUp()
+
+
+def _server_backend_params():
+    return [pytest.param('postgresql', marks=pytest.mark.postgresql),
+            pytest.param('mariadb', marks=pytest.mark.mariadb)]
+
+
+@pytest.mark.parametrize('backend', _server_backend_params())
+def test_migrated_database_is_given_back_empty(backend):
+    # A database given back is the next one taken: no rows, counters
+    # restarted (flavor ids as in a new database), schema at head.
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    name = fixture.database.name
+    try:
+        _add_flavors(['a', 'b', 'c'])
+        assert _flavor_ids(fixture.engine) == [1, 2, 3]
+    finally:
+        fixture.cleanUp()
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    try:
+        assert fixture.database.name == name
+        assert fixture.filled_tables() == {}
+        assert migration.db_version(fixture.engine) == \
+            migration.head_revision()
+        _add_flavors(['d'])
+        assert _flavor_ids(fixture.engine) == [1]
+    finally:
+        fixture.cleanUp()
+
+
+@pytest.mark.parametrize('backend', _server_backend_params())
+def test_open_session_left_behind_is_ended(backend):
+    # A transaction holding row locks, as a test that failed half-way may
+    # leave: giving the database back neither waits for it nor keeps its
+    # rows.
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    name = fixture.database.name
+    leftover = sa.create_engine(fixture.url, poolclass=sa.pool.NullPool)
+    connection = leftover.connect()
+    try:
+        _add_flavors(['a'])
+        transaction = connection.begin()
+        connection.execute(sa.text("UPDATE flavors SET name = 'b'"))
+        fixture.cleanUp()
+        fixture = db_fixture.DatabaseFixture(backend)
+        fixture.setUp()
+        assert fixture.database.name == name
+        assert fixture.filled_tables() == {}
+        assert transaction.is_active  # Never ended on this side.
+    finally:
+        try:
+            connection.close()
+        except sa.exc.DBAPIError:
+            pass  # Ended by the fixture.
+        leftover.dispose()
+        fixture.cleanUp()
+
+
+@pytest.mark.parametrize('backend', _server_backend_params())
+def test_altered_schema_is_dropped_not_reused(backend):
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    database = fixture.database
+    try:
+        with fixture.engine.begin() as connection:
+            connection.execute(sa.text(
+                'ALTER TABLE flavors ADD COLUMN extra INTEGER'))
+    finally:
+        fixture.cleanUp()
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    try:
+        assert fixture.database.name != database.name
+        assert 'extra' not in {column['name'] for column in sa.inspect(
+            fixture.engine).get_columns('flavors')}
+    finally:
+        fixture.cleanUp()
+    engine = sa.create_engine(database.admin_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            if backend == 'postgresql':
+                query = 'SELECT count(*) FROM pg_database WHERE datname = :n'
+            else:
+                query = ('SELECT count(*) FROM information_schema.schemata '
+                         'WHERE schema_name = :n')
+            assert connection.execute(
+                sa.text(query), {'n': database.name}).scalar() == 0
+    finally:
+        engine.dispose()

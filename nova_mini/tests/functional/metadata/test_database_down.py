@@ -38,8 +38,8 @@ def cluster():
 @pytest.fixture
 def db(cluster, monkeypatch):
     """The conftest's ``db``, on the private cluster."""
-    monkeypatch.setattr(db_fixture, 'provision', lambda backend:
-                        db_fixture.PostgreSQLDatabase(cluster.admin_url))
+    monkeypatch.setattr(db_fixture, 'postgresql_admin_url',
+                        lambda: cluster.admin_url)
     fixture = db_fixture.DatabaseFixture('postgresql')
     fixture.setUp()
     yield fixture
