@@ -663,6 +663,10 @@ def run_one(args, backend, size, vhost, beside=None):
             'DEFAULT': {'state_path': state, 'host': 'bench-sched',
                         'transport_url': vhost.url, 'debug': 'false',
                         'rpc_response_timeout': 120},
+            # The fill's instances exist only as claims: the periodic
+            # clean-up would free them as orphans (100 a minute, 120 s on)
+            # and the fleet would drain during the measurement.
+            'filter_scheduler': {'cleanup_interval': 0},
             'database': {'connection': db.url}})
         subprocess.run([ntf.venv_script('nova-mini-manage'), '--config-file',
                         conf, 'db', 'sync'], check=True, timeout=300,

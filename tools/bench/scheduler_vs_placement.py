@@ -458,6 +458,36 @@ class Placement(object):
             raise SystemExit('placement DELETE: %s %s' % (status, body))
         return t_get, t_put, len(found)
 
+    def check(self, ours):
+        """The same fleet on both sides: per class, our free nodes (not in
+        maintenance, no instance) and Placement's candidates for the class
+        alone, which must be equal.
+        """
+        import sqlalchemy as sa
+
+        from nova_mini.db import models
+        nodes = models.Node.__table__
+        with ours.connect() as conn:
+            free = dict(conn.execute(sa.select(
+                nodes.c.resource_class, sa.func.count()).where(
+                    nodes.c.instance_uuid.is_(None),
+                    nodes.c.maintenance.is_(False),
+                    nodes.c.provision_state == 'available').group_by(
+                        nodes.c.resource_class)).all())
+        client = Client(self.port)
+        found = {}
+        for resource_class, count in sorted(free.items()):
+            status, body = client.call(
+                'GET', '/allocation_candidates?resources=%s:1&limit=%d'
+                % (rc_name(resource_class), count + 1))
+            found[resource_class] = [count, len(body['allocation_requests'])]
+        client.close()
+        wrong = {k: v for k, v in found.items() if v[0] != v[1]}
+        if wrong:
+            raise SystemExit('placement does not hold our fleet: free nodes '
+                             '/ candidates per class %s' % wrong)
+        return found
+
     def __call__(self, ours, result):
         if not self.loaded:
             self.start()
@@ -470,6 +500,7 @@ class Placement(object):
         log('placement %d @%.2f: measuring (load %.2f)', result['size'],
             result['fill'], load[0])
         out = self.measure(ss.shapes(self.args.groups))
+        out['placement_fleet_check'] = self.check(ours)
         out.update({'placement_loadavg': load,
                     'placement_allocations': allocations,
                     'placement_version': self.version,
