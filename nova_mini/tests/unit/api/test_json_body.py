@@ -73,16 +73,19 @@ def test_not_json(text):
 
 def test_bodies_at_the_size_limit_parse_fast():
     # 114688 bytes: the body size limit of the API.
+    # Each body with what it reads as (or the refusal's message).
     bodies = [
-        '[' + '[],' * 38000 + '[]]',
-        '{"a": "%s"}' % ('\\\\' * 57000),
-        '[%s]' % ','.join(['"\\u00e9[{"'] * 9000),
-        _nested(57000),
+        ('[' + '[],' * 38000 + '[]]', [[]] * 38001),
+        ('{"a": "%s"}' % ('\\\\' * 57000), {'a': '\\' * 57000}),
+        ('[%s]' % ','.join(['"\\u00e9[{"'] * 9000), ['\u00e9[{'] * 9000),
+        (_nested(57000), 'The request body is nested more than 32 levels '
+                         'deep.'),
     ]
-    for body in bodies:
+    for body, expected in bodies:
         start = time.monotonic()
         try:
-            json_body.loads(body)
-        except json_body.InvalidJSON:
-            pass
+            got = json_body.loads(body)
+        except json_body.RefusedJSON as exc:
+            got = str(exc)
         assert time.monotonic() - start < 1.0
+        assert got == expected
