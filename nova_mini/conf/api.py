@@ -151,7 +151,9 @@ api_opts = [
                default=10000, min=1,
                help='Entries of the in-process vendordata cache (used when '
                     '[cache] enabled is false): one per instance and '
-                    'target; the least recently used go first.'),
+                    'target; the least recently used go first. With a '
+                    'cache outside the process (memcached), the fresh '
+                    'entries each worker keeps of what it read there.'),
 ]
 
 

@@ -31,6 +31,10 @@ LRU mapping as their dict.
 The store is an optimisation: a failure of the cache backend is logged and
 taken as a miss, never as a failed request.
 
+When the region is not in this process (memcached, Redis), each worker
+keeps the fresh entries it has read from it (``DynamicJSON``'s near
+cache), so that a hit costs no round trip.
+
 When the region is a memcached one, ``JSONStore.lock`` gives a lock that
 every worker sharing it sees (memcached's ``add``), so that workers that
 miss the same entry at once make one call to the target, not one each.
@@ -46,8 +50,10 @@ import uuid
 
 from dogpile.cache import api as dogpile_api
 from dogpile.cache.backends import memcached as dogpile_memcached
+from dogpile.cache.backends import memory as dogpile_memory
 from dogpile.cache import region as dogpile_region
 import oslo_cache
+from oslo_cache.backends import dictionary as oslo_cache_dict
 from oslo_log import log as logging
 
 from nova_mini import exception
@@ -240,6 +246,13 @@ class JSONStore:
         except Exception as exc:    # the cache must never fail a request
             LOG.warning('Vendordata cache: deleting %s failed: %s', key,
                         exc)
+
+    @property
+    def local(self):
+        """True when the cache is this process's own memory."""
+        return isinstance(self.region.actual_backend,
+                          (dogpile_memory.MemoryBackend,
+                           oslo_cache_dict.DictCacheBackend))
 
     @property
     def shared(self):

@@ -27,6 +27,8 @@ the metadata service answers 404 first. Requests that miss the same entry
 at once make one call between them: in a worker they share its outcome,
 and when the workers share the cache in memcached, the worker that calls
 holds the entry's lock there while the others wait for what it stores.
+A worker keeps the fresh entries it read from memcached until they go
+stale, so that a cache hit is no round trip to it.
 
 A target that fails (timeout, connection or TLS error, a status that is not
 2xx, a reply that is not a JSON object) is left out with a warning naming
@@ -160,6 +162,15 @@ class DynamicJSON:
         self.max_age = conf.api.vendordata_dynamic_cache_max_age
         self.store = (cache_store.JSONStore.from_conf(conf)
                       if self.max_age and self.targets else None)
+        # The fresh entries this worker has read from a cache kept outside
+        # it (memcached): served again without a round trip until they go
+        # stale, which they do at the same time as the shared copy (a
+        # shared entry is only replaced once stale). Only what the shared
+        # cache held is kept: a worker whose memcached is down calls its
+        # targets as before. The entries are read-only (shared by threads).
+        self._near = (cache_store.LRUDict(
+            conf.api.vendordata_dynamic_cache_size)
+            if self.store is not None and not self.store.local else None)
         # The calls being made, by cache key: concurrent requests for a
         # missing or stale entry share one call (its Future); with a shared
         # cache, the thread making it also takes the entry's lock in
@@ -232,12 +243,21 @@ class DynamicJSON:
     def _cached(self, key):
         if self.store is None:
             return None
+        if self._near is not None:
+            entry = self._near.get(key)
+            if http_cache.is_fresh(entry, time.time()):
+                return entry
+            if entry is not None:
+                self._near.pop(key, None)
         entry = self.store.get(key)
-        if (isinstance(entry, dict) and isinstance(entry.get('value'), dict)
+        if not (isinstance(entry, dict)
+                and isinstance(entry.get('value'), dict)
                 and isinstance(entry.get('headers'), dict)
                 and isinstance(entry.get('fresh_until'), (int, float))):
-            return entry
-        return None
+            return None
+        if self._near is not None and http_cache.is_fresh(entry, time.time()):
+            self._near[key] = entry
+        return entry
 
     def _refresh(self, target, key, entry, body):
         """The target's value: called, or revalidated, and stored.
@@ -318,6 +338,9 @@ class DynamicJSON:
             self.store.set(key, new_entry)
         elif entry is not None:
             self.store.delete(key)
+        if self._near is not None:
+            # What the shared cache now holds is read from it next time.
+            self._near.pop(key, None)
         return value
 
     def _call(self, target, body, entry):

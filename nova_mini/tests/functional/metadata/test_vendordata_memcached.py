@@ -16,6 +16,7 @@ workers, holding JSON only."""
 import json
 import pickle
 import socket
+import time
 
 from pymemcache.client import base as memcache_client
 import pytest
@@ -162,3 +163,55 @@ def test_a_memcached_that_is_down_is_a_miss(load, upstream, caplog):
             'ad': {'domain': 'ad.example.org'}}
     assert upstream.calls == 2
     assert 'Vendordata cache: ' in caplog.text
+
+
+def _gets(memcached_server):
+    return _client(memcached_server).stats()[b'cmd_get']
+
+
+def test_a_hit_is_no_round_trip_to_memcached(worker, upstream,
+                                             memcached_server):
+    first, second = worker(), worker()
+    instance = helpers.make_instance()
+    expected = {'ad': {'domain': 'ad.example.org'}}
+    assert first.vendor_data2(instance) == expected     # calls, stores
+    # Each worker reads what memcached holds once: the caller too, as
+    # only what memcached held is kept.
+    assert second.vendor_data2(instance) == expected
+    assert first.vendor_data2(instance) == expected
+    before = _gets(memcached_server)
+    for _i in range(20):
+        assert first.vendor_data2(instance) == expected
+        assert second.vendor_data2(instance) == expected
+    assert _gets(memcached_server) == before
+    assert upstream.calls == 1
+    # Another instance's entry is its own, read from memcached.
+    other = helpers.make_instance()
+    assert second.vendor_data2(other) == expected
+    assert _gets(memcached_server) > before
+    assert upstream.calls == 2
+
+
+def test_a_worker_keeps_an_entry_only_while_it_is_fresh(load,
+                                                        memcached_server):
+    server = http_servers.ReplyServer(http_servers.json_reply(
+        {'domain': 'ad.example.org'},
+        headers={'Cache-Control': 'max-age=1'}))
+    server.setUp()
+    try:
+        providers = load(**{
+            'vendordata_providers': ['DynamicJSON'],
+            'vendordata_dynamic_targets': ['ad@' + server.url],
+            **helpers.memcached_options(memcached_server)})
+        instance = helpers.make_instance()
+        for _i in range(3):
+            assert providers.vendor_data2(instance) == {
+                'ad': {'domain': 'ad.example.org'}}
+        assert server.calls == 1
+        # The clock, not a synchronisation: max-age=1 runs out.
+        time.sleep(1.2)
+        assert providers.vendor_data2(instance) == {
+            'ad': {'domain': 'ad.example.org'}}
+        assert server.calls == 2
+    finally:
+        server.cleanUp()
