@@ -146,14 +146,16 @@ def test_without_an_allowed_role_is_403(client, roles):
 
 @pytest.mark.parametrize('roles', ['service', 'reader, Service', 'ADMIN'])
 def test_allowed_roles_any_case(client, roles):
-    post(client, headers=dict(NOVA, **{'X-Roles': roles}))
+    resp = post(client, headers=dict(NOVA, **{'X-Roles': roles}))
+    assert resp.json['instance-id'] == INSTANCE
 
 
 def test_allowed_roles_are_configurable(client, conf):
     conf.set_override('allowed_roles', ['vendordata'],
                       group='vendordata_sample')
     post(client, status=403)
-    post(client, headers=dict(NOVA, **{'X-Roles': 'member,vendordata'}))
+    resp = post(client, headers=dict(NOVA, **{'X-Roles': 'member,vendordata'}))
+    assert resp.json['instance-id'] == INSTANCE
 
 
 def test_forbidden_before_the_body_is_read(client):
@@ -206,7 +208,8 @@ def test_too_large_body_is_413(client, conf):
     resp = post(client, dict(BODY, **{'user-data': 'x' * 4096}), status=413)
     assert resp.json['error']['message'] == (
         'The request body is larger than 2048 bytes.')
-    post(client, dict(BODY, **{'user-data': 'x' * 1024}))
+    resp = post(client, dict(BODY, **{'user-data': 'x' * 1024}))
+    assert resp.json['instance-id'] == INSTANCE
 
 
 def test_other_methods_and_paths(client):
