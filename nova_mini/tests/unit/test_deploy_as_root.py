@@ -20,12 +20,16 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from nova_mini.deploy import util
 
-# as_root's answer for ['id', '-u'], printed by an unprivileged process.
+# as_root's answer for ['id', '-u'], printed by an unprivileged process;
+# argv[1]: the directory of util.py.
 _AS_ROOT = """
-from nova_mini.deploy import util
+import sys
+sys.path.insert(0, sys.argv[1])
+import util
 try:
     print(util.as_root(['id', '-u']))
 except util.ServiceError as exc:
@@ -36,13 +40,25 @@ except util.ServiceError as exc:
 def _unprivileged(path):
     """Run _AS_ROOT as the user nobody (as the current user when that is
     not root), with ``path`` as PATH; its output.
+
+    nobody may not read the venv or the checkout (tox keeps its venvs in
+    a directory of root's only): it runs the Python the venv was made from
+    on a copy of util.py (which imports the standard library only).
     """
-    argv = [sys.executable, '-c', _AS_ROOT]
-    if os.geteuid() == 0:
-        argv = [shutil.which('setpriv'), '--reuid=nobody', '--regid=nogroup',
-                '--clear-groups'] + argv
-    proc = subprocess.run(argv, env=dict(os.environ, PATH=path), cwd='/',
-                          capture_output=True, text=True, timeout=60)
+    work = tempfile.mkdtemp()
+    try:
+        shutil.copy(util.__file__, os.path.join(work, 'util.py'))
+        os.chmod(os.path.join(work, 'util.py'), 0o644)
+        os.chmod(work, 0o755)
+        argv = [os.path.realpath(sys.executable), '-I', '-c', _AS_ROOT,
+                work]
+        if os.geteuid() == 0:
+            argv = [shutil.which('setpriv'), '--reuid=nobody',
+                    '--regid=nogroup', '--clear-groups'] + argv
+        proc = subprocess.run(argv, env={'PATH': path}, cwd='/',
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(work)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip()
 
