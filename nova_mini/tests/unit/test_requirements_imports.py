@@ -25,6 +25,7 @@ metadata (importlib.metadata.packages_distributions).
 """
 
 import ast
+import functools
 import importlib.metadata
 import os
 import sys
@@ -95,9 +96,13 @@ def third_party_imports(package=PACKAGE):
     return {top: sorted(paths) for top, paths in found.items()}
 
 
+@functools.lru_cache(maxsize=1)
+def _installed():
+    return importlib.metadata.packages_distributions()
+
+
 def _distributions(module):
-    return {utils.canonicalize_name(d) for d in
-            importlib.metadata.packages_distributions().get(module, ())}
+    return {utils.canonicalize_name(d) for d in _installed().get(module, ())}
 
 
 def test_every_imported_package_is_a_runtime_requirement():
