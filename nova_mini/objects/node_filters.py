@@ -166,6 +166,17 @@ def _held(trait):
     return _of_node(_TRAITS.c.trait == trait)
 
 
+def _any_held(traits):
+    """The node has one of ``traits`` at least: a probe of each under an
+    OR, which no database turns into a join; past _MOST_JOINED, one
+    EXISTS of them all (a probe each per node costs more than the
+    database's own choice, by a join or a probe, of one subquery).
+    """
+    if len(traits) > _MOST_JOINED:
+        return _having(traits)
+    return sa.or_(*[_held(trait) for trait in sorted(traits)])
+
+
 def _page_traits(filters, dialect, driving):
     """The trait conditions of a page (see the module's docstring).
 
@@ -175,7 +186,7 @@ def _page_traits(filters, dialect, driving):
     more than running them). Forbidden and any-of traits: EXISTS under a
     NOT or an OR, which no database turns into a join (that would read
     and sort every node having one of the traits), so each stays a probe
-    of the node. ``driving``, a required trait few nodes have (SQLite,
+    of the node (see _any_held). ``driving``, a required trait few nodes have (SQLite,
     see _rarest): the walk starts from its index range instead of every
     node.
     """
@@ -190,11 +201,9 @@ def _page_traits(filters, dialect, driving):
     if rest:
         found.append(_count(rest) == len(rest))
     if filters.get('not_traits'):
-        found.append(~sa.or_(*[_held(trait) for trait in
-                               sorted(set(filters['not_traits']))]))
+        found.append(~_any_held(set(filters['not_traits'])))
     if filters.get('traits_any'):
-        found.append(sa.or_(*[_held(trait) for trait in
-                              sorted(set(filters['traits_any']))]))
+        found.append(_any_held(set(filters['traits_any'])))
     if filters.get('not_traits_any'):
         wanted = set(filters['not_traits_any'])
         found.append(_count(wanted) < len(wanted))
@@ -207,23 +216,27 @@ _DRIVING_PER_PAGE = 20
 
 
 def _rarest(session, traits, limit):
-    """The trait of ``traits`` the fewest nodes have, if fewer than
-    _DRIVING_PER_PAGE * ``limit``; else None.
+    """A trait of ``traits`` that fewer than _DRIVING_PER_PAGE * ``limit``
+    nodes have (the fewest among those counted), or None.
 
     SQLite keeps no statistics of the traits, so it cannot choose between
-    walking every node and reading the nodes of a trait: the index range
-    of each trait is counted here, never past that bound (nor past the
-    fewest found so far), so asking costs at most that many index entries
-    a trait whatever the fleet's size.
+    walking every node and reading the nodes of a trait: the index ranges
+    of the traits are counted here, in all never past that bound (nor
+    each past the fewest found so far), so asking costs at most that many
+    index entries whatever the fleet's size and the number of traits.
     """
     best = None
-    fewest = _DRIVING_PER_PAGE * limit
+    fewest = budget = _DRIVING_PER_PAGE * limit
     for trait in traits:
+        bound = min(fewest, budget)
         held = session.execute(sa.select(sa.func.count()).select_from(
             sa.select(_TRAITS.c.node_id).where(
-                _TRAITS.c.trait == trait).limit(fewest).subquery())).scalar()
-        if held < fewest:
+                _TRAITS.c.trait == trait).limit(bound).subquery())).scalar()
+        if held < bound:
             best, fewest = trait, held
+        budget -= held
+        if budget <= 0 or not fewest:
+            break
     return best
 
 

@@ -396,6 +396,13 @@ class Fleet(object):
         self.db = Database(backend, self.state)
         self.api = self.objects = self.session = None
         self.keep = args.keep_state
+        try:
+            self._start(args, backend, size)
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self, args, backend, size):
         port = free_port()
         conf = write_conf(self.state, self.db.url, port, args.workers)
         subprocess.run([venv_script('nova-mini-manage'), '--config-file',
@@ -552,7 +559,12 @@ def main():
     sizes = [int(s) for s in args.sizes.split(',')]
     goal_names = scenarios()[1]
     log('tree %s, load average %s', tree(), load_average())
-    results = [measure(args, backend, sizes) for backend in backends]
+    results = []
+    for backend in backends:
+        results.append(measure(args, backend, sizes))
+        if args.json_out:
+            with open(args.json_out, 'w') as f:
+                json.dump({'tree': tree(), 'results': results}, f, indent=2)
     missed = report(results, sizes, goal_names)
     if args.json_out:
         with open(args.json_out, 'w') as f:

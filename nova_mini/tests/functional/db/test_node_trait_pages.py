@@ -120,11 +120,19 @@ def test_sqlite_starts_from_a_rare_trait_only(fleet, db):
         pytest.skip('the start of the walk is chosen on SQLite only')
     session = sa.orm.Session(db.engine)
     try:
-        # CUSTOM_T09 (4 %) is on fewer nodes than 20 x limit 1; CUSTOM_T00
-        # (90 %) is not, nor is anything with a page of 1000.
+        # CUSTOM_T09 (4 %) is on fewer nodes than 20 x limit 10, and so
+        # is CUSTOM_T00 (90 %), but on more; CUSTOM_T00 is on more than
+        # 20 x limit 1, and counting it spends the 20 entries that may be
+        # read in all.
         assert node_filters._rarest(
-            session, ['CUSTOM_T00', 'CUSTOM_T09'], 1) == 'CUSTOM_T09'
+            session, ['CUSTOM_T00', 'CUSTOM_T09'], 10) == 'CUSTOM_T09'
+        assert node_filters._rarest(session, ['CUSTOM_T00'], 10) == \
+            'CUSTOM_T00'
         assert node_filters._rarest(session, ['CUSTOM_T00'], 1) is None
+        assert node_filters._rarest(
+            session, ['CUSTOM_T00', 'CUSTOM_T09'], 1) is None
+        assert node_filters._rarest(
+            session, ['CUSTOM_T09', 'CUSTOM_T00'], 1) == 'CUSTOM_T09'
         assert node_filters._rarest(
             session, ['CUSTOM_T00', 'CUSTOM_T09'], 1000) == 'CUSTOM_T09'
         assert node_filters._rarest(session, ['CUSTOM_T11'], 1) == \
