@@ -27,6 +27,12 @@ microversion range the API serves. ``run(regex, sections=...)`` adds or
 overrides configuration (``{section: {option: value}}``), runs the tests
 matching ``regex`` and answers a ``Result``: each test's outcome (``ok``,
 ``fail``, ``skip``) and skip reason, and a per-module count.
+
+``Result.check(must_pass, allowed_skips, expected_failures)`` is how a
+test judges a run: Tempest's exit status, every skip one the test allows
+with its reason, every failure one it expects (and each of those
+failing), and at least ``must_pass`` tests passed, so that a run that
+skips everything or stops half way fails.
 """
 
 import collections
@@ -76,12 +82,26 @@ def venv_or_skip():
     return tempest
 
 
+def _path(test_id):
+    """The dotted path of a test id: ``pkg.mod.Class.test``, or
+    ``pkg.mod.Class`` for a class fixture's ``setUpClass (pkg.mod.Class)``.
+    """
+    match = _FIXTURE.match(test_id)
+    return match.group('cls') if match else test_id
+
+
+def names(name, test_id):
+    """Whether ``name`` (``Class``, ``Class.test``, ``mod.Class``...:
+    whole components of the dotted path) names the test or its class.
+    """
+    return ('.%s.' % name) in ('.%s.' % _path(test_id))
+
+
 def module_of(test_id):
     """The module of a test id (``pkg.mod.Class.test`` or a class
     fixture's ``setUpClass (pkg.mod.Class)``).
     """
-    match = _FIXTURE.match(test_id)
-    name = match.group('cls') if match else test_id
+    name = _path(test_id)
     parts = name.split('.')
     for index, part in enumerate(parts):
         if part[:1].isupper():
@@ -132,6 +152,54 @@ class Result(object):
         for test in self.with_status('skip'):
             lines.append('SKIPPED %s: %s' % (test, self.reasons[test]))
         return '\n'.join(lines)
+
+    def problems(self, must_pass, allowed_skips, expected_failures=None):
+        """What makes the run other than the one expected (a list of
+        lines; empty when it is that run).
+
+        :param must_pass: how many tests must pass, at least.
+        :param allowed_skips: ``{name: reason}``: the tests ``name``
+            names (see ``names``) may be skipped, with a skip reason that
+            contains ``reason``; any other skip is a problem.
+        :param expected_failures: ``{name: why}``: the tests that fail by
+            design; each must fail, and no other test.
+        """
+        expected_failures = expected_failures or {}
+        problems = []
+        for test in self.with_status('skip'):
+            reason = self.reasons[test]
+            if not any(names(name, test) and allowed in reason
+                       for name, allowed in allowed_skips.items()):
+                problems.append('skip not allowed: %s: %s' % (test, reason))
+        failed = self.with_status('fail')
+        for test in failed:
+            if not any(names(name, test) for name in expected_failures):
+                problems.append('failed: %s' % test)
+        for name, why in expected_failures.items():
+            if not any(names(name, test) for test in failed):
+                problems.append('expected to fail (%s), did not: %s'
+                                % (why, name))
+        passed = len(self.with_status('ok'))
+        if passed < must_pass:
+            problems.append('%d tests passed, %d must' % (passed, must_pass))
+        # stestr's status: 1 when a test failed, 0 when all passed or
+        # skipped; anything else (or 1 without a failure) is a run that
+        # did not finish.
+        status = 1 if failed else 0
+        if self.returncode != status:
+            problems.append('tempest run exited %s, not %d'
+                            % (self.returncode, status))
+        return problems
+
+    def check(self, must_pass, allowed_skips, expected_failures=None):
+        """Fail the test unless the run is the one expected (``problems``
+        says what is not), with the per-module counts and Tempest's output.
+        """
+        problems = self.problems(must_pass, allowed_skips, expected_failures)
+        if problems:
+            lines = problems + ['', self.summary(), '',
+                                self.failure_details()]
+            pytest.fail('\n'.join(lines), pytrace=False)
 
     def failure_details(self, limit=20000):
         """The end of the run's output (tracebacks of the failures); all
