@@ -29,7 +29,11 @@ Who calls Glance, and how (doc/source/admin/images.rst):
 * with ``noauth2`` (development) there is no Keystone token: with
   ``[glance] endpoint_override`` Glance is called there without a token
   (a Glance of its own ``noauth`` pipeline); without it the image is not
-  checked and the server keeps ``imageRef`` as given, with no properties.
+  looked up and the server keeps the image id, with no properties.
+
+Whatever the deployment, ``imageRef`` must be an image id (a UUID) or a
+URL ending in one, as Nova's schema wants it: anything else is a 400
+before Glance is asked, and the server keeps the id.
 """
 
 import threading
@@ -155,16 +159,16 @@ def image_meta(image_ref, user_auth):
     :param image_ref: the ``imageRef`` (or root disk image) asked for.
     :param user_auth: keystonemiddleware's user plugin of the request
         (``environ['keystone.token_auth']``), or None under noauth2.
-    :returns: an ImageMeta (with only ``id`` when images are not checked,
-        see the module).
+    :returns: an ImageMeta (with only ``id`` when images are not looked
+        up, see the module).
     :raises ImageNotFound, ImageNotActive, InvalidImageRef: 400.
     :raises ImageServiceUnavailable: 503.
     :raises nova_mini.exception.InvalidRequestSpec: a property value Nova
         does not know (400).
     """
-    if not checks_images(user_auth):
-        return image_meta_obj.ImageMeta.from_dict({'id': image_ref})
     image_id = image_id_of(image_ref)
+    if not checks_images(user_auth):
+        return image_meta_obj.ImageMeta.from_dict({'id': image_id})
     image = get_image(image_id, user_auth)
     if image.get('status') != 'active':
         raise ImageNotActive(image_id=image_id)

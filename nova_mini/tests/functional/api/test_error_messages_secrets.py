@@ -31,10 +31,10 @@ NOVA = {'X-Auth-Token': 'admin:admin',
 
 CASES = [
     ('post', '/compute/v2.1/servers', NOVA,
-     {'server': {'name': 's', 'flavorRef': 'bm', 'imageRef': 'img-1',
+     {'server': {'name': 's', 'flavorRef': 'bm', 'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
                  'adminPass': [SECRET]}}),
     ('post', '/compute/v2.1/servers/%(server)s/action', NOVA,
-     {'rebuild': {'imageRef': 'img-1', 'adminPass': {'p': SECRET}}}),
+     {'rebuild': {'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'adminPass': {'p': SECRET}}}),
     ('put', '/baremetal/v1/nodes/n/states/provision', IRONIC,
      {'target': 'rescue', 'rescue_password': [SECRET]}),
     ('post', '/baremetal/v1/heartbeat/n', IRONIC,

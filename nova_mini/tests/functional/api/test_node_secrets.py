@@ -50,7 +50,7 @@ DRIVER_INFO = {'ipmi_address': '10.0.0.9', 'ipmi_username': 'root',
                'ipmi_password': SECRET, 'ipmi_port': 623,
                'snmp_auth_key': 'auth-key-1', 'snmp_priv_key': 'priv-key-1',
                'redfish': {'password': 'nested-pw'}}
-INSTANCE_INFO = {'image_source': 'img-1',
+INSTANCE_INFO = {'image_source': 'c0ffee00-0000-4000-8000-000000000001',
                  'image_url': 'http://swift/tmp?temp_url_sig=abc',
                  'configdrive': {'meta_data': {'k': 'v'}},
                  'rescue_password': 'rescue-pw',

@@ -92,7 +92,7 @@ def _group(app, policy, headers=DEMO):
 def _boot(app, hints, count=1, name='srv', status=202):
     response = app.post_json(
         V21 + '/servers',
-        {'server': {'name': name, 'flavorRef': 'bm', 'imageRef': 'img-1',
+        {'server': {'name': name, 'flavorRef': 'bm', 'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
                     'min_count': count},
          'os:scheduler_hints': hints}, headers=DEMO, status=status)
     return response.json
@@ -234,7 +234,7 @@ def test_concurrent_boots_keep_the_members_quota(api_fixture_factory,
         response = app.post_json(
             V21 + '/servers',
             {'server': {'name': 'c%d' % index, 'flavorRef': 'bm',
-                        'imageRef': 'img-1', 'min_count': 3},
+                        'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'min_count': 3},
              'os:scheduler_hints': {'group': group}}, headers=DEMO,
             expect_errors=True)
         statuses.append(response.status_int)

@@ -51,7 +51,7 @@ def stack(api_fixture_factory, backend):
 
 def _boot(app, flavor='small', headers=DEMO, **counts):
     body = {'server': dict({'name': 'srv', 'flavorRef': flavor,
-                            'imageRef': 'img-1'}, **counts)}
+                            'imageRef': 'c0ffee00-0000-4000-8000-000000000001'}, **counts)}
     return app.post_json(V21 + '/servers', body, headers=headers,
                          expect_errors=True)
 

@@ -78,7 +78,7 @@ def _node(name, traits=()):
 
 def _boot(app, flavor='bm-gold', headers=DEMO, **extra):
     body = {'server': dict({'name': 'srv', 'flavorRef': flavor,
-                            'imageRef': 'img-1'}, **extra)}
+                            'imageRef': 'c0ffee00-0000-4000-8000-000000000001'}, **extra)}
     response = app.post_json(V21 + '/servers', body, headers=headers)
     assert response.status_int == 202
     return response.json['server']
@@ -282,7 +282,7 @@ def test_each_server_keeps_its_request_spec(stack):
     response = app.post_json(
         V21 + '/servers',
         {'server': {'name': 'srv', 'flavorRef': 'bm-gold',
-                    'imageRef': 'img-1', 'max_count': 2},
+                    'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'max_count': 2},
          'os:scheduler_hints': {'group': group}}, headers=DEMO)
     first = response.json['server']
     servers = [s for s in app.get(V21 + '/servers', headers=DEMO)
@@ -295,7 +295,7 @@ def test_each_server_keeps_its_request_spec(stack):
         assert spec.instance_uuids == [server['id']]
         assert spec.num_instances == 2
         assert (spec.project_id, spec.user_id) == ('demo', 'demo')
-        assert spec.image.id == 'img-1'
+        assert spec.image.id == 'c0ffee00-0000-4000-8000-000000000001'
         assert spec.required_traits == [TRAIT]
         assert spec.resources == {'CUSTOM_BAREMETAL': 1}
         assert spec.scheduler_hints == {'group': [group]}
@@ -316,7 +316,7 @@ def test_availability_zone(stack):
         return app.post_json(
             V21 + '/servers',
             {'server': {'name': 'az', 'flavorRef': 'bm-gold',
-                        'imageRef': 'img-1', 'availability_zone': zone}},
+                        'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'availability_zone': zone}},
             headers=headers, expect_errors=True)
 
     refused = [(boot('elsewhere'), 400,
@@ -362,7 +362,7 @@ def test_a_flavor_without_a_spec_writes_nothing(stack):
         extra_specs={'resources:CUSTOM_BAREMETAL': 'one'})
     response = app.post_json(
         V21 + '/servers', {'server': {'name': 'odd', 'flavorRef': 'bm-odd',
-                                      'imageRef': 'img-1',
+                                      'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
                                       'max_count': 3}},
         headers=DEMO, expect_errors=True)
     assert response.status_int == 400

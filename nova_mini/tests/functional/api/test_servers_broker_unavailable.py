@@ -80,7 +80,7 @@ def _assert_refused(app, message_start, retry_after=rpc.BROKER_RETRY_AFTER):
         response = app.post_json(
             V21 + '/servers',
             {'server': {'name': 'srv', 'flavorRef': 'bm',
-                        'imageRef': 'img-1', 'min_count': 2},
+                        'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'min_count': 2},
              'os:scheduler_hints': hints}, headers=DEMO, status=503)
         assert time.monotonic() - started < 30
         fault = response.json['serviceUnavailable']

@@ -43,7 +43,7 @@ def _stored(uuid):
 def test_a_boot_stores_what_it_was_given(stack):  # noqa: F811
     app, _scheduler, _fixture = stack
     body = {'server': {
-        'name': 'web', 'flavorRef': 'bm-gold', 'imageRef': 'img-1',
+        'name': 'web', 'flavorRef': 'bm-gold', 'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
         'metadata': {'role': 'web'}, 'user_data': USER_DATA,
         'description': 'front end', 'tags': ['b', 'a', 'b'],
         'accessIPv4': '192.0.2.1', 'accessIPv6': '2001:db8::1',

@@ -12,7 +12,8 @@
 
 """The image of POST /servers under ``[api] auth_strategy = noauth2``
 (nova_mini.image.glance): without ``[glance] endpoint_override`` the
-image is not checked (no token to send Glance); with it, Glance is asked,
+image is not looked up (no token to send Glance), yet ``imageRef`` must
+be an image id or a URL ending in one, as Nova's schema wants; with it, Glance is asked,
 and a Glance that does not answer (a port nothing listens on: no mock) is
 a 503 with nothing created. The Keystone cases, with the real Glance, are
 in the live test test_images_live.
@@ -20,6 +21,7 @@ in the live test test_images_live.
 
 import uuid
 
+import pytest
 import sqlalchemy as sa
 import webtest
 
@@ -61,8 +63,25 @@ def _post(app, image_ref, status):
 
 def test_unchecked_without_endpoint_override(api_fixture_factory):
     app = _app(api_fixture_factory)
-    _post(app, 'any-image', 202)
-    assert _instances() == ['any-image']
+    image_id = str(uuid.uuid4())
+    _post(app, image_id, 202)
+    # A URL ending in an image id names that image; the server keeps the
+    # id.
+    other = str(uuid.uuid4())
+    _post(app, 'http://glance.example.com/v2/images/%s' % other, 202)
+    assert sorted(_instances()) == sorted([image_id, other])
+
+
+@pytest.mark.parametrize('image_ref', [
+    'not-a-uuid', 'any-image', 'http://glance.example.com/v2/images/cirros',
+    '%s-x' % uuid.UUID(int=1)])
+def test_not_an_image_id_is_refused_without_glance(api_fixture_factory,
+                                                   image_ref):
+    app = _app(api_fixture_factory)
+    response = _post(app, image_ref, 400)
+    assert response.json == {'badRequest': {
+        'message': 'Invalid imageRef provided.', 'code': 400}}
+    assert _instances() == []
 
 
 def test_glance_away_is_503_and_nothing_created(api_fixture_factory):

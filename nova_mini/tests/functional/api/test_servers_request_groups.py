@@ -55,7 +55,7 @@ def app(api_fixture_factory):
 @pytest.mark.parametrize('flavor', sorted(FLAVORS))
 def test_groups_no_node_can_meet_are_a_bad_request(app, flavor):
     response = app.post_json(V21 + '/servers', {'server': {
-        'name': 's', 'flavorRef': flavor, 'imageRef': 'img-1'}},
+        'name': 's', 'flavorRef': flavor, 'imageRef': 'c0ffee00-0000-4000-8000-000000000001'}},
         headers=DEMO, expect_errors=True)
     assert response.status_int == 400
     message = response.json['badRequest']['message']

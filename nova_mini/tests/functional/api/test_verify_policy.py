@@ -44,6 +44,7 @@ from nova_mini.tests.fixtures import policy_routes
 V21 = '/compute/v2.1'
 FLAVOR = policy_routes.FLAVOR
 SERVER = policy_routes.SERVER
+IMAGE = policy_routes.IMAGE
 ROUTES = policy_routes.COMPUTE_ROUTES
 
 VERSION_DOCUMENTS = ['/compute', '/compute/', V21, V21 + '/']
@@ -139,7 +140,7 @@ def test_forced_host_rule_guards_a_named_node(api_fixture_factory):
     objects.Flavor(admin, flavorid=FLAVOR, name=FLAVOR, memory_mb=1,
                    vcpus=1, root_gb=0, is_public=True,
                    extra_specs={}).create()
-    body = {'server': {'name': 's', 'flavorRef': FLAVOR, 'imageRef': 'i',
+    body = {'server': {'name': 's', 'flavorRef': FLAVOR, 'imageRef': IMAGE,
                        'availability_zone': 'nova::node-1'}}
     response = _request(app, 'POST', '/servers', body, None)
     assert response.json == {'forbidden': {

@@ -104,7 +104,7 @@ def _active_instance(context):
     flavor = builders.make_flavor(context)
     instance = objects.Instance(
         context, uuid=str(uuid.uuid4()), name='srv', project_id='demo',
-        user_id='alice', flavor=flavor, image_ref='img-1',
+        user_id='alice', flavor=flavor, image_ref='c0ffee00-0000-4000-8000-000000000001',
         vm_state=instance_obj.ACTIVE, node_uuid=None, fault=None,
         launch_index=0)
     instance.create()

@@ -51,7 +51,7 @@ def servers(admin):
     """Five servers of demo and one of alt, oldest first."""
     made = [
         _boot(admin, 1, 'web-1', tags=['red', 'blue']),
-        _boot(admin, 2, 'web-2', tags=['red'], image_ref='img-2'),
+        _boot(admin, 2, 'web-2', tags=['red'], image_ref='c0ffee00-0000-4000-8000-000000000002'),
         _boot(admin, 3, 'db-1', flavorid='big', config_drive=True),
         _boot(admin, 4, 'Web 3', tags=['blue'], description='third web'),
         _boot(admin, 5, 'cache', launch_index=7),
@@ -100,7 +100,7 @@ def _test_id(value):
     ({'regex': [('description', 'web')]}, ['Web 3']),
     ({'regex': [('launch_index', '^7$')]}, ['cache']),
     ({'flavorid': 'big'}, ['db-1']),
-    ({'image_ref': 'img-2'}, ['web-2']),
+    ({'image_ref': 'c0ffee00-0000-4000-8000-000000000002'}, ['web-2']),
     ({'config_drive': {True}}, ['db-1']),
     ({'config_drive': set()}, []),
     ({'vm_states': [{'active'}]}, ['web-1']),

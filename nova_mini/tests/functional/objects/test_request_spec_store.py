@@ -45,7 +45,7 @@ def _flavor(context):
 def _spec(context, uuids):
     return request_spec.RequestSpec.from_components(
         context, _flavor(context),
-        image={'id': 'img-1',
+        image={'id': 'c0ffee00-0000-4000-8000-000000000001',
                'properties': {'hw_architecture': 'x86_64'}},
         instance_uuids=uuids, project_id='demo', user_id='alice',
         availability_zone='az1',
@@ -57,7 +57,7 @@ def _spec(context, uuids):
 def _instances(context, uuids):
     return [objects.Instance(
         context, uuid=uuid, name='srv-%d' % n, project_id='demo',
-        user_id='alice', flavor=_flavor(context), image_ref='img-1',
+        user_id='alice', flavor=_flavor(context), image_ref='c0ffee00-0000-4000-8000-000000000001',
         vm_state=instance_obj.BUILDING, node_uuid=None, fault=None)
         for n, uuid in enumerate(uuids)]
 
@@ -90,7 +90,7 @@ def test_each_instance_keeps_the_persistable_spec(admin):
             assert getattr(stored, name) == getattr(spec, name), name
         assert stored.flavor.extra_specs == spec.flavor.extra_specs
         assert stored.flavor.flavorid == 'bm'
-        assert stored.image.id == 'img-1'
+        assert stored.image.id == 'c0ffee00-0000-4000-8000-000000000001'
         assert stored.image.properties.hw_architecture == 'x86_64'
         # ... this request's own data does not: the spec is the
         # instance's own, with nothing to ignore or retry.
@@ -153,7 +153,7 @@ def _spec_with_groups(context, uuids):
         'required', 'trait_nic:CUSTOM_OLD': 'forbidden',
         'group_policy': 'none'})
     return request_spec.RequestSpec.from_components(
-        context, flavor, image={'id': 'img-1', 'properties': {
+        context, flavor, image={'id': 'c0ffee00-0000-4000-8000-000000000001', 'properties': {
             'hw_architecture': 'amd64', 'hw_vm_mode': 'hvm'}},
         instance_uuids=uuids)
 

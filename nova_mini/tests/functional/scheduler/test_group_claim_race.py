@@ -73,7 +73,7 @@ def _group(admin, policy, members):
     group.create()
     instances = [objects.Instance(
         admin, uuid=str(uuid.uuid4()), name='member-%d' % index,
-        project_id='demo', user_id='alice', image_ref='img-1',
+        project_id='demo', user_id='alice', image_ref='c0ffee00-0000-4000-8000-000000000001',
         vm_state=instance_obj.BUILDING, node_uuid=None, fault=None,
         flavor=builders.make_flavor(admin)) for index in range(members)]
     server_group.create_in_group(admin, instances, _spec(group), group)

@@ -160,7 +160,7 @@ def test_a_capability_no_node_reports_matches_nothing(admin, scheduler):
                    _spec({'capabilities:cpus': '>= many'}))
 
 
-IMAGE = {'id': 'img-1', 'properties': {
+IMAGE = {'id': 'c0ffee00-0000-4000-8000-000000000001', 'properties': {
     'trait:CUSTOM_IMG': 'required', 'hw_architecture': 'AMD64',
     'hw_vm_mode': 'hvm', 'img_hv_type': 'baremetal',
     'img_hv_requested_version': '>=1'}}

@@ -79,16 +79,16 @@ def test_host_id_hashes_the_project_and_the_node():
 
 def _root(**mapping):
     return dict({'source_type': 'image', 'destination_type': 'local',
-                 'boot_index': 0, 'uuid': 'img-1'}, **mapping)
+                 'boot_index': 0, 'uuid': 'c0ffee00-0000-4000-8000-000000000001'}, **mapping)
 
 
 def test_root_image():
     assert servers._root_image([]) is None
-    assert servers._root_image([_root()]) == 'img-1'
-    assert servers._root_image([_root(boot_index='0')]) == 'img-1'
+    assert servers._root_image([_root()]) == 'c0ffee00-0000-4000-8000-000000000001'
+    assert servers._root_image([_root(boot_index='0')]) == 'c0ffee00-0000-4000-8000-000000000001'
     # An old client's image_id is the image too.
     assert servers._root_image(
-        [_root(uuid=None, image_id='img-2')]) == 'img-2'
+        [_root(uuid=None, image_id='c0ffee00-0000-4000-8000-000000000002')]) == 'c0ffee00-0000-4000-8000-000000000002'
 
 
 @pytest.mark.parametrize('mapping, words', [
@@ -107,14 +107,14 @@ def test_root_image_refuses(mapping, words):
 
 
 def test_image_ref():
-    assert servers._image_ref({'imageRef': 'img-1'}) == 'img-1'
+    assert servers._image_ref({'imageRef': 'c0ffee00-0000-4000-8000-000000000001'}) == 'c0ffee00-0000-4000-8000-000000000001'
     assert servers._image_ref(
-        {'imageRef': '', 'block_device_mapping_v2': [_root()]}) == 'img-1'
+        {'imageRef': '', 'block_device_mapping_v2': [_root()]}) == 'c0ffee00-0000-4000-8000-000000000001'
     assert servers._image_ref(
-        {'imageRef': 'img-1', 'block_device_mapping_v2': [_root()]}) == (
-        'img-1')
+        {'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'block_device_mapping_v2': [_root()]}) == (
+        'c0ffee00-0000-4000-8000-000000000001')
     with pytest.raises(exception.Invalid, match='is not imageRef'):
-        servers._image_ref({'imageRef': 'img-2',
+        servers._image_ref({'imageRef': 'c0ffee00-0000-4000-8000-000000000002',
                             'block_device_mapping_v2': [_root()]})
     with pytest.raises(exception.Invalid,
                        match='^Missing imageRef attribute$'):

@@ -75,7 +75,7 @@ def test_bare_metal_flavor_requirements():
         'trait:HW_CPU_X86_AVX2': 'required',
         'trait:CUSTOM_RAID': 'forbidden',
         'capabilities:boot_mode': 'uefi', 'hw:cpu_policy': 'dedicated'})
-    image = {'id': 'img-1', 'properties': {
+    image = {'id': 'c0ffee00-0000-4000-8000-000000000001', 'properties': {
         'hw_architecture': 'x86_64', 'trait:CUSTOM_SECURE': 'required',
         'traits_required': ['CUSTOM_TPM']}}
     spec = request_spec.RequestSpec.from_components(None, flavor, image)
