@@ -27,6 +27,7 @@ import time
 # its own signal handlers (gunicorn's post_fork hook runs there), which
 # widens the window in which a stop signal used to be lost.
 _DAEMON = textwrap.dedent('''
+    import os
     import sys
     import time
 
@@ -38,10 +39,17 @@ _DAEMON = textwrap.dedent('''
         return [b'ok']
 
 
+    def post_fork(arbiter, worker):
+        # Says the worker is there (its pid), then lingers.
+        with open(sys.argv[3] + '.tmp', 'w') as marker:
+            marker.write(str(os.getpid()))
+        os.rename(sys.argv[3] + '.tmp', sys.argv[3])
+        time.sleep(2)
+
+
     class SlowBootServer(service.WSGIServer):
         def load_config(self):
-            self.settings['post_fork'] = (
-                lambda arbiter, worker: time.sleep(2))
+            self.settings['post_fork'] = post_fork
             super().load_config()
 
 
@@ -59,9 +67,32 @@ def _free_port():
         return sock.getsockname()[1]
 
 
+def _wait_for(path, proc, timeout=60):
+    """The text of ``path`` once it exists (the daemon must live on)."""
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline, 'no worker started'
+        time.sleep(0.02)
+    with open(path) as marker:
+        return marker.read()
+
+
+def _gone(pid, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
     script = tmp_path / 'daemon.py'
     script.write_text(_DAEMON)
+    marker = str(tmp_path / 'worker-pid')
     notify_dir = tempfile.mkdtemp(prefix='nm-')      # short AF_UNIX path
     notify_path = os.path.join(notify_dir, 'notify')
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -69,14 +100,15 @@ def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
     listener.settimeout(60)
     proc = subprocess.Popen(
         [sys.executable, str(script), str(_free_port()),
-         str(GRACEFUL_TIMEOUT)],
+         str(GRACEFUL_TIMEOUT), marker],
         env=dict(os.environ, NOTIFY_SOCKET=notify_path),
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         # READY=1 comes before the worker is forked: the SIGTERM lands
         # while the worker sleeps in post_fork.
         assert listener.recv(1024).startswith(b'READY=1')
-        time.sleep(0.5)
+        # The worker is in post_fork (it sleeps there 2 s).
+        worker = int(_wait_for(marker, proc))
         started = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=GRACEFUL_TIMEOUT + 30)
@@ -92,3 +124,5 @@ def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
     # Without the fix the worker served on until the master killed it
     # after graceful_timeout.
     assert elapsed < GRACEFUL_TIMEOUT / 2, elapsed
+    # The worker stopped with it.
+    assert _gone(worker)
