@@ -16,40 +16,53 @@
 One nova-mini-metadata with two DynamicJSON targets, each a
 nova-mini-vendordata-sample that takes 300 ms per answer
 (``response_delay = 0.3``) and sends ``Cache-Control: max-age=60``, plus
-StaticJSON. In one run it measures:
+StaticJSON. For each cache (``--cache``: memcached shared by the
+workers, the workers' in-process caches, or both one after the other) it
+measures:
 
-(a) requests/s of ``vendor_data2.json`` served from the cache against
-    ``meta_data.json`` of the same instance, same client and load
-    (goal: at least 0.5 of it); median over ``--rounds`` rounds, each on
-    an instance whose vendordata was fetched just before;
+(d) the idle latency of a cache hit, one request at a time as a booting
+    instance asks: the median of ``--serial`` requests of
+    ``vendor_data2.json`` against ``meta_data.json`` of the same instance,
+    alternating on one keep-alive connection (goal: a hit costs at most
+    1.5 x meta_data.json);
+(a) the same under load: requests/s of ``vendor_data2.json`` served from
+    the cache against ``meta_data.json`` (goal: meta_data.json's req/s at
+    most 1.5 x the hits'); median over ``--rounds`` rounds, each on an
+    instance whose vendordata was fetched just before (and read by every
+    worker in an unmeasured 2-second run);
 (b) how many times each target is called per instance while clients read
     ``vendor_data2.json`` of ``--instances`` instances round and round for
-    ``--minute`` seconds (goal: 1), counted on the target side (the
-    sample logs every POST it answers);
+    ``--minute`` seconds (goal: 1 with memcached; at most one per worker
+    with in-process caches), counted on the target side (the sample logs
+    every POST it answers);
 (c) the latency of a cache miss: ``vendor_data2.json`` of instances never
     read before, one request at a time (goal: about 300 ms, the slowest
     target, not 600: the targets are called in parallel).
 
 Everything runs on this machine from a temporary state directory: SQLite,
 instances stored through the Instance object (no API, scheduler or
-RabbitMQ needed), the metadata service with ``--workers`` workers sharing a
-memcached the tool starts on a free port (``[cache] enabled``; with
-``--no-memcached`` one worker and its in-process cache). The targets run
-with ``auth_strategy = noauth`` and the metadata service has no
-``[vendordata_dynamic_auth]``: Keystone is left out, as it would only add
-the token validation of the first call (auth_token caches it) and the one
-token the metadata service reuses; the live tests cover the Keystone path.
+RabbitMQ needed), the metadata service with ``--workers`` workers (2)
+sharing a memcached the tool starts on a free port (``[cache] enabled``;
+``--memcached-servers`` for a running one), or each with its in-process
+cache. The targets run with ``auth_strategy = noauth`` and the metadata
+service has no ``[vendordata_dynamic_auth]``: Keystone is left out, as it
+would only add the token validation of the first call (auth_token caches
+it) and the one token the metadata service reuses; the live tests cover
+the Keystone path.
 
 The load generator is wrk (``apt-get install wrk``) when installed, else a
 threaded Python client (keep-alive connections); ``--tool`` chooses.
 
 Example (from the repository root)::
 
-    .venv-tests/bin/python tools/bench/metadata_vendordata.py
-    .venv-tests/bin/python tools/bench/metadata_vendordata.py --rounds 5 \
-        --duration 10 --minute 60 --json-out /tmp/vendordata_bench.json
+    flock /tmp/nova_mini-bench.lock .venv-tests/bin/python \
+        tools/bench/metadata_vendordata.py
+    .venv-tests/bin/python tools/bench/metadata_vendordata.py \
+        --cache memcached --memcached-servers 127.0.0.1:11211 \
+        --rounds 5 --json-out /tmp/vendordata_bench.json
 
-Exit status 1 when a goal is missed or a request failed.
+Exit status 1 when a goal is missed or a request failed. The output ends
+with the tree measured and the load average before and after.
 """
 
 import argparse
@@ -67,6 +80,7 @@ import threading
 import time
 import uuid
 
+import _record
 from nova_mini.cmd import manage_metadata
 from nova_mini.deploy import nova
 from nova_mini.deploy import util
@@ -74,6 +88,9 @@ from nova_mini.deploy import vendordata_sample
 
 DELAY = 0.3
 MAX_AGE = 60
+# Goals (d) and (a): a cache hit costs at most this many meta_data.json.
+HIT_COST = 1.5
+CACHES = ('memcached', 'in-process')
 TARGETS = ('slow1', 'slow2')
 STATIC = {'cloud-name': 'bench', 'ntp-servers': ['ntp.example.org']}
 PROJECT = 'bench-project'
@@ -116,8 +133,9 @@ class Memcached(object):
 
 
 class Bench(object):
-    def __init__(self, args):
+    def __init__(self, args, cache):
         self.args = args
+        self.cache = cache
         self.state = tempfile.mkdtemp(prefix='nova-mini-vendordata-bench-')
         self.secret = uuid.uuid4().hex
         self.nova = nova.NovaMini(
@@ -127,7 +145,8 @@ class Bench(object):
             self.nova, name='vendordata-%s' % name,
             options={'response_delay': DELAY, 'cache_max_age': MAX_AGE})
             for name in TARGETS]
-        self.memcached = None if args.no_memcached else Memcached()
+        self.memcached = (Memcached() if cache == 'memcached'
+                          and not args.memcached_servers else None)
         self.instances = []
 
     @property
@@ -142,7 +161,7 @@ class Bench(object):
         self.nova.write_config()
         self.nova.db_sync()
         self.instances = self._seed(self.args.instances + self.args.rounds
-                                    + self.args.misses + 1)
+                                    + self.args.misses + 2)
         log('%d instances stored in %s', len(self.instances), self.state)
         if self.memcached:
             self.memcached.start()
@@ -164,44 +183,39 @@ class Bench(object):
                     for name, target in zip(TARGETS, self.targets)),
             },
         }
-        if self.memcached:
+        if self.cache == 'memcached':
             sections['cache'] = {
                 'enabled': 'true', 'backend': 'dogpile.cache.pymemcache',
-                'memcache_servers': '%s:%d' % (util.LOCALHOST,
-                                               self.memcached.port)}
+                'memcache_servers': self.memcached_servers}
         extra = self.nova.write_extra_config('vendordata', sections)
         self.nova.start(nova.METADATA,
                         config_files=[self.nova.conf_path, extra])
         log('nova-mini-metadata: %s, %d worker(s), %s cache', self.base,
-            self.args.workers,
-            'memcached' if self.memcached else 'in-process')
+            self.args.workers, self.cache_label)
+
+    @property
+    def memcached_servers(self):
+        if self.memcached:
+            return '%s:%d' % (util.LOCALHOST, self.memcached.port)
+        return self.args.memcached_servers
+
+    @property
+    def cache_label(self):
+        if self.cache == 'memcached':
+            return 'memcached (%s)' % self.memcached_servers
+        return 'in-process'
 
     def _seed(self, count):
-        """Store ``count`` instances through the Instance object."""
-        # Imported here: they need the config of the state directory.
-        from nova_mini import conf
-        from nova_mini import config
-        from nova_mini import context as nm_context
-        from nova_mini.db import api as db_api
-        from nova_mini import objects
-        config.parse_args(['bench', '--config-file', self.nova.conf_path])
-        db_api.configure(conf.CONF)
-        admin = nm_context.get_admin_context()
-        flavor = objects.Flavor(
-            admin, flavorid='bm', name='bm', memory_mb=1024, vcpus=1,
-            root_gb=10, ephemeral_gb=0, swap=0, is_public=True,
-            disabled=False, description=None, extra_specs={})
-        uuids = []
-        for index in range(count):
-            instance = objects.Instance(
-                admin, uuid=str(uuid.uuid4()), name='bench-%d' % index,
-                project_id=PROJECT, user_id='bench', flavor=flavor,
-                image_ref='bench-image', vm_state='active', node_uuid=None,
-                fault=None, metadata={'index': str(index)}, user_data=None,
-                launch_index=0, boot_roles=['member'])
-            instance.create()
-            uuids.append(instance.uuid)
-        return uuids
+        """Store ``count`` instances (in a child process: the database of
+        the state directory is configured once per process).
+        """
+        out = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), '--seed',
+             self.nova.conf_path, str(count)],
+            capture_output=True, text=True, timeout=600)
+        if out.returncode:
+            raise SystemExit('seeding failed: %s' % out.stderr[-3000:])
+        return json.loads(out.stdout.strip().splitlines()[-1])
 
     def stop(self):
         codes = self.nova.stop_all(timeout=30)
@@ -343,12 +357,51 @@ def measure_misses(bench, instance_ids):
     return vendor, meta
 
 
+def measure_serial(bench, instance_id, count, warm=20):
+    """(d): ms of ``count`` requests of each file, one at a time on one
+    keep-alive connection, alternating; after ``warm`` pairs unmeasured
+    (the first fills the cache of the worker that has the connection).
+    """
+    host, port = bench.base.split('//', 1)[1].rsplit(':', 1)
+    headers = bench.headers(instance_id)
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    times = {META_DATA: [], VENDOR_DATA2: []}
+    try:
+        for index in range(warm + count):
+            order = (META_DATA, VENDOR_DATA2) if index % 2 else (
+                VENDOR_DATA2, META_DATA)
+            for path in order:
+                start = time.perf_counter()
+                conn.request('GET', path, headers=headers)
+                resp = conn.getresponse()
+                body = resp.read()
+                seconds = time.perf_counter() - start
+                if resp.status != 200:
+                    raise SystemExit('%s answered %d' % (path, resp.status))
+                if index >= warm:
+                    times[path].append(seconds * 1000)
+                elif path == VENDOR_DATA2 and index == warm - 1:
+                    data = json.loads(body)
+                    if any(name not in data for name in TARGETS):
+                        raise SystemExit('vendor_data2.json misses a '
+                                         'target: %s' % body[:500])
+    finally:
+        conn.close()
+    return times
+
+
 def measure_throughput(bench, instance_ids, runner):
-    """(a): one round per instance; the vendordata read just before."""
+    """(a): one round per instance; the vendordata read just before, and
+    by every worker in an unmeasured 2-second run.
+    """
     rounds = []
+    warm_args = argparse.Namespace(**dict(vars(bench.args), duration=2))
     for index, instance_id in enumerate(instance_ids):
         check_document(bench, instance_id)         # the miss: fills it
         headers = bench.headers(instance_id)
+        warm = runner(warm_args, bench.base + VENDOR_DATA2, headers)
+        if 'error' in warm:
+            raise SystemExit('load run failed:\n%s' % warm['error'])
         order = [META_DATA, VENDOR_DATA2]
         if index % 2:
             order.reverse()
@@ -416,11 +469,173 @@ def measure_upstream_calls(bench, instance_ids, seconds, concurrency):
     return served, calls
 
 
+def seed(conf_path, count):
+    """Store ``count`` instances through the Instance object; their uuids.
+    """
+    # Imported here: they need the config of the state directory.
+    from nova_mini import conf
+    from nova_mini import config
+    from nova_mini import context as nm_context
+    from nova_mini.db import api as db_api
+    from nova_mini import objects
+    config.parse_args(['bench', '--config-file', conf_path])
+    db_api.configure(conf.CONF)
+    admin = nm_context.get_admin_context()
+    flavor = objects.Flavor(
+        admin, flavorid='bm', name='bm', memory_mb=1024, vcpus=1,
+        root_gb=10, ephemeral_gb=0, swap=0, is_public=True,
+        disabled=False, description=None, extra_specs={})
+    uuids = []
+    for index in range(count):
+        instance = objects.Instance(
+            admin, uuid=str(uuid.uuid4()), name='bench-%d' % index,
+            project_id=PROJECT, user_id='bench', flavor=flavor,
+            image_ref='bench-image', vm_state='active', node_uuid=None,
+            fault=None, metadata={'index': str(index)}, user_data=None,
+            launch_index=0, boot_roles=['member'])
+        instance.create()
+        uuids.append(instance.uuid)
+    return uuids
+
+
 # ------------------------------------------------------------------ main
+def run_cache(args, cache, runner, label, run):
+    """All the figures of one cache; notes its goals on ``run``."""
+    bench = Bench(args, cache)
+    load_before = _record.load()
+    try:
+        bench.start()
+        ids = list(bench.instances)
+        check_document(bench, ids.pop())          # warms the workers up
+        serial_id = ids.pop()
+        misses = [ids.pop() for _ in range(args.misses)]
+        rounds_ids = [ids.pop() for _ in range(args.rounds)]
+        minute_ids = ids
+
+        log('(c) cache misses: %d instances, one request at a time',
+            len(misses))
+        miss_ms, meta_ms = measure_misses(bench, misses)
+        log('(d) idle latency: %d requests of each file, one at a time on '
+            'one connection', args.serial)
+        serial = measure_serial(bench, serial_id, args.serial)
+        log('(a) throughput: %d rounds of %g s, %s', args.rounds,
+            args.duration, label)
+        rounds = measure_throughput(bench, rounds_ids, runner)
+        log('(b) upstream calls: %d instances for %g s', len(minute_ids),
+            args.minute)
+        served, calls = measure_upstream_calls(
+            bench, minute_ids, args.minute, args.concurrency)
+    finally:
+        codes = bench.stop()
+    load_after = _record.load()
+
+    serial_meta = statistics.median(serial[META_DATA])
+    serial_vendor = statistics.median(serial[VENDOR_DATA2])
+    serial_ratio = serial_vendor / serial_meta
+    meta_rps = statistics.median(r[META_DATA]['rps'] for r in rounds)
+    vendor_rps = statistics.median(r[VENDOR_DATA2]['rps'] for r in rounds)
+    cost = meta_rps / vendor_rps if vendor_rps else float('inf')
+    p50s = [(r[META_DATA]['p50_ms'], r[VENDOR_DATA2]['p50_ms'])
+            for r in rounds]
+    p50_ratio = (statistics.median(v for _m, v in p50s)
+                 / statistics.median(m for m, _v in p50s)
+                 if all(m and v for m, v in p50s) else None)
+    per_instance = [c for counts in calls.values() for c in counts]
+    most_calls = 1 if cache == 'memcached' else args.workers
+    miss_median = statistics.median(miss_ms)
+    bad = sum(r[p]['bad'] + r[p]['errors'] for r in rounds for p in r)
+    summary = {
+        'cache': bench.cache_label, 'workers': args.workers,
+        'load_before': load_before, 'load_after': load_after,
+        'serial_ms': {
+            'meta_data_median': round(serial_meta, 3),
+            'vendor_data2_hit_median': round(serial_vendor, 3),
+            'ratio': round(serial_ratio, 3),
+            'requests_each': args.serial},
+        'throughput': {
+            'meta_data_rps': round(meta_rps, 1),
+            'vendor_data2_hit_rps': round(vendor_rps, 1),
+            'cost_ratio': round(cost, 3),
+            'p50_ratio': p50_ratio and round(p50_ratio, 3),
+            'rounds': [{p.rsplit('/', 1)[1]: r[p] for p in r}
+                       for r in rounds]},
+        'upstream_calls': {
+            'requests': served['ok'], 'failed': served['bad'],
+            'per_instance_per_target': {
+                'min': min(per_instance), 'max': max(per_instance),
+                'mean': round(statistics.mean(per_instance), 3)},
+            'by_target': calls},
+        'miss_latency_ms': {
+            'median': round(miss_median, 1),
+            'min': round(min(miss_ms), 1), 'max': round(max(miss_ms), 1),
+            'meta_data_median': round(statistics.median(meta_ms), 2)},
+        'exit_codes': codes,
+    }
+
+    print()
+    print('Dynamic vendordata: 2 targets x %d ms, max-age=%d; '
+          'nova-mini-metadata %d worker(s), %s cache; client %s; '
+          'load average before/after: %s / %s'
+          % (DELAY * 1000, MAX_AGE, args.workers, bench.cache_label, label,
+             load_before, load_after))
+    print('(d) idle latency, median of %d requests each, one at a time on '
+          'one connection:' % args.serial)
+    print('    meta_data.json             %9.2f ms' % serial_meta)
+    print('    vendor_data2.json (hits)   %9.2f ms' % serial_vendor)
+    print('    ratio                      %9.2f         (goal <= %.1f)'
+          % (serial_ratio, HIT_COST))
+    print('(a) throughput, median of %d rounds x %g s:' % (
+        args.rounds, args.duration))
+    print('    meta_data.json             %9.1f req/s   (%s)' % (
+        meta_rps, ' '.join('%.1f' % r[META_DATA]['rps'] for r in rounds)))
+    print('    vendor_data2.json (hits)   %9.1f req/s   (%s)' % (
+        vendor_rps, ' '.join('%.1f' % r[VENDOR_DATA2]['rps']
+                             for r in rounds)))
+    print('    cost of a hit (meta req/s / hit req/s) %5.2f   (goal <= %.1f)'
+          '; p50 ratio %s' % (cost, HIT_COST,
+                              '%.2f' % p50_ratio if p50_ratio else '-'))
+    print('(b) upstream calls per instance per target over %g s of %d '
+          'requests on %d instances: min %d, max %d, mean %.2f (goal %s)'
+          % (args.minute, served['ok'], len(minute_ids), min(per_instance),
+             max(per_instance), statistics.mean(per_instance),
+             1 if most_calls == 1 else '1 per worker at most'))
+    print('(c) cache miss latency over %d instances: median %.0f ms '
+          '(min %.0f, max %.0f; goal about %d, not %d); meta_data.json of '
+          'the same instances: median %.1f ms' % (
+              len(miss_ms), miss_median, min(miss_ms), max(miss_ms),
+              DELAY * 1000, 2 * DELAY * 1000, statistics.median(meta_ms)))
+
+    name = '%s, %d workers: ' % (cache, args.workers)
+    run.goal(name + '(d) idle hit <= %.1f x meta_data.json' % HIT_COST,
+             serial_ratio <= HIT_COST, '%.2f' % serial_ratio)
+    run.goal(name + '(a) wrk: hit cost <= %.1f x meta_data.json' % HIT_COST,
+             cost <= HIT_COST, '%.2f' % cost)
+    run.goal(name + '(b) upstream calls per instance per target <= %d'
+             % most_calls,
+             min(per_instance) >= 1 and max(per_instance) <= most_calls,
+             'min %d, max %d' % (min(per_instance), max(per_instance)))
+    run.goal(name + '(c) cache miss about 300 ms (< 450 ms), not 600',
+             miss_median < 1000 * DELAY * 1.5, '%.0f ms' % miss_median)
+    run.goal(name + 'every answer 200 and complete', not (bad or served['bad']),
+             '%d failed' % (bad + served['bad']))
+    run.goal(name + 'daemons exit 0 on SIGTERM',
+             all(code == 0 for code in codes.values()), str(codes))
+    return summary
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--cache', choices=('both',) + CACHES, default='both',
+                    help='the vendordata cache: memcached, the workers\' '
+                         'in-process caches, or both, one after the other '
+                         '(both)')
+    ap.add_argument('--memcached-servers', metavar='HOST:PORT',
+                    help='a running memcached (e.g. 127.0.0.1:11211) '
+                         'instead of one of the tool\'s own')
+    ap.add_argument('--serial', type=int, default=500,
+                    help='requests of each file for (d) (500)')
     ap.add_argument('--rounds', type=int, default=3,
                     help='throughput rounds (3)')
     ap.add_argument('--duration', type=float, default=10,
@@ -439,17 +654,20 @@ def main():
     ap.add_argument('--misses', type=int, default=9,
                     help='cache misses timed for (c) (9)')
     ap.add_argument('--workers', type=int, default=2,
-                    help='metadata worker processes (2; 1 with '
-                         '--no-memcached)')
+                    help='metadata worker processes (2)')
     ap.add_argument('--no-memcached', action='store_true',
-                    help="the metadata service's in-process cache: one "
-                         'worker')
+                    help='the same as --cache in-process')
     ap.add_argument('--keep-state', action='store_true',
                     help='keep the temporary state directory (logs)')
     ap.add_argument('--json-out', help='also write the results here')
+    ap.add_argument('--seed', nargs=2, metavar=('CONFIG', 'COUNT'),
+                    help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.seed:
+        print(json.dumps(seed(args.seed[0], int(args.seed[1]))))
+        return 0
     if args.no_memcached:
-        args.workers = 1
+        args.cache = 'in-process'
     if args.tool == 'auto':
         args.tool = 'wrk' if shutil.which('wrk') else 'python'
     if args.tool == 'wrk' and not shutil.which('wrk'):
@@ -459,104 +677,16 @@ def main():
              if args.tool == 'wrk'
              else 'python, %d threads' % args.concurrency)
 
-    bench = Bench(args)
-    load_before = '%.2f %.2f %.2f' % os.getloadavg()
-    try:
-        bench.start()
-        ids = list(bench.instances)
-        check_document(bench, ids.pop())          # warms the workers up
-        misses = [ids.pop() for _ in range(args.misses)]
-        rounds_ids = [ids.pop() for _ in range(args.rounds)]
-        minute_ids = ids
-
-        log('(c) cache misses: %d instances, one request at a time',
-            len(misses))
-        miss_ms, meta_ms = measure_misses(bench, misses)
-        log('(a) throughput: %d rounds of %g s, %s', args.rounds,
-            args.duration, label)
-        rounds = measure_throughput(bench, rounds_ids, runner)
-        log('(b) upstream calls: %d instances for %g s', len(minute_ids),
-            args.minute)
-        served, calls = measure_upstream_calls(
-            bench, minute_ids, args.minute, args.concurrency)
-    finally:
-        codes = bench.stop()
-    load_after = '%.2f %.2f %.2f' % os.getloadavg()
-
-    meta_rps = statistics.median(r[META_DATA]['rps'] for r in rounds)
-    vendor_rps = statistics.median(r[VENDOR_DATA2]['rps'] for r in rounds)
-    ratio = vendor_rps / meta_rps if meta_rps else float('nan')
-    per_instance = [c for counts in calls.values() for c in counts]
-    miss_median = statistics.median(miss_ms)
-    bad = sum(r[p]['bad'] + r[p]['errors'] for r in rounds for p in r)
-    summary = {
-        'throughput': {
-            'meta_data_rps': round(meta_rps, 1),
-            'vendor_data2_hit_rps': round(vendor_rps, 1),
-            'ratio': round(ratio, 3),
-            'rounds': [{p.rsplit('/', 1)[1]: r[p] for p in r}
-                       for r in rounds]},
-        'upstream_calls': {
-            'requests': served['ok'], 'failed': served['bad'],
-            'per_instance_per_target': {
-                'min': min(per_instance), 'max': max(per_instance),
-                'mean': round(statistics.mean(per_instance), 3)},
-            'by_target': calls},
-        'miss_latency_ms': {
-            'median': round(miss_median, 1),
-            'min': round(min(miss_ms), 1), 'max': round(max(miss_ms), 1),
-            'meta_data_median': round(statistics.median(meta_ms), 2)},
-        'exit_codes': codes,
-    }
-    goals = {
-        '(a) vendor_data2.json hits >= 0.5 x meta_data.json': ratio >= 0.5,
-        '(b) 1 upstream call per instance per target':
-            set(per_instance) == {1},
-        '(c) cache miss about 300 ms (< 450 ms), not 600':
-            miss_median < 1000 * DELAY * 1.5,
-    }
-
-    print()
-    print('Dynamic vendordata: 2 targets x %d ms, max-age=%d; '
-          'nova-mini-metadata %d worker(s), %s cache; client %s; '
-          '%d CPU core(s); load average before/after: %s / %s'
-          % (DELAY * 1000, MAX_AGE, args.workers,
-             'memcached' if bench.memcached else 'in-process', label,
-             os.cpu_count() or 0, load_before, load_after))
-    print()
-    print('(a) throughput, median of %d rounds x %g s:' % (
-        args.rounds, args.duration))
-    print('    meta_data.json             %9.1f req/s   (%s)' % (
-        meta_rps, ' '.join('%.1f' % r[META_DATA]['rps'] for r in rounds)))
-    print('    vendor_data2.json (hits)   %9.1f req/s   (%s)' % (
-        vendor_rps, ' '.join('%.1f' % r[VENDOR_DATA2]['rps']
-                             for r in rounds)))
-    print('    ratio                      %9.2f         (goal >= 0.5)'
-          % ratio)
-    print('(b) upstream calls per instance per target over %g s of %d '
-          'requests on %d instances: min %d, max %d, mean %.2f (goal 1)'
-          % (args.minute, served['ok'], len(minute_ids), min(per_instance),
-             max(per_instance), statistics.mean(per_instance)))
-    print('(c) cache miss latency over %d instances: median %.0f ms '
-          '(min %.0f, max %.0f; goal about %d, not %d); meta_data.json of '
-          'the same instances: median %.1f ms' % (
-              len(miss_ms), miss_median, min(miss_ms), max(miss_ms),
-              DELAY * 1000, 2 * DELAY * 1000, statistics.median(meta_ms)))
-    print()
-    for goal, met in goals.items():
-        print('  %-55s %s' % (goal, 'met' if met else 'MISSED'))
-    failed = (not all(goals.values()) or bad or served['bad']
-              or any(code != 0 for code in codes.values()))
-    if bad or served['bad']:
-        print('  %d failed or unexpected answers' % (bad + served['bad']))
-    if any(code != 0 for code in codes.values()):
-        print('  daemons that did not exit 0 on SIGTERM: %s' % codes)
+    run = _record.Run()
+    caches = CACHES if args.cache == 'both' else (args.cache,)
+    summaries = {cache: run_cache(args, cache, runner, label, run)
+                 for cache in caches}
+    status = run.report()
     if args.json_out:
         with open(args.json_out, 'w') as f:
-            json.dump({'args': vars(args), 'summary': summary,
-                       'goals': goals, 'time': time.strftime(
-                           '%Y-%m-%dT%H:%M:%S%z')}, f, indent=2)
-    return 1 if failed else 0
+            json.dump({'args': vars(args), 'summaries': summaries,
+                       'run': run.as_dict()}, f, indent=2)
+    return status
 
 
 if __name__ == '__main__':
