@@ -183,6 +183,8 @@ class WriteMix(object):
         self.boot_nodes = boot_nodes
         self.random = random.Random(seed)
         self.run_id = uuid.uuid4().hex[:6]
+        # An image id, as Nova's schema wants (noauth2, no Glance: kept).
+        self.image_ref = str(uuid.uuid4())
         self.resource_class = 'mix-%s' % self.run_id
         self.boot_flavor = 'mix-boot-%s' % self.run_id
         self.spec_flavors = ['mix-spec-%s-%d' % (self.run_id, i)
@@ -346,7 +348,7 @@ class WriteMix(object):
         resp = self._compute('boot', 'POST', '/servers', {'server': {
             'name': 'mix-%s-%d-%d' % (self.run_id, index, counter),
             'flavorRef': self.boot_flavor,
-            'imageRef': 'image-%s' % self.run_id}}, expected=(202,))
+            'imageRef': self.image_ref}}, expected=(202,))
         if resp is not None and resp.status_code == 202:
             server_id = resp.json()['server']['id']
             own_servers.append(server_id)
