@@ -46,7 +46,9 @@ Where the requests go:
 
 Generation is seeded (``--seed``): the same seed sends the same requests,
 on every backend. Exit status 1 if any answer was a 5xx, any traceback
-was logged, or any request took longer than ``--slow`` seconds.
+was logged, or any request took longer than ``--slow`` seconds (the
+goals). The output ends with the tree measured and the load average
+before and after.
 
     .venv-tests/bin/python tools/bench/api_fuzz.py --requests 3000 \\
         --backends sqlite,postgresql --findings /tmp/fuzz-findings.md
@@ -71,6 +73,7 @@ from hypothesis import Phase
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings
 
+import _record
 from nova_mini.tests.fixtures import fuzz_targets
 
 # How many findings and slow requests are printed in full.
@@ -565,6 +568,7 @@ def fuzz(api, targets, requests, seed, slow, progress=None):
 
 def main(argv=None):
     args = parse_args(argv)
+    record = _record.Run(None if argv is None else ['api_fuzz.py'] + argv)
     targets = list(fuzz_targets.TARGETS)
     if args.only:
         names = set(args.only.split(','))
@@ -604,13 +608,21 @@ def main(argv=None):
         print('| %s | %d | %.1f | %d | %d | %d | %d |' % (
             run.where, run.requests, run.seconds, run.server_errors,
             run.tracebacks, run.slow_requests, len(run.findings)))
+    for run in runs:
+        record.goal('%s: no 5xx' % run.where, not run.server_errors,
+                    str(run.server_errors))
+        record.goal('%s: no traceback logged' % run.where,
+                    not run.tracebacks, str(run.tracebacks))
+        record.goal('%s: no request slower than %g s' % (
+            run.where, args.slow), not run.slow_requests,
+            str(run.slow_requests))
+    status = record.report()
     if args.json_out:
         with open(args.json_out, 'w') as f:
-            json.dump([run.summary(args.seed) for run in runs], f, indent=2,
+            json.dump({'runs': [run.summary(args.seed) for run in runs],
+                       'run': record.as_dict()}, f, indent=2,
                       sort_keys=True, default=str)
-    failed = any(run.server_errors or run.tracebacks or run.slow_requests
-                 for run in runs)
-    return 1 if failed else 0
+    return status
 
 
 if __name__ == '__main__':

@@ -33,6 +33,11 @@ threads).
 
 RabbitMQ on 127.0.0.1:5672 (guest/guest) and rabbitmqctl, as for
 scheduler_select.py.
+
+Goal: a select+claim (``claim_destinations``) over RPC at most
+``--max-claim-ping`` (3.0) times a ping, scheduler_select.py's goal at
+10k nodes; exit status 1 when missed. The output ends with the tree
+measured and the load average before and after.
 """
 
 import argparse
@@ -52,6 +57,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, HERE)
 
+import _record  # noqa: E402  (the tree, the load, the goals)
 import node_traits_filter as ntf  # noqa: E402
 import scheduler_select as bench  # noqa: E402
 
@@ -191,8 +197,12 @@ def main():
                         help="the scheduler's [DEFAULT] "
                              'executor_thread_pool_size (default 64, '
                              "oslo.messaging's)")
+    parser.add_argument('--max-claim-ping', type=float, default=3.0,
+                        help='goal: claim_destinations RPC ms over ping '
+                             '(3.0)')
     args = parser.parse_args()
     args.deadline = 3600
+    run = _record.Run()
     result = probe(args)
     ping = result['ping']['rpc_ms']
     print('%-20s %8s %14s %13s %14s' % (
@@ -209,7 +219,12 @@ def main():
               - result['select_destinations']['handler_wall_ms'] - ping,
               result['claim_destinations']['rpc_ms']
               - result['claim_destinations']['handler_wall_ms'] - ping))
+    ratio = result['claim_destinations']['rpc_ms'] / ping
+    run.goal('%d nodes, %d requester(s): claim_destinations <= %.1f x ping'
+             % (args.size, args.requesters, args.max_claim_ping),
+             ratio <= args.max_claim_ping, '%.2f' % ratio)
+    return run.report()
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

@@ -50,6 +50,15 @@ another tree: the API it starts inherits it)::
         --backend postgresql --json-out /tmp/servers.json
     .venv-tests/bin/python tools/bench/servers_list.py --sizes 2000 \\
         --duration 3        # a quick check
+
+Goals, exit status 1 when one is missed: a page costs a fixed number of
+SQL statements (each scenario the same at every size of a backend, at
+most ``MAX_QUERIES``: 4 per page of up to 500 servers, 6 for 1000), and
+the filtered page (``name_prefix``) at 100k servers takes less than 2x
+its time at 10k (wrk p50; the in-process time without wrk figures),
+checked when both sizes ran. ``name_search`` (an unanchored pattern) is
+linear on purpose and has no goal. The output ends with the tree
+measured and the load average before and after.
 """
 
 import argparse
@@ -69,9 +78,15 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import _record  # noqa: E402  (the tree, the load, the goals)
 import node_traits_filter as ntf  # noqa: E402  (Database, Api, helpers)
 
 SEED = 71
+# Goal: SQL statements per request, the same at every size.
+MAX_QUERIES = {'detail_2.47': 6, 'detail_2.1': 6, 'name_prefix': 4,
+               'name_search': 4}
+# Goal: name_prefix's time at 100k over its time at 10k.
+MAX_GROWTH = 2.0
 BATCH = 5000
 TOKEN = 'demo:demo'
 SCENARIOS = [
@@ -256,6 +271,31 @@ def _figure(value):
     return '-' if value is None else '%.1f' % value
 
 
+def check_goals(results, run):
+    """Note the goals on ``run`` (a ``_record.Run``)."""
+    for backend in sorted({r['backend'] for r in results}):
+        sizes = {r['size']: r for r in results if r['backend'] == backend}
+        for name in sizes[min(sizes)]['scenarios']:
+            counts = sorted({r['scenarios'][name]['queries']
+                             for r in sizes.values()})
+            run.goal('%s %s: SQL statements per request <= %d, the same '
+                     'at every size' % (backend, name, MAX_QUERIES[name]),
+                     len(counts) == 1 and counts[0] <= MAX_QUERIES[name],
+                     'by size: %s' % ', '.join(
+                         '%d: %s' % (size, r['scenarios'][name]['queries'])
+                         for size, r in sorted(sizes.items())))
+        if 10000 in sizes and 100000 in sizes and (
+                'name_prefix' in sizes[10000]['scenarios']):
+            small = sizes[10000]['scenarios']['name_prefix']
+            big = sizes[100000]['scenarios']['name_prefix']
+            key = 'p50_ms' if small['p50_ms'] and big['p50_ms'] else (
+                'in_process_ms')
+            growth = big[key] / small[key]
+            run.goal('%s name_prefix: 100k / 10k %s < %.1f' % (
+                backend, key, MAX_GROWTH), growth < MAX_GROWTH,
+                '%.2f' % growth)
+
+
 def report(results):
     print('%-10s %7s %-12s %9s %8s %9s %8s %7s' % (
         'backend', 'servers', 'scenario', 'req/s', 'p50 ms', 'alone ms',
@@ -305,14 +345,19 @@ def main():
     if args.count_only:
         print(json.dumps(count_queries(args.count_only, args.count_runs)))
         return
+    run = _record.Run()
     results = [run_one(args, backend, size)
                for backend in args.backend or ['sqlite']
                for size in args.sizes]
     report(results)
+    check_goals(results, run)
+    status = run.report()
     if args.json_out:
         with open(args.json_out, 'w') as out:
-            json.dump(results, out, indent=1)
+            json.dump({'results': results, 'run': run.as_dict()}, out,
+                      indent=1)
+    return status
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())
