@@ -316,7 +316,8 @@ def test_availability_zone(stack):
         return app.post_json(
             V21 + '/servers',
             {'server': {'name': 'az', 'flavorRef': 'bm-gold',
-                        'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'availability_zone': zone}},
+                        'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
+                        'availability_zone': zone}},
             headers=headers, expect_errors=True)
 
     refused = [(boot('elsewhere'), 400,
