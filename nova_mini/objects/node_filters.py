@@ -212,7 +212,7 @@ def _page_traits(filters, dialect, driving):
 
 # A required trait that fewer nodes than this many times the page's limit
 # have is where SQLite starts a page from (see _rarest).
-_DRIVING_PER_PAGE = 20
+_DRIVING_PER_PAGE = 50
 
 
 def _rarest(session, traits, limit):

@@ -120,9 +120,9 @@ def test_sqlite_starts_from_a_rare_trait_only(fleet, db):
         pytest.skip('the start of the walk is chosen on SQLite only')
     session = sa.orm.Session(db.engine)
     try:
-        # CUSTOM_T09 (4 %) is on fewer nodes than 20 x limit 10, and so
+        # CUSTOM_T09 (4 %) is on fewer nodes than 50 x limit 10, and so
         # is CUSTOM_T00 (90 %), but on more; CUSTOM_T00 is on more than
-        # 20 x limit 1, and counting it spends the 20 entries that may be
+        # 50 x limit 1, and counting it spends the 50 entries that may be
         # read in all.
         assert node_filters._rarest(
             session, ['CUSTOM_T00', 'CUSTOM_T09'], 10) == 'CUSTOM_T09'
@@ -175,7 +175,9 @@ def test_sqlite_page_walks_the_nodes_in_order(db):
     # the page's end: no set of every matching node (INTERSECT, a list
     # of a trait's nodes, a sort), whose cost grows with the fleet.
     admin = nm_context.get_admin_context()
-    for i in range(30):
+    # More nodes with each required trait than 50 x the limit (1): none
+    # of them starts the walk.
+    for i in range(60):
         builders.create_node(admin, 'n%02d' % i, ['CUSTOM_A', 'CUSTOM_B'])
     plan = _page_plan(db.engine, {
         'traits': ['CUSTOM_A', 'CUSTOM_B'], 'not_traits': ['CUSTOM_C'],
@@ -189,4 +191,4 @@ def test_sqlite_page_walks_the_nodes_in_order(db):
     stored = sa.select(sa.func.count()).select_from(
         models.NodeTrait.__table__)
     with db.engine.connect() as conn:
-        assert conn.execute(stored).scalar() == 60
+        assert conn.execute(stored).scalar() == 120
