@@ -81,12 +81,13 @@ def test_a_work_unit_per_yaml_file_and_backend():
 def test_unreachable_server_skips_its_backend_with_the_reason():
     # A MariaDB "server" on a port where none listens: that backend's
     # tests of one YAML file are skipped (not failed, not errors), with
-    # the reason; the same file passes on the other backends.
+    # the reason; the same file passes on SQLite.
     env = dict(os.environ, NOVA_MINI_TEST_MYSQL_URL=(
         'mysql+pymysql://root@127.0.0.1:%d/' % db_fixture._free_port()))
     result = subprocess.run(
         [sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider', '-q',
-         '-p', 'no:warnings', '-rs', GABBI_MODULE, '-k', 'compute-v2-root'],
+         '-p', 'no:warnings', '-rs', GABBI_MODULE, '-k',
+         'compute-v2-root and not postgresql'],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     summary = result.stdout.strip().splitlines()[-1]
@@ -94,7 +95,7 @@ def test_unreachable_server_skips_its_backend_with_the_reason():
                       summary)
     assert counts, result.stdout
     passed, skipped = int(counts.group(1)), int(counts.group(2))
-    assert skipped > 0 and passed == 2 * skipped, summary
+    assert skipped > 0 and passed == skipped, summary
     assert ('SKIPPED [%d] ' % skipped) in result.stdout
     assert ': No MariaDB server answers at mysql+pymysql://root@127.0.0.1:' \
         in result.stdout
