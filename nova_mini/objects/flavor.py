@@ -15,9 +15,9 @@
 import collections
 import functools
 
-from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
+from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
@@ -180,45 +180,54 @@ def _destroy(context, flavor_db_id, flavor_id):
         raise exception.FlavorNotFound(flavor_id=flavor_id)
 
 
-_STORED_SPECS = sa.select(_SPECS.c.key, _SPECS.c.value).where(
-    _SPECS.c.flavor_id == sa.bindparam('flavor_db_id'),
-    _SPECS.c.key.in_(sa.bindparam('keys', expanding=True)))
-_UPDATE_SPEC = _SPECS.update().where(
-    _SPECS.c.flavor_id == sa.bindparam('b_flavor_db_id'),
-    _SPECS.c.key == sa.bindparam('b_key')).values(
-        value=sa.bindparam('b_value'))
+@functools.lru_cache(maxsize=64)
+def _upsert_specs(dialect, key_column, count):
+    """One INSERT of ``count`` specs (``key0``, ``value0``, ...) of a
+    flavor (``flavor_db_id``) that replaces the values of the keys the
+    flavor has already (its unique key ``flavor_id, key``), at ``now``.
+
+    Text, built once per backend and count: SQLAlchemy's multi-row INSERT
+    is compiled again on every call (it has no cache key), which cost
+    more than the rest of the write.
+    """
+    rows = ', '.join('(:flavor_db_id, :key%d, :value%d, :now)' % (i, i)
+                     for i in range(count))
+    if dialect in ('mysql', 'mariadb'):
+        replace = ('ON DUPLICATE KEY UPDATE value = VALUES(value), '
+                   'updated_at = :now')
+    else:
+        replace = ('ON CONFLICT (flavor_id, %s) DO UPDATE SET value = '
+                   'excluded.value, updated_at = :now' % key_column)
+    return sa.text(
+        'INSERT INTO %s (flavor_id, %s, value, created_at) VALUES %s %s'
+        % (_SPECS.name, key_column, rows, replace)).bindparams(
+            sa.bindparam('now', type_=sa.DateTime()))
 
 
-def _is_duplicate(exc):
-    return isinstance(exc, db_exc.DBDuplicateEntry)
-
-
-# NOTE: concurrent merges into one flavor race: two may insert the same new
-# key (the loser hits the unique constraint) or update the same rows (a
-# deadlock, if ever in different orders). Keys are written in sorted
-# order, and the transaction is retried, seeing the winner's rows: here
-# after a duplicate key, by the writer itself (db/api.py) after a deadlock.
-@oslo_db_api.wrap_db_retry(max_retries=10, retry_interval=0.05,
-                           max_retry_interval=1, jitter=True,
-                           exception_checker=_is_duplicate)
-@db_api.context_manager.writer
-def _merge_extra_specs(context, flavor_db_id, specs):
-    # Core statements rather than ORM objects (this is a hot path): only
-    # the specs whose value changes are updated, as an ORM flush would.
-    specs = dict(sorted(specs.items()))
-    session = context.session
-    existing = dict(session.execute(_STORED_SPECS, {
-        'flavor_db_id': flavor_db_id, 'keys': list(specs)}).all())
-    changed = [{'b_flavor_db_id': flavor_db_id, 'b_key': key,
-                'b_value': value}
-               for key, value in specs.items()
-               if key in existing and existing[key] != value]
-    added = [{'flavor_id': flavor_db_id, 'key': key, 'value': value}
-             for key, value in specs.items() if key not in existing]
-    if changed:
-        session.execute(_UPDATE_SPEC, changed)
-    if added:
-        session.execute(_SPECS.insert(), added)
+# NOTE: a merge is one statement, standing alone: every key of ``specs``
+# is written at once (a concurrent merge or delete of the same keys comes
+# wholly before or after it), and two merges adding the same new key
+# cannot collide on the unique key. Rows are written in sorted key order,
+# so that concurrent merges lock them in the same order (a deadlock is
+# retried by the writer all the same, db/api.py).
+@db_api.autocommit
+@db_api.context_manager.writer.connection
+def _merge_extra_specs(context, flavor_db_id, flavor_id, specs):
+    if not specs:
+        return
+    connection = context.connection
+    params = {'flavor_db_id': flavor_db_id, 'now': timeutils.utcnow()}
+    for i, key in enumerate(sorted(specs)):
+        params['key%d' % i] = key
+        params['value%d' % i] = specs[key]
+    try:
+        connection.execute(_upsert_specs(
+            connection.dialect.name,
+            connection.dialect.identifier_preparer.quote('key'),
+            len(specs)), params)
+    except db_exc.DBReferenceError:
+        # The flavor was deleted since its row id was read.
+        raise exception.FlavorNotFound(flavor_id=flavor_id)
 
 
 # A flavor's row id and the stored values of some of its extra specs
@@ -234,6 +243,7 @@ _ROW_ID_AND_SPECS = sa.select(
 _VISIBLE_ROW_ID_AND_SPECS = _ROW_ID_AND_SPECS.where(_PUBLIC_OR_SHARED)
 
 
+@db_api.autocommit
 @db_api.context_manager.reader.connection
 def _stored_specs(context, flavor_id, keys):
     """The row id of a flavor the caller may see, and ``{key: value}`` of
@@ -266,7 +276,7 @@ def merge_extra_specs(context, flavor_id, specs):
     """
     flavor_db_id, stored = _stored_specs(context, flavor_id, list(specs))
     if any(stored.get(key) != value for key, value in specs.items()):
-        _merge_extra_specs(context, flavor_db_id, specs)
+        _merge_extra_specs(context, flavor_db_id, flavor_id, specs)
 
 
 @db_api.context_manager.writer
@@ -376,7 +386,7 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     def update_extra_specs(self, specs):
         """Add or replace ``specs`` (str to str) in one transaction."""
-        _merge_extra_specs(self._context, self.id, specs)
+        _merge_extra_specs(self._context, self.id, self.flavorid, specs)
         merged = dict(self.extra_specs)
         merged.update(specs)
         self.extra_specs = merged

@@ -366,13 +366,35 @@ def test_merge_extra_specs_unchanged_writes_nothing(db, admin):
         flavor_obj.merge_extra_specs(admin, 'f1', {'b': '2'})
         flavor_obj.merge_extra_specs(admin, 'f1', {})
         assert statements == ['SELECT', 'SELECT']
-        # One value differs: written.
+        # One value differs: the read, then every key of the merge
+        # written by one statement (an INSERT that replaces stored keys).
         flavor_obj.merge_extra_specs(admin, 'f1', {'a': '1', 'b': '3'})
-        assert 'UPDATE' in statements
+        assert statements[2:] == ['SELECT', 'INSERT']
     finally:
         sa.event.remove(engine, 'before_cursor_execute', record)
     assert objects.Flavor.get_by_flavor_id(admin, 'f1').extra_specs == {
         'a': '1', 'b': '3'}
+
+
+def test_merge_extra_specs_into_a_deleted_flavor(db, admin):
+    # The flavor goes between the read of its row id and the write: not
+    # found (404), not the foreign key's error (500).
+    flavor = _make(admin, 'f1', extra_specs={'a': '1'})
+    flavor.destroy()
+    with pytest.raises(exception.FlavorNotFound):
+        flavor.update_extra_specs({'a': '2', 'b': '1'})
+
+
+def test_merge_extra_specs_updated_at(db, admin):
+    # A replaced value stamps its row's updated_at; a new key has none.
+    _make(admin, 'f1', extra_specs={'a': '1'})
+    flavor_obj.merge_extra_specs(admin, 'f1', {'a': '2', 'b': '1'})
+    engine = db_api.get_engine()
+    with engine.connect() as conn:
+        rows = dict(conn.execute(sa.select(
+            models.FlavorExtraSpec.key, models.FlavorExtraSpec.updated_at
+        ).order_by(models.FlavorExtraSpec.key)).all())
+    assert rows['a'] is not None and rows['b'] is None
 
 
 def test_list_records_match_the_objects(db, admin):
