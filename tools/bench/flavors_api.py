@@ -194,12 +194,15 @@ class NovaMini(object):
     def master_pid(self):
         return self.proc.pid if self.proc else None
 
-    def __init__(self, workers, threads, keep):
+    def __init__(self, workers, threads, keep, connection=None):
         self.workers = workers
         self.threads = threads
         self.keep = keep
         self.port = free_port()
         self.state = tempfile.mkdtemp(prefix='nova-mini-bench-')
+        # default: SQLite in the state directory
+        self.connection = connection or 'sqlite:///%s' % os.path.join(
+            self.state, 'nova_mini.sqlite')
         self.base = 'http://127.0.0.1:%d/compute/v2.1' % self.port
         self.proc = None
         self.log_path = os.path.join(self.state, 'nova-mini-api.log')
@@ -212,8 +215,8 @@ class NovaMini(object):
                  'workers = %d' % self.workers]
         if self.threads:
             lines.append('threads_per_worker = %d' % self.threads)
-        lines += ['', '[database]', 'connection = sqlite:///%s' %
-                  os.path.join(self.state, 'nova_mini.sqlite'), '']
+        lines += ['', '[database]', 'connection = %s' % self.connection,
+                  '']
         with open(conf, 'w') as stream:
             stream.write('\n'.join(lines))
         manage, api = venv_script('nova-mini-manage'), venv_script(
