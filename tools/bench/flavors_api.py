@@ -18,6 +18,10 @@ Measures requests/s and p50/p99 latency of
     flavors_detail    GET  .../flavors/detail                (microversion 2.61)
     extra_specs_post  POST .../flavors/anchor-0/os-extra_specs, 10 specs (2.86)
 
+(``extra_specs_post`` posts the same specs every time: after the first
+request nova_mini finds them stored and writes nothing, while Nova
+rewrites every key.  extra_specs_write.py measures writes.)
+
 on two servers on this machine, with the same load, the same data and the
 same number of worker processes (2):
 
