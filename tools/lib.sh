@@ -59,7 +59,7 @@ apt_ensure() {
                         -o Acquire::http::Timeout=60 -o Acquire::Retries=3)
     out=$(mktemp)
     { as_root "${apt[@]}" update && as_root "${apt[@]}" install -y \
-          --no-install-recommends "${missing[@]}"; } >"$out" 2>&1 </dev/null || rc=$?
+        --no-install-recommends "${missing[@]}"; } >"$out" 2>&1 </dev/null || rc=$?
     if [ $rc -ne 0 ]; then
         tail -n 30 "$out" >&2; rm -f "$out"
         expired $rc && die "apt-get stopped after ${APT_TIMEOUT} s" \
