@@ -23,6 +23,9 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini.tests.fixtures import builders
 
+# An image id (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+
 SECRET = 'pw-Zq81xK'
 IRONIC = {'X-Auth-Token': 'admin:admin',
           'X-OpenStack-Ironic-API-Version': '1.65'}
@@ -31,10 +34,10 @@ NOVA = {'X-Auth-Token': 'admin:admin',
 
 CASES = [
     ('post', '/compute/v2.1/servers', NOVA,
-     {'server': {'name': 's', 'flavorRef': 'bm', 'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
+     {'server': {'name': 's', 'flavorRef': 'bm', 'imageRef': IMAGE,
                  'adminPass': [SECRET]}}),
     ('post', '/compute/v2.1/servers/%(server)s/action', NOVA,
-     {'rebuild': {'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'adminPass': {'p': SECRET}}}),
+     {'rebuild': {'imageRef': IMAGE, 'adminPass': {'p': SECRET}}}),
     ('put', '/baremetal/v1/nodes/n/states/provision', IRONIC,
      {'target': 'rescue', 'rescue_password': [SECRET]}),
     ('post', '/baremetal/v1/heartbeat/n', IRONIC,

@@ -34,6 +34,9 @@ from nova_mini import states
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 
+# An image id (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+
 V21 = '/compute/v2.1'
 ADMIN = {'X-Auth-Token': 'admin:admin'}
 DEMO = {'X-Auth-Token': 'demo:demo'}
@@ -92,7 +95,7 @@ def _group(app, policy, headers=DEMO):
 def _boot(app, hints, count=1, name='srv', status=202):
     response = app.post_json(
         V21 + '/servers',
-        {'server': {'name': name, 'flavorRef': 'bm', 'imageRef': 'c0ffee00-0000-4000-8000-000000000001',
+        {'server': {'name': name, 'flavorRef': 'bm', 'imageRef': IMAGE,
                     'min_count': count},
          'os:scheduler_hints': hints}, headers=DEMO, status=status)
     return response.json
@@ -234,7 +237,7 @@ def test_concurrent_boots_keep_the_members_quota(api_fixture_factory,
         response = app.post_json(
             V21 + '/servers',
             {'server': {'name': 'c%d' % index, 'flavorRef': 'bm',
-                        'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'min_count': 3},
+                        'imageRef': IMAGE, 'min_count': 3},
              'os:scheduler_hints': {'group': group}}, headers=DEMO,
             expect_errors=True)
         statuses.append(response.status_int)

@@ -29,6 +29,10 @@ from nova_mini.objects import instance_action
 from nova_mini.objects import instance_task
 from nova_mini.tests.fixtures import builders
 
+# Image ids (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+IMAGE_2 = 'c0ffee00-0000-4000-8000-000000000002'
+
 V21 = '/compute/v2.1'
 KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxY2FFvN6hRn7Pc4TVKtfFfJb2v'
        'Whxy0K6s5FRT4p+I demo@host')
@@ -68,10 +72,10 @@ def test_rebuild_with_a_key_pair(api_fixture_factory):
     app.post_json(V21 + '/os-keypairs', {'keypair': {
         'name': 'mykey', 'public_key': KEY}}, headers=_headers(), status=201)
 
-    body = _rebuild(app, server, {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'key_name': 'mykey'},
+    body = _rebuild(app, server, {'imageRef': IMAGE_2, 'key_name': 'mykey'},
                     202).json['server']
     assert body['key_name'] == 'mykey'
-    assert body['image']['id'] == 'c0ffee00-0000-4000-8000-000000000002'
+    assert body['image']['id'] == IMAGE_2
     shown = app.get(V21 + '/servers/%s' % server,
                     headers=_headers()).json['server']
     assert shown['key_name'] == 'mykey'
@@ -82,7 +86,7 @@ def test_rebuild_with_a_key_pair(api_fixture_factory):
     assert doc['keys'] == [{'name': 'mykey', 'type': 'ssh', 'data': KEY}]
 
     # key_name null takes the key away, as in Nova.
-    body = _rebuild(app, server, {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'key_name': None},
+    body = _rebuild(app, server, {'imageRef': IMAGE_2, 'key_name': None},
                     202).json['server']
     assert body['key_name'] is None
     instance = objects.Instance.get_by_uuid(context, server)
@@ -94,7 +98,7 @@ def test_rebuild_with_a_key_pair(api_fixture_factory):
 def test_key_name_before_254_is_refused(api_fixture_factory):
     app, _conf, context, server = _setup(api_fixture_factory)
     before = _kept(context, server)
-    response = _rebuild(app, server, {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'key_name': 'k'},
+    response = _rebuild(app, server, {'imageRef': IMAGE_2, 'key_name': 'k'},
                         400, version='2.53')
     assert 'key_name' in response.json['badRequest']['message']
     assert _kept(context, server) == before
@@ -103,7 +107,7 @@ def test_key_name_before_254_is_refused(api_fixture_factory):
 def test_unknown_key_changes_nothing(api_fixture_factory):
     app, _conf, context, server = _setup(api_fixture_factory)
     before = _kept(context, server)
-    response = _rebuild(app, server, {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'key_name': 'no',
+    response = _rebuild(app, server, {'imageRef': IMAGE_2, 'key_name': 'no',
                                       'name': 'other'}, 400)
     assert response.json == {'badRequest': {
         'message': 'Invalid key_name provided.', 'code': 400}}
@@ -144,20 +148,20 @@ def test_a_server_whose_node_is_rescued_is_not_rebuilt(api_fixture_factory):
     node = builders.create_node(context, 'n-r', provision_state='rescue',
                                 power_state='power on',
                                 instance_uuid=server,
-                                instance_info={'image_source': 'c0ffee00-0000-4000-8000-000000000001'})
+                                instance_info={'image_source': IMAGE})
     builders.boot_server(context, server, name='box', user_id='demo',
                          vm_state=instance_task.ACTIVE,
                          power_state=instance_task.RUNNING,
                          node_uuid=node.uuid)
     before = _kept(context, server)
-    response = _rebuild(app, server, {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'name': 'other'},
+    response = _rebuild(app, server, {'imageRef': IMAGE_2, 'name': 'other'},
                         409)
     assert response.json['conflictingRequest']['message'] == (
         "Cannot 'rebuild' instance %s while it is in node provision_state "
         "rescue" % server)
     assert _kept(context, server) == before
     stored = objects.Node.get_by_uuid(context, node.uuid)
-    assert stored.instance_info == {'image_source': 'c0ffee00-0000-4000-8000-000000000001'}
+    assert stored.instance_info == {'image_source': IMAGE}
     assert stored.provision_state == 'rescue'
     # Deleting the server tears the rescued node down.
     app.delete(V21 + '/servers/%s' % server, headers=_headers(),

@@ -48,6 +48,10 @@ from nova_mini.scheduler import rpcapi
 from nova_mini import states
 from nova_mini.tests.fixtures import builders
 
+# Image ids (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+IMAGE_2 = 'c0ffee00-0000-4000-8000-000000000002'
+
 pytestmark = pytest.mark.postgresql
 
 V21 = '/compute/v2.1'
@@ -101,7 +105,7 @@ def _node(name):
 
 def _boot(app, name='srv'):
     return app.post_json(V21 + '/servers', {'server': {
-        'name': name, 'flavorRef': 'bm', 'imageRef': 'c0ffee00-0000-4000-8000-000000000001'}},
+        'name': name, 'flavorRef': 'bm', 'imageRef': IMAGE}},
         headers=DEMO, expect_errors=True)
 
 
@@ -255,14 +259,14 @@ def test_a_stop_or_rebuild_whose_action_cannot_be_written_changes_nothing(
     server_id = _boot(app).json['server']['id']
     _active(app, server_id)
     before = _state(app, server_id)
-    assert before == ('ACTIVE', None, 1, 'c0ffee00-0000-4000-8000-000000000001', 'srv')
+    assert before == ('ACTIVE', None, 1, IMAGE, 'srv')
     url = V21 + '/servers/%s/action' % server_id
     admin = nm_context.get_admin_context()
     with _table_locked(engine, 'instance_actions'):
         _assert_unavailable(app.post_json(url, {'os-stop': None},
                                           headers=DEMO, expect_errors=True))
         _assert_unavailable(app.post_json(
-            url, {'rebuild': {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'name': 'renamed'}},
+            url, {'rebuild': {'imageRef': IMAGE_2, 'name': 'renamed'}},
             headers=DEMO, expect_errors=True))
     assert _state(app, server_id) == before
     assert objects.Node.get_by_uuid(admin, node.uuid).power_state == \
@@ -271,12 +275,12 @@ def test_a_stop_or_rebuild_whose_action_cannot_be_written_changes_nothing(
 
     # The same requests, the table free again.
     app.post_json(url, {'os-stop': None}, headers=DEMO, status=202)
-    assert _state(app, server_id) == ('SHUTOFF', None, 4, 'c0ffee00-0000-4000-8000-000000000001', 'srv')
+    assert _state(app, server_id) == ('SHUTOFF', None, 4, IMAGE, 'srv')
     assert objects.Node.get_by_uuid(admin, node.uuid).power_state == \
         states.POWER_OFF
-    app.post_json(url, {'rebuild': {'imageRef': 'c0ffee00-0000-4000-8000-000000000002', 'name': 'renamed'}},
+    app.post_json(url, {'rebuild': {'imageRef': IMAGE_2, 'name': 'renamed'}},
                   headers=DEMO, status=202)
-    assert _state(app, server_id) == ('SHUTOFF', None, 4, 'c0ffee00-0000-4000-8000-000000000002',
+    assert _state(app, server_id) == ('SHUTOFF', None, 4, IMAGE_2,
                                       'renamed')
     assert _actions(engine, server_id) == ['create', 'rebuild', 'stop']
 

@@ -31,6 +31,9 @@ from nova_mini.objects import server_group as server_group_obj
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 
+# An image id (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+
 THREADS = 16
 
 
@@ -52,11 +55,11 @@ def _instances(context, count):
     instances = [objects.Instance(
         context, uuid=instance_uuid, name='srv-%d' % index,
         project_id='demo', user_id='alice', flavor=flavor,
-        image_ref='c0ffee00-0000-4000-8000-000000000001', vm_state=instance_obj.BUILDING, node_uuid=None,
+        image_ref=IMAGE, vm_state=instance_obj.BUILDING, node_uuid=None,
         fault=None, launch_index=index) for index, instance_uuid in
         enumerate(uuids)]
     spec = request_spec.RequestSpec.from_components(
-        context, flavor, image={'id': 'c0ffee00-0000-4000-8000-000000000001'}, instance_uuids=uuids,
+        context, flavor, image={'id': IMAGE}, instance_uuids=uuids,
         project_id='demo', user_id='alice')
     return instances, spec
 

@@ -32,6 +32,9 @@ from nova_mini.scheduler import manager
 from nova_mini import states
 from nova_mini.tests.fixtures import builders
 
+# An image id (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+
 PREFIX = 'No valid host was found. '
 
 
@@ -242,7 +245,7 @@ def test_affinity_group_with_a_server(admin, scheduler):
     group.create()
     member = objects.Instance(
         admin, uuid=str(uuid.uuid4()), name='first', project_id='demo',
-        user_id='alice', image_ref='c0ffee00-0000-4000-8000-000000000001', vm_state=instance_obj.BUILDING,
+        user_id='alice', image_ref=IMAGE, vm_state=instance_obj.BUILDING,
         node_uuid=None, fault=None, flavor=builders.make_flavor(admin))
     server_group.create_in_group(admin, [member], _spec(), group)
     _in_use(admin, 'member-node', instance_uuid=member.uuid)

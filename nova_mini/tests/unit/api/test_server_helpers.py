@@ -24,6 +24,10 @@ from nova_mini.api.compute import servers
 from nova_mini import exception
 from nova_mini import objects
 
+# Image ids (imageRef must be one).
+IMAGE = 'c0ffee00-0000-4000-8000-000000000001'
+IMAGE_2 = 'c0ffee00-0000-4000-8000-000000000002'
+
 UUID = '0b2c7a4e-5f1d-4c3b-9e8a-6d7f1a2b3c4d'
 NODE = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a'
 
@@ -79,16 +83,16 @@ def test_host_id_hashes_the_project_and_the_node():
 
 def _root(**mapping):
     return dict({'source_type': 'image', 'destination_type': 'local',
-                 'boot_index': 0, 'uuid': 'c0ffee00-0000-4000-8000-000000000001'}, **mapping)
+                 'boot_index': 0, 'uuid': IMAGE}, **mapping)
 
 
 def test_root_image():
     assert servers._root_image([]) is None
-    assert servers._root_image([_root()]) == 'c0ffee00-0000-4000-8000-000000000001'
-    assert servers._root_image([_root(boot_index='0')]) == 'c0ffee00-0000-4000-8000-000000000001'
+    assert servers._root_image([_root()]) == IMAGE
+    assert servers._root_image([_root(boot_index='0')]) == IMAGE
     # An old client's image_id is the image too.
     assert servers._root_image(
-        [_root(uuid=None, image_id='c0ffee00-0000-4000-8000-000000000002')]) == 'c0ffee00-0000-4000-8000-000000000002'
+        [_root(uuid=None, image_id=IMAGE_2)]) == IMAGE_2
 
 
 @pytest.mark.parametrize('mapping, words', [
@@ -107,14 +111,14 @@ def test_root_image_refuses(mapping, words):
 
 
 def test_image_ref():
-    assert servers._image_ref({'imageRef': 'c0ffee00-0000-4000-8000-000000000001'}) == 'c0ffee00-0000-4000-8000-000000000001'
+    assert servers._image_ref({'imageRef': IMAGE}) == IMAGE
     assert servers._image_ref(
-        {'imageRef': '', 'block_device_mapping_v2': [_root()]}) == 'c0ffee00-0000-4000-8000-000000000001'
+        {'imageRef': '', 'block_device_mapping_v2': [_root()]}) == IMAGE
     assert servers._image_ref(
-        {'imageRef': 'c0ffee00-0000-4000-8000-000000000001', 'block_device_mapping_v2': [_root()]}) == (
-        'c0ffee00-0000-4000-8000-000000000001')
+        {'imageRef': IMAGE, 'block_device_mapping_v2': [_root()]}) == (
+        IMAGE)
     with pytest.raises(exception.Invalid, match='is not imageRef'):
-        servers._image_ref({'imageRef': 'c0ffee00-0000-4000-8000-000000000002',
+        servers._image_ref({'imageRef': IMAGE_2,
                             'block_device_mapping_v2': [_root()]})
     with pytest.raises(exception.Invalid,
                        match='^Missing imageRef attribute$'):
