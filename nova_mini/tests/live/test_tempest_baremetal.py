@@ -53,21 +53,23 @@ TESTS = (r'^ironic_tempest_plugin\.tests\.api\.admin\.(%s)\.'
 MUST_PASS = 250
 
 
-def _newer(version):
-    """Tempest's skip reason of a class above the API's newest version."""
-    return 'The microversion range[%s - latest]' % version
+def _newer(version, last='latest'):
+    """Tempest's skip reason of a class above the API's newest version
+    (the class's versions: ``version`` to ``last``).
+    """
+    return 'The microversion range[%s - %s]' % (version, last)
 
 
 # Skips that are the plugin's own answer to what nova_mini is: the class
 # (tempest_run.names) -> what Tempest's skip reason says.
 ALLOWED_SKIPS = {
     # Above 1.65, the API's newest version.
-    'TestNodesWithJsonExtSupport': _newer('1.90'),
+    'TestNodesWithJsonExtSupport': _newer('1.90', '1.90'),
     'TestNodesWithoutJsonExtSupport': _newer('1.91'),
     'TestNodeGraphicalConsole': _newer('1.96'),
-    'TestAllocationsWithJsonExtSupport': _newer('1.90'),
+    'TestAllocationsWithJsonExtSupport': _newer('1.90', '1.90'),
     'TestAllocationsWithoutJsonExtSupport': _newer('1.91'),
-    'TestDeployTemplatesWithJsonExtSupport': _newer('1.90'),
+    'TestDeployTemplatesWithJsonExtSupport': _newer('1.90', '1.90'),
     'TestDeployTemplatesWithoutJsonExtSupport': _newer('1.91'),
     # test_microversion_enforcement's classes of versions above 1.65.
     'TestNodeHistoryMicroversions': _newer('1.78'),
