@@ -23,14 +23,13 @@ import json
 import threading
 import uuid
 
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 
 from nova_mini.cmd import manage_metadata
 from nova_mini import context as nm_context
-from nova_mini.db import api as db_api
 from nova_mini.deploy import util
 from nova_mini import objects
+from nova_mini.tests.fixtures import console_scripts
 from nova_mini.tests.unit.extra_specs_tools import test_manage as tm
 
 SECRET = 'manage-secret-%s' % uuid.uuid4().hex
@@ -74,18 +73,9 @@ class Recorder(object):
 @pytest.fixture
 def deployment(tmp_path):
     """(config file, instance): a synced database with one instance."""
-    url = 'sqlite:///%s' % (tmp_path / 'nova_mini.sqlite')
-    config_file = tmp_path / 'nova-mini.conf'
-    config_file.write_text(
-        '[database]\nconnection = %s\n\n[metadata]\nbind_host = 0.0.0.0\n'
-        'metadata_proxy_shared_secret = %s\n' % (url, SECRET))
-    synced = tm.manage('db', 'sync', config_file=config_file)
-    assert synced.returncode == 0, synced.stderr
-    factory = enginefacade.transaction_context()
-    factory.configure(connection=url, sqlite_fk=True)
-    factory.append_on_engine_create(db_api._on_engine_create)
-    restore = db_api.context_manager.patch_factory(factory)
-    try:
+    sections = ('[metadata]\nbind_host = 0.0.0.0\n'
+                'metadata_proxy_shared_secret = %s\n' % SECRET)
+    with console_scripts.synced_database(tmp_path, sections) as config_file:
         admin = nm_context.get_admin_context()
         flavor = objects.Flavor(
             admin, flavorid='bm', name='bm', memory_mb=1024, vcpus=1,
@@ -98,9 +88,6 @@ def deployment(tmp_path):
             launch_index=0, boot_roles=[])
         instance.create()
         yield config_file, instance
-    finally:
-        restore()
-        factory.writer.get_engine().dispose()
 
 
 @pytest.fixture

@@ -12,39 +12,18 @@
 
 """Fixtures of the console script tests."""
 
-import contextlib
-
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 
-from nova_mini.db import api as db_api
-from nova_mini.tests.functional.cmd import scripts
+from nova_mini.tests.fixtures import console_scripts
 
-
-@contextlib.contextmanager
-def synced_database(directory):
-    """A database made by ``nova-mini-manage db sync`` in ``directory``,
-    a config file naming it (with a metadata shared secret), and the
-    in-process enginefacade pointed at it for making rows; yields the
-    config file.
-    """
-    url, config_file = scripts.config(
-        directory, 'metadata_proxy_shared_secret = s3cret')
-    synced = scripts.run('nova-mini-manage', config_file, 'db', 'sync')
-    assert synced.returncode == 0, synced.stderr
-    factory = enginefacade.transaction_context()
-    factory.configure(connection=url, sqlite_fk=True)
-    factory.append_on_engine_create(db_api._on_engine_create)
-    restore = db_api.context_manager.patch_factory(factory)
-    try:
-        yield config_file
-    finally:
-        restore()
-        factory.writer.get_engine().dispose()
+# The [metadata] lines of the tests' config: a shared secret.
+METADATA = '[metadata]\nmetadata_proxy_shared_secret = s3cret\n'
 
 
 @pytest.fixture
 def synced(tmp_path):
-    """synced_database in the test's own directory."""
-    with synced_database(tmp_path) as config_file:
+    """console_scripts.synced_database in the test's own directory, with
+    a metadata shared secret; yields the config file.
+    """
+    with console_scripts.synced_database(tmp_path, METADATA) as config_file:
         yield config_file

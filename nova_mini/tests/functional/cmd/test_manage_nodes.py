@@ -21,8 +21,7 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini.tests.fixtures import builders
-from nova_mini.tests.functional.cmd import conftest
-from nova_mini.tests.functional.cmd import scripts
+from nova_mini.tests.fixtures import console_scripts
 
 _TRAITS = ['CUSTOM_T%d' % i for i in range(6)]
 
@@ -33,8 +32,9 @@ def fleet(tmp_path_factory):
     module's tests (which only read); yields (config file, {name: set of
     traits}).
     """
-    with conftest.synced_database(tmp_path_factory.mktemp('fleet')) as cf:
-        yield cf, _make_fleet()
+    with console_scripts.synced_database(
+            tmp_path_factory.mktemp('fleet')) as config_file:
+        yield config_file, _make_fleet()
 
 
 def _make_fleet():
@@ -50,8 +50,8 @@ def _make_fleet():
 
 
 def _listed(config_file, *args):
-    proc = scripts.run('nova-mini-manage', config_file, 'node', 'list',
-                       '--format', 'json', *args)
+    proc = console_scripts.run('nova-mini-manage', config_file, 'node',
+                               'list', '--format', 'json', *args)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -92,7 +92,8 @@ def test_filters_combine_with_the_resource_class(fleet):
 
 def test_no_filter_lists_every_node_in_a_table(fleet):
     config_file, held = fleet
-    proc = scripts.run('nova-mini-manage', config_file, 'node', 'list')
+    proc = console_scripts.run('nova-mini-manage', config_file, 'node',
+                               'list')
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].split() == ['uuid', 'name', 'provision_state',
@@ -108,8 +109,8 @@ def test_no_filter_lists_every_node_in_a_table(fleet):
 def test_bad_filters_are_refused_as_the_api_refuses_them(fleet, args,
                                                          message):
     config_file, _ = fleet
-    proc = scripts.run('nova-mini-manage', config_file, 'node', 'list',
-                       *args)
+    proc = console_scripts.run('nova-mini-manage', config_file, 'node',
+                               'list', *args)
     assert proc.returncode == 1
     assert message in proc.stderr
     assert proc.stdout == ''

@@ -22,15 +22,15 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini.tests.fixtures import builders
-from nova_mini.tests.functional.cmd import scripts
+from nova_mini.tests.fixtures import console_scripts
 
 SUCCESS, WARNING, FAILURE = 0, 1, 2
 
 
 def status(config_file):
     """Run the check with --json; return (exit status, {check: result})."""
-    proc = scripts.run('nova-mini-status', config_file, 'upgrade', 'check',
-                       '--json')
+    proc = console_scripts.run('nova-mini-status', config_file, 'upgrade',
+                               'check', '--json')
     assert proc.stdout, proc.stderr
     report = json.loads(proc.stdout)
     return proc.returncode, {check['check']: check
@@ -54,8 +54,8 @@ def test_a_ready_deployment_passes(synced):
 
 
 def test_an_empty_database_fails_and_says_what_to_run(tmp_path):
-    _, config_file = scripts.config(tmp_path,
-                                    'metadata_proxy_shared_secret = x')
+    _, config_file = console_scripts.config(
+        tmp_path, '[metadata]\nmetadata_proxy_shared_secret = x\n')
 
     code, checks = status(config_file)
 
@@ -110,7 +110,8 @@ def test_flavors_and_traits_that_strict_validation_rejects_are_named(synced):
     ('insecure_unsigned_requests = true', WARNING, 'serves any instance'),
 ])
 def test_missing_metadata_secret(tmp_path, metadata, expected, words):
-    _, config_file = scripts.config(tmp_path, metadata)
+    _, config_file = console_scripts.config(tmp_path,
+                                            '[metadata]\n%s\n' % metadata)
 
     code, checks = status(config_file)
 
@@ -121,7 +122,8 @@ def test_missing_metadata_secret(tmp_path, metadata, expected, words):
 
 
 def test_human_readable_table(synced):
-    proc = scripts.run('nova-mini-status', synced, 'upgrade', 'check')
+    proc = console_scripts.run('nova-mini-status', synced, 'upgrade',
+                               'check')
     assert proc.returncode == SUCCESS, proc.stdout + proc.stderr
     assert 'Check: Node traits' in proc.stdout
     assert 'Result: Success' in proc.stdout

@@ -16,33 +16,18 @@ them: the console script, a config file, a database built by ``db sync``.
 
 import json
 import os
-import shutil
-import subprocess
-import sys
 
 import jsonschema
-from oslo_db.sqlalchemy import enginefacade
 import pytest
 
 from nova_mini import context as nm_context
-from nova_mini.db import api as db_api
 from nova_mini import objects
+from nova_mini.tests.fixtures import console_scripts
 from nova_mini.tests.unit.extra_specs_tools import test_metadefs as tm
 
 
-def _manage_script():
-    script = os.path.join(os.path.dirname(sys.executable),
-                          'nova-mini-manage')
-    return script if os.path.exists(script) else shutil.which(
-        'nova-mini-manage')
-
-
 def manage(*args, config_file=None):
-    command = [_manage_script()]
-    if config_file is not None:
-        command += ['--config-file', str(config_file)]
-    return subprocess.run(command + list(args), capture_output=True,
-                          text=True, timeout=120)
+    return console_scripts.run('nova-mini-manage', config_file, *args)
 
 
 @pytest.fixture
@@ -50,20 +35,8 @@ def deployment(tmp_path):
     """A config file and its SQLite database, synced by the command; the
     in-process enginefacade points at the same file for making flavors.
     """
-    url = 'sqlite:///%s' % (tmp_path / 'nova_mini.sqlite')
-    config_file = tmp_path / 'nova-mini.conf'
-    config_file.write_text('[database]\nconnection = %s\n' % url)
-    synced = manage('db', 'sync', config_file=config_file)
-    assert synced.returncode == 0, synced.stderr
-    factory = enginefacade.transaction_context()
-    factory.configure(connection=url, sqlite_fk=True)
-    factory.append_on_engine_create(db_api._on_engine_create)
-    restore = db_api.context_manager.patch_factory(factory)
-    try:
+    with console_scripts.synced_database(tmp_path) as config_file:
         yield config_file
-    finally:
-        restore()
-        factory.writer.get_engine().dispose()
 
 
 def make_flavor(flavorid, extra_specs, is_public=True):
