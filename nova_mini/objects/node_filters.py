@@ -151,10 +151,20 @@ def conditions(filters, dialect=None, probe=False):
     required = sorted(set(filters.get('traits') or ()))
     if required:
         found.extend(_required(required, dialect, probe))
+    found.extend(_other_traits(filters, _having))
+    return found
+
+
+def _other_traits(filters, has_one):
+    """The conditions of the forbidden (``not_traits``), any-of
+    (``traits_any``) and ``not_traits_any`` filters, ``has_one(traits)``
+    being the condition that the node has one of ``traits`` at least.
+    """
+    found = []
     if filters.get('not_traits'):
-        found.append(~_having(set(filters['not_traits'])))
+        found.append(~has_one(set(filters['not_traits'])))
     if filters.get('traits_any'):
-        found.append(_having(set(filters['traits_any'])))
+        found.append(has_one(set(filters['traits_any'])))
     if filters.get('not_traits_any'):
         wanted = set(filters['not_traits_any'])
         found.append(_count(wanted) < len(wanted))
@@ -200,13 +210,7 @@ def _page_traits(filters, dialect, driving):
     rest = required[len(joined):]
     if rest:
         found.append(_count(rest) == len(rest))
-    if filters.get('not_traits'):
-        found.append(~_any_held(set(filters['not_traits'])))
-    if filters.get('traits_any'):
-        found.append(_any_held(set(filters['traits_any'])))
-    if filters.get('not_traits_any'):
-        wanted = set(filters['not_traits_any'])
-        found.append(_count(wanted) < len(wanted))
+    found.extend(_other_traits(filters, _any_held))
     return found
 
 
