@@ -10,10 +10,19 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Microversions: parsing, negotiation and the version-range decorator.
+"""Microversions: parsing, negotiation, the version-range decorator and
+the one predicate handlers and views ask.
 
 Each API root describes itself with a ``VersionedAPI`` (its service type,
-headers and history list); handlers are gated with ``versioned`` only.
+headers and history list). Code reads a request's version in two ways
+only:
+
+- gates: ``versioned`` on a handler (and the version-keyed schema lists
+  of ``nova_mini.api.validation``) serve or refuse a whole route or body;
+- ``req.since(versions.X)`` (``VersionedRequest``) shapes an answer:
+  whether the version asked for is X or later.
+
+This module is the only one comparing versions (a unit test checks it).
 """
 
 import functools
@@ -188,6 +197,22 @@ class VersionedAPI(object):
         :returns: a list of ``(name, value)``.
         """
         return self.headers.on_refusal(self, requested)
+
+
+class VersionedRequest(object):
+    """The version predicate of a request (mixed into
+    ``nova_mini.api.wsgi.APIRequest``, whose ``api_version`` it reads).
+    """
+
+    def since(self, version):
+        """Return whether the request's version is ``version`` or later.
+
+        :param version: an APIVersion (a named one of the API's
+            ``versions`` module), or None for the API's first version
+            (version tables leave out what the first version had).
+        :returns: a bool.
+        """
+        return version is None or self.api_version >= version
 
 
 def versioned(min_version=None, max_version=None,

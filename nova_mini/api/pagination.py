@@ -47,6 +47,16 @@ def limit(req, minimum=0, below_minimum='limit param must be positive'):
     return min(value, CONF.api.max_limit)
 
 
+def ironic_limit(req):
+    """Return the page size of a bare-metal list: ``limit``, Ironic's way.
+
+    :param req: the request.
+    :returns: the limit, at most ``[api] max_limit`` (that if none).
+    :raises Invalid: the limit is not positive.
+    """
+    return limit(req, minimum=1, below_minimum='Limit must be positive')
+
+
 def ironic_next(url, query, limit, marker, fields=None):
     """Return the ``next`` link of a full page of a bare-metal list, as
     Ironic's reads: the query repeated, then ``limit`` and ``marker``.

@@ -26,6 +26,7 @@ import pecan
 import webob
 
 from nova_mini.api import json_body
+from nova_mini.api import microversion
 # Imported for its effect: pecan's argspec look-ups cached.
 from nova_mini.api import pecan_speedups  # noqa: F401
 from nova_mini import exception
@@ -101,7 +102,7 @@ API_VERSION_KEY = 'nova_mini.api_version'
 CONTEXT_KEY = 'nova_mini.context'
 
 
-class APIRequest(webob.Request):
+class APIRequest(microversion.VersionedRequest, webob.Request):
     """The request handlers see, with what the middleware learned about it.
 
     A webob request rather than pecan's: pecan's wraps every attribute
@@ -112,6 +113,7 @@ class APIRequest(webob.Request):
 
     @property
     def api_version(self):
+        """The APIVersion served (compare it only with ``since``)."""
         return self.environ[API_VERSION_KEY]
 
     @property

@@ -17,7 +17,7 @@ everything); a project sees the nodes it owns (``owner``) or leases
 
 The node rules are checked against a target holding ``node.owner`` and
 ``node.lessee`` (absent when the node has none, so that no project
-matches them): see ``api/baremetal/utils.py``, ``node_target``.
+matches them): see ``api/baremetal/lookup.py`` and ``node_target``.
 """
 
 from oslo_policy import policy

@@ -27,12 +27,13 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import allocations as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -142,17 +143,17 @@ def _list_owner(requested):
 
 def _list(req, node=None):
     view = AllocationView(req)
-    fields = utils.get_fields(view)
+    fields = lookup.get_fields(view)
     owner = req.GET.get('owner')
-    if owner is not None and req.api_version < versions.ALLOCATION_OWNER:
-        raise utils.not_acceptable()
+    if owner is not None and not req.since(versions.ALLOCATION_OWNER):
+        raise versions.not_acceptable(req)
     filters = {}
     if node is None:
         filters.update(_list_owner(owner))
         ident = req.GET.get('node')
         if ident is not None:
             try:
-                node = utils.get_node(ident)
+                node = lookup.get_node(ident)
             except exception.NodeNotFound as error:
                 raise exception.Invalid(str(error))
     if node is not None:
@@ -164,7 +165,7 @@ def _list(req, node=None):
     if sort_key in _UNSORTABLE or sort_key not in allocation_obj.SORT_KEYS:
         raise exception.Invalid('The sort_key value %s is an invalid field '
                                 'for sorting' % sort_key)
-    limit = utils.get_limit()
+    limit = pagination.ironic_limit(req)
     items = objects.AllocationList.get_all(
         req.ctxt, filters=filters, sort_key=sort_key,
         sort_dir=req.GET.get('sort_dir', 'asc'), limit=limit,
@@ -178,8 +179,8 @@ def _create_values(req):
     body = {name: value for name, value in req.json.items()
             if value is not None}
     context = req.ctxt
-    if 'owner' in body and req.api_version < versions.ALLOCATION_OWNER:
-        raise utils.not_acceptable()
+    if 'owner' in body and not req.since(versions.ALLOCATION_OWNER):
+        raise versions.not_acceptable(req)
     if context.can(policies.CREATE, _target(body.get('owner')),
                    fatal=False):
         restricted = False
@@ -194,11 +195,11 @@ def _create_values(req):
     _check_name(body.get('name'))
     node = None
     if 'node' in body:
-        if req.api_version < versions.ALLOCATION_BACKFILL:
+        if not req.since(versions.ALLOCATION_BACKFILL):
             raise exception.Invalid('Cannot set node when creating an '
                                     'allocation in this API version')
         try:
-            node = utils.get_node(body.pop('node'))
+            node = lookup.get_node(body.pop('node'))
         except exception.NodeNotFound as error:
             raise exception.Invalid(str(error))
     if not body.get('resource_class'):
@@ -238,7 +239,7 @@ def _candidate_uuids(idents, restricted):
     result = []
     for ident in idents:
         try:
-            node = utils.get_node(ident)
+            node = lookup.get_node(ident)
         except exception.NodeNotFound as error:
             raise exception.Invalid(str(error))
         if restricted and pecan.request.ctxt.project_id not in (
@@ -267,7 +268,7 @@ class NodeAllocationController(rest.RestController):
         self.node_ident = node_ident
 
     def _allocation(self, rule):
-        node = utils.get_node(self.node_ident, node_policies.GET)
+        node = lookup.get_node(self.node_ident, node_policies.GET)
         try:
             allocation = objects.Allocation.get_by_node_id(
                 pecan.request.ctxt, node.id)
@@ -281,7 +282,7 @@ class NodeAllocationController(rest.RestController):
     def get_all(self):
         req = pecan.request
         view = AllocationView(req)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         try:
             allocation = self._allocation(policies.GET)
         except exception.NodeNotFound as error:
@@ -317,7 +318,7 @@ class AllocationsController(rest.RestController):
     def get_one(self, ident):
         req = pecan.request
         view = AllocationView(req)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         return view.render(get_allocation(ident, policies.GET), fields)
 
     @wsgi.expose(status=201)

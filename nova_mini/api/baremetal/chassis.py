@@ -18,11 +18,13 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import chassis as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
-from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -55,13 +57,13 @@ def list_params(req, view, sort_keys, detail):
     """
     asked = req.GET.get('detail')
     if asked is not None:
-        if not utils.allow_detail_query():
-            raise utils.not_acceptable()
+        if not req.since(versions.DETAIL_QUERY):
+            raise versions.not_acceptable(req)
         if detail:
             raise exception.Invalid('The detail parameter cannot be used '
                                     'with a /detail path.')
         detail = asked.lower() in ('1', 't', 'true', 'on', 'y', 'yes')
-    fields = utils.get_fields(view)
+    fields = lookup.get_fields(view)
     if detail and fields:
         raise exception.Invalid('The fields parameter cannot be used with '
                                 'a detailed list.')
@@ -69,7 +71,7 @@ def list_params(req, view, sort_keys, detail):
     if sort_key not in sort_keys:
         raise exception.Invalid('The sort_key value %s is an invalid field '
                                 'for sorting' % sort_key)
-    return (fields, detail, utils.get_limit(), req.GET.get('marker'),
+    return (fields, detail, pagination.ironic_limit(req), req.GET.get('marker'),
             sort_key, req.GET.get('sort_dir', 'asc'))
 
 
@@ -90,15 +92,15 @@ class ChassisNodesController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.GET)
         chassis = _get_chassis(self.chassis_ident)
-        project = utils.list_project()
+        project = lookup.list_project()
         view = node_view.NodeView(req)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         nodes = objects.NodeList.get_all(
             req.ctxt, filters={'chassis_id': chassis.id, 'project': project},
-            limit=utils.get_limit(), marker=req.GET.get('marker'),
+            limit=pagination.ironic_limit(req), marker=req.GET.get('marker'),
             with_traits=view.wants_traits(fields, detail))
         return view.collection(
-            nodes.objects, utils.get_limit(),
+            nodes.objects, pagination.ironic_limit(req),
             'chassis/%s/nodes%s' % (chassis.uuid,
                                     '/detail' if detail else ''),
             fields=fields, detail=detail, query=_next_query(req))
@@ -150,7 +152,7 @@ class ChassisController(rest.RestController):
         req.ctxt.can(policies.GET)
         view = ChassisView(req)
         return view.render(_get_chassis(chassis_ident),
-                           utils.get_fields(view))
+                           lookup.get_fields(view))
 
     @wsgi.expose(status=201)
     @validation.body(schema.create)

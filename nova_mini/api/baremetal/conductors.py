@@ -19,9 +19,9 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import chassis
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import lists
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import pagination
@@ -107,5 +107,5 @@ class ConductorsController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.GET)
         view = ConductorView(req)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         return view.render(conductor.get(req.ctxt, hostname), fields)

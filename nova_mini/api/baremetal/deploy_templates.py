@@ -28,10 +28,10 @@ from pecan import rest
 
 from nova_mini.api.baremetal import chassis as chassis_api
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import deploy_templates as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -150,7 +150,7 @@ class DeployTemplatesController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.GET)
         view = DeployTemplateView(req)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         return view.render(_get_template(ident), fields)
 
     @wsgi.expose(status=201)

@@ -27,7 +27,6 @@ from pecan import rest
 
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import drivers as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import vendor_passthru
 from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
@@ -36,13 +35,6 @@ from nova_mini import exception
 from nova_mini.objects import conductor
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import drivers as policies
-
-# Interface types shown from a later version than 1.30, and that version.
-_INTERFACE_VERSIONS = {
-    'storage': versions.STORAGE_INTERFACE,
-    'rescue': versions.RESCUE_INTERFACE,
-    'bios': versions.BIOS_INTERFACE,
-}
 
 # The node properties each hardware type reads: those of its default
 # interfaces (fake-hardware's default vendor interface names two).
@@ -96,19 +88,18 @@ def _links(path):
 
 
 def _render(name, hosts, detail):
-    version = pecan.request.api_version
+    req = pecan.request
     body = {'name': name, 'hosts': hosts,
             'links': _links('drivers/%s' % name)}
-    if version >= versions.STATES_LINKS:
+    if req.since(versions.STATES_LINKS):
         body['properties'] = _links('drivers/%s/properties' % name)
-    if version < versions.DYNAMIC_DRIVERS:
+    if not req.since(versions.DYNAMIC_DRIVERS):
         return body
     body['type'] = 'dynamic'
     if detail:
         for kind, implementations in sorted(
                 node_interfaces.HARDWARE_TYPES[name].items()):
-            needed = _INTERFACE_VERSIONS.get(kind)
-            if needed is not None and version < needed:
+            if not req.since(versions.DRIVER_INTERFACES.get(kind)):
                 continue
             body['default_%s_interface' % kind] = implementations[0]
             body['enabled_%s_interfaces' % kind] = list(implementations)
@@ -120,10 +111,10 @@ def _bool(text):
 
 
 def _refuse_before_dynamic_drivers(name):
-    if pecan.request.GET.get(name) is not None and (
-            pecan.request.api_version < versions.DYNAMIC_DRIVERS):
-        raise exception.NotAcceptable(
-            version=str(pecan.request.api_version))
+    req = pecan.request
+    if req.GET.get(name) is not None and \
+            not req.since(versions.DYNAMIC_DRIVERS):
+        raise versions.not_acceptable(req)
 
 
 class DriverRaidController(rest.RestController):
@@ -139,8 +130,8 @@ class DriverRaidController(rest.RestController):
     def logical_disk_properties(self):
         req = pecan.request
         req.ctxt.can(policies.GET_RAID_PROPERTIES)
-        if req.api_version < versions.RAID_CONFIG:
-            raise utils.not_acceptable()
+        if not req.since(versions.RAID_CONFIG):
+            raise versions.not_acceptable(req)
         interfaces = _get_driver(self.driver_name)
         if interfaces['raid'][0] in _NO_RAID:
             raise exception.HardwareTypeNotFound(driver=self.driver_name)
@@ -177,7 +168,7 @@ class DriversController(rest.RestController):
         _refuse_before_dynamic_drivers('type')
         if req.GET.get('fields') is not None:
             # Ironic takes fields= on drivers from 1.77 only.
-            raise utils.not_acceptable()
+            raise versions.not_acceptable(req)
         kind = req.GET.get('type')
         if kind not in (None, 'classic', 'dynamic'):
             raise exception.Invalid('"type" filter must be one of "classic" '
@@ -198,7 +189,7 @@ class DriversController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.GET)
         if req.GET.get('fields') is not None:
-            raise utils.not_acceptable()
+            raise versions.not_acceptable(req)
         _get_driver(driver_name)
         hosts = _hosts(driver_name)
         if not hosts:

@@ -24,8 +24,8 @@ found.
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -50,7 +50,7 @@ class NodeBiosController(rest.RestController):
     @validation.query(_NO_QUERY)
     def get_all(self):
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.GET_BIOS)
+        node = lookup.get_node(self.node_ident, policies.GET_BIOS)
         # Ironic's list links the settings below the node as named in the
         # URL, one setting below its uuid.
         return {'bios': [_setting(req, self.node_ident, row)
@@ -61,7 +61,7 @@ class NodeBiosController(rest.RestController):
     @validation.query(_NO_QUERY)
     def get_one(self, setting_name):
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.GET_BIOS)
+        node = lookup.get_node(self.node_ident, policies.GET_BIOS)
         row = bios_setting.get(req.ctxt, node.id, setting_name)
         if row is None:
             raise exception.BIOSSettingNotFound(node=node.uuid,

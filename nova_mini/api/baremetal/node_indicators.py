@@ -19,9 +19,9 @@ keeps: objects/node_indicators.py.
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_states as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -39,7 +39,7 @@ class IndicatorsController(rest.RestController):
     @wsgi.expose()
     @microversion.versioned(min_version=versions.INDICATORS)
     def get_all(self):
-        utils.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
+        lookup.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
         view = node_view.NodeView(pecan.request)
         indicators = []
         for component, names in sorted(node_indicators.supported().items()):
@@ -60,7 +60,7 @@ class IndicatorsController(rest.RestController):
     @wsgi.expose()
     @microversion.versioned(min_version=versions.INDICATORS)
     def get_one(self, indicator_ident):
-        node = utils.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
+        node = lookup.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
         return {'state': node_indicators.get_state(node, indicator_ident)}
 
     @wsgi.expose(status=204)
@@ -68,6 +68,6 @@ class IndicatorsController(rest.RestController):
     @validation.body(schema.indicator_state)
     def put(self, indicator_ident):
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.SET_INDICATOR_STATE)
+        node = lookup.get_node(self.node_ident, policies.SET_INDICATOR_STATE)
         node_indicators.set_state(req.ctxt, node, indicator_ident,
                                   req.json['state'])

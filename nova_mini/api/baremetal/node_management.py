@@ -19,9 +19,9 @@ NMI (PUT .../management/inject_nmi, from 1.29) and its indicators
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_indicators
 from nova_mini.api.baremetal.schemas import node_states as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -43,20 +43,20 @@ class BootDeviceController(rest.RestController):
 
     @wsgi.expose()
     def get_all(self):
-        node = utils.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        node = lookup.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
         return node_power.get_boot_device(node)
 
     @wsgi.expose(status=204)
     @validation.body(schema.boot_device)
     def put(self):
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.SET_BOOT_DEVICE)
+        node = lookup.get_node(self.node_ident, policies.SET_BOOT_DEVICE)
         node_power.set_boot_device(req.ctxt, node, req.json['boot_device'],
                                    req.json.get('persistent', False))
 
     @wsgi.expose()
     def supported(self):
-        utils.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        lookup.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
         return {'supported_boot_devices':
                 list(node_power.SUPPORTED_BOOT_DEVICES)}
 
@@ -73,7 +73,7 @@ class InjectNmiController(rest.RestController):
         req = pecan.request
         if req.body:
             _check_nmi_body(validation.request_json(req))
-        node = utils.get_node(self.node_ident, policies.INJECT_NMI)
+        node = lookup.get_node(self.node_ident, policies.INJECT_NMI)
         # As Ironic's conductor: the management interface validates the
         # node (the fake one accepts any), then is asked for the action,
         # which Ironic's fake management interface does not implement.

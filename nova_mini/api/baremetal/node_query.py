@@ -18,7 +18,7 @@ objects.node_filters.
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal.schemas import nodes as schema
-from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini import exception
 from nova_mini import objects
@@ -53,8 +53,8 @@ def query_bool(req, name):
 def _given(req, name):
     """The query parameter ``name``, refused (406) before its version."""
     value = req.GET.get(name)
-    if value is not None and not utils.allow_node_filter(name):
-        raise utils.not_acceptable()
+    if value is not None and not req.since(versions.NODE_FILTERS.get(name)):
+        raise versions.not_acceptable(req)
     return value
 
 
@@ -111,8 +111,8 @@ def filters(req):
     for param, name in schema.TRAIT_FILTERS.items():
         if req.GET.get(param) is None:
             continue
-        if not utils.allow_node_traits():
-            raise utils.not_acceptable()
+        if not req.since(versions.NODE_TRAITS):
+            raise versions.not_acceptable(req)
         trait_filter(found, param, name, req.GET[param])
     return found
 

@@ -27,9 +27,9 @@ from jsonschema import exceptions as jsonschema_exc
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_states as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -59,7 +59,7 @@ class NodeConsoleController(rest.RestController):
 
     @wsgi.expose()
     def get_all(self):
-        node = utils.get_node(self.node_ident, policies.GET_CONSOLE)
+        node = lookup.get_node(self.node_ident, policies.GET_CONSOLE)
         _check_console(node)
         # Ironic's fake console has no connection details to give.
         return {'console_enabled': node.console_enabled,
@@ -69,7 +69,7 @@ class NodeConsoleController(rest.RestController):
     @validation.body(schema.console)
     def put(self):
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.SET_CONSOLE_STATE)
+        node = lookup.get_node(self.node_ident, policies.SET_CONSOLE_STATE)
         _check_console(node)
         node_power.set_console(req.ctxt, node, req.json['enabled'])
         return _accepted(node_view.NodeView(req).link(
@@ -142,7 +142,7 @@ class NodeStatesController(rest.RestController):
     @wsgi.expose()
     def get_all(self):
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.GET_STATES)
+        node = lookup.get_node(self.node_ident, policies.GET_STATES)
         view = node_view.NodeView(req)
         names = ['power_state', 'target_power_state', 'provision_state',
                  'target_provision_state', 'provision_updated_at',
@@ -158,9 +158,9 @@ class NodeStatesController(rest.RestController):
         target = req.json['target']
         timeout = req.json.get('timeout')
         if (target in node_power.SOFT_TARGETS or timeout is not None) and \
-                not utils.allow_soft_power_off():
-            raise utils.not_acceptable()
-        node = utils.get_node(self.node_ident, policies.SET_POWER_STATE)
+                not req.since(versions.SOFT_POWER_OFF):
+            raise versions.not_acceptable(req)
+        node = lookup.get_node(self.node_ident, policies.SET_POWER_STATE)
         node_power.set_power_state(req.ctxt, node, target)
         return _accepted(node_view.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))
@@ -171,9 +171,9 @@ class NodeStatesController(rest.RestController):
         # Ironic's order: the node and its rule, then the version (406
         # before 1.12), then the configuration.
         req = pecan.request
-        node = utils.get_node(self.node_ident, policies.SET_RAID_STATE)
-        if req.api_version < versions.RAID_CONFIG:
-            raise utils.not_acceptable()
+        node = lookup.get_node(self.node_ident, policies.SET_RAID_STATE)
+        if not req.since(versions.RAID_CONFIG):
+            raise versions.not_acceptable(req)
         try:
             node_raid.set_target(node, req.json)
         except exception.UnsupportedDriverExtension as e:
@@ -187,12 +187,12 @@ class NodeStatesController(rest.RestController):
         target = req.json['target']
         password = req.json.get('rescue_password')
         steps = req.json.get('clean_steps')
-        if not utils.allow_provision_target(target):
-            raise utils.not_acceptable()
+        if not req.since(versions.PROVISION_TARGETS.get(target)):
+            raise versions.not_acceptable(req)
         # Ironic checks the rule of steps only when some are given.
         rules = [policies.SET_PROVISION_STATE] + (
             [policies.SET_PROVISION_STATE_CLEAN_STEPS] if steps else [])
-        node = utils.get_node(self.node_ident, *rules)
+        node = lookup.get_node(self.node_ident, *rules)
         if node.maintenance and target in (states.DEPLOY, states.REBUILD):
             raise exception.NodeInMaintenance(action=target, node=node.uuid)
         if steps or target == states.CLEAN:

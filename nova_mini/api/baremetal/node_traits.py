@@ -19,9 +19,9 @@ and so does this controller.
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_traits as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -44,7 +44,7 @@ class NodeTraitsController(rest.RestController):
     @microversion.versioned(min_version=versions.NODE_TRAITS,
                             refusal=exception.NotAcceptable)
     def get_all(self):
-        node = utils.get_node(self.node_ident, policies.LIST)
+        node = lookup.get_node(self.node_ident, policies.LIST)
         return {'traits': node.traits.get_trait_names()}
 
     @wsgi.expose(status=204)
@@ -66,7 +66,7 @@ class NodeTraitsController(rest.RestController):
                                         'adding a trait.')
             _check_trait(trait)
         context = req.ctxt
-        node = utils.get_node(self.node_ident, policies.SET)
+        node = lookup.get_node(self.node_ident, policies.SET)
         if trait is None:
             objects.NodeTraitList.create(context, node.id, body['traits'],
                                          node_ident=node.uuid)
@@ -83,7 +83,7 @@ class NodeTraitsController(rest.RestController):
     def delete(self, trait=None):
         req = pecan.request
         context = req.ctxt
-        node = utils.get_node(self.node_ident, policies.DELETE)
+        node = lookup.get_node(self.node_ident, policies.DELETE)
         if trait is None:
             objects.NodeTraitList.destroy(context, node.id,
                                           node_ident=node.uuid)

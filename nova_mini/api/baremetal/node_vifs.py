@@ -27,9 +27,9 @@ from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal.schemas import node_vifs as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -92,7 +92,7 @@ class NodeVIFsController(rest.RestController):
     @wsgi.expose()
     @_since_vifs
     def get_all(self):
-        node = utils.get_node(self.node_ident, policies.LIST)
+        node = lookup.get_node(self.node_ident, policies.LIST)
         return {'vifs': _network(node).vif_list(node)}
 
     @wsgi.expose(status=204)
@@ -101,12 +101,12 @@ class NodeVIFsController(rest.RestController):
     def post(self):
         vif = pecan.request.json
         _check_vif_id(vif['id'], 'id')
-        node = utils.get_node(self.node_ident, policies.ATTACH)
+        node = lookup.get_node(self.node_ident, policies.ATTACH)
         _network(node).vif_attach(pecan.request.ctxt, node, vif)
 
     @wsgi.expose(status=204)
     @_since_vifs
     def delete(self, vif_id):
         _check_vif_id(vif_id, 'vif_id')
-        node = utils.get_node(self.node_ident, policies.DETACH)
+        node = lookup.get_node(self.node_ident, policies.DETACH)
         _network(node).vif_detach(pecan.request.ctxt, node, vif_id)

@@ -21,6 +21,7 @@ from pecan import rest
 
 from nova_mini.api.baremetal import allocations
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_bios
 from nova_mini.api.baremetal import node_management
 from nova_mini.api.baremetal import node_patch
@@ -32,10 +33,10 @@ from nova_mini.api.baremetal import node_vifs
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import vendor_passthru
 from nova_mini.api.baremetal import versions
 from nova_mini.api.baremetal import volume
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -72,8 +73,9 @@ _check_patched_hostname = validation.value_checker(schema.patched_hostname,
 def _check_name(name):
     if name is None:
         return
-    if not utils.allow_node_names():
-        raise utils.not_acceptable()
+    req = pecan.request
+    if not req.since(versions.NODE_NAME):
+        raise versions.not_acceptable(req)
     if uuidutils.is_uuid_like(name):
         raise exception.Invalid('Cannot use a UUID as the node name %s.'
                                 % name)
@@ -88,7 +90,7 @@ def _check_versioned_values(req, values):
     view = node_view.NodeView(req)
     for name in _VERSIONED_FIELDS:
         if values.get(name) is not None and not view.allowed(name):
-            raise utils.not_acceptable()
+            raise versions.not_acceptable(req)
     _check_name(values.get('name'))
 
 
@@ -109,8 +111,8 @@ def _reset_interfaces(req):
     value = req.GET.get('reset_interfaces')
     if value is None:
         return None
-    if not utils.allow_reset_interfaces():
-        raise utils.not_acceptable()
+    if not req.since(versions.RESET_INTERFACES):
+        raise versions.not_acceptable(req)
     try:
         return strutils.bool_from_string(value, strict=True)
     except ValueError as exc:
@@ -189,15 +191,15 @@ class NodesController(rest.RestController):
         req = pecan.request
         asked = node_query.query_bool(req, 'detail')
         if asked is not None:
-            if not utils.allow_detail_query():
-                raise utils.not_acceptable()
+            if not req.since(versions.DETAIL_QUERY):
+                raise versions.not_acceptable(req)
             if detail:
                 raise exception.Invalid('The detail parameter cannot be '
                                         'used with /nodes/detail.')
             detail = asked
-        project = utils.list_project(req.GET.get('project'))
+        project = lookup.list_project(req.GET.get('project'))
         view = node_view.NodeView(req)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         if detail and fields:
             raise exception.Invalid('The fields parameter cannot be used '
                                     'with /nodes/detail.')
@@ -209,7 +211,7 @@ class NodesController(rest.RestController):
                 % sort_key)
         view.check_fields([sort_key] if sort_key in node_view.FIELDS
                           else [])
-        limit = utils.get_limit()
+        limit = pagination.ironic_limit(req)
         filters = node_query.filters(req)
         filters['project'] = project
         nodes = objects.NodeList.get_all(
@@ -238,9 +240,9 @@ class NodesController(rest.RestController):
     @validation.query(schema.show_query)
     def get_one(self, node_ident):
         req = pecan.request
-        node = utils.get_node(node_ident)
+        node = lookup.get_node(node_ident)
         view = node_view.NodeView(req)
-        return view.render(node, utils.get_fields(view))
+        return view.render(node, lookup.get_fields(view))
 
     @wsgi.expose(status=201)
     @validation.body([(None, schema.create_hostname),
@@ -255,7 +257,7 @@ class NodesController(rest.RestController):
         body['chassis_id'] = _chassis_id(body.pop('chassis_uuid', None))
         node = objects.Node(req.ctxt, **body)
         node.maintenance = False
-        node.provision_state = (states.ENROLL if utils.allow_enroll_state()
+        node.provision_state = (states.ENROLL if req.since(versions.ENROLL_STATE)
                                 else states.AVAILABLE)
         node.create()
         view = node_view.NodeView(req)
@@ -279,15 +281,15 @@ class NodesController(rest.RestController):
                 raise exception.Invalid("'/%s' is an internal attribute and "
                                         "can not be updated" % field)
             if field in _VERSIONED_FIELDS and not view.allowed(field):
-                raise utils.not_acceptable()
+                raise versions.not_acceptable(req)
             if field == 'chassis_uuid' and operation['op'] == 'remove' and \
-                    not utils.allow_unset_chassis():
-                raise utils.not_acceptable()
+                    not req.since(versions.UNSET_CHASSIS):
+                raise versions.not_acceptable(req)
             rule = node_patch.operation_rule(field, operation)
             if rule not in rules:
                 rules.append(rule)
         reset = _reset_interfaces(req)
-        node = utils.get_node(node_ident, *rules)
+        node = lookup.get_node(node_ident, *rules)
         # The stored node, not the view of it (masked, redacted).
         document = node_patch.stored_document(
             node, view.value(node, 'chassis_uuid'))
@@ -302,7 +304,7 @@ class NodesController(rest.RestController):
             if patched.get(name) is None:
                 patched[name] = {}
         node_patch.keep_secrets(document, patched)
-        if utils.allow_unrestricted_node_names():
+        if req.since(versions.UNRESTRICTED_NODE_NAME):
             _check_patched(patched)
         else:
             _check_patched_hostname(patched)
@@ -335,7 +337,7 @@ class NodesController(rest.RestController):
 
     @wsgi.expose(status=204)
     def delete(self, node_ident):
-        node = utils.get_node(node_ident, policies.DELETE)
+        node = lookup.get_node(node_ident, policies.DELETE)
         if node.protected:
             raise exception.NodeProtected(node=node.uuid)
         if node.instance_uuid:
@@ -353,7 +355,7 @@ class NodesController(rest.RestController):
 
     @wsgi.expose()
     def validate(self, node_ident):
-        node = utils.get_node(node_ident, policies.VALIDATE)
+        node = lookup.get_node(node_ident, policies.VALIDATE)
         result = {}
         for name in node_interfaces.TYPES:
             if name == 'vendor':

@@ -23,13 +23,13 @@ from pecan import rest
 
 from nova_mini.api.baremetal import chassis as chassis_api
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import portgroups as schema
 from nova_mini.api.baremetal.schemas import ports as port_schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -79,10 +79,11 @@ def get_portgroup(ident, *rules):
 
 
 def _check_values(values):
+    req = pecan.request
     for name in _MODE_FIELDS:
         if values.get(name) is not None and \
-                not pecan.request.api_version >= versions.PORTGROUP_MODE:
-            raise utils.not_acceptable()
+                not req.since(versions.PORTGROUP_MODE):
+            raise versions.not_acceptable(req)
     if values.get('name') and uuidutils.is_uuid_like(values['name']):
         raise exception.Invalid('Cannot use a UUID as the port group name '
                                 '%s.' % values['name'])
@@ -101,7 +102,7 @@ def _list(req, detail, path, node=None):
         context.can(policies.LIST, {'project_id': context.project_id})
         filters['project'] = context.project_id
     if node is None and req.GET.get('node') is not None:
-        node = utils.get_node(req.GET['node'])
+        node = lookup.get_node(req.GET['node'])
     if node is not None:
         filters['node_id'] = node.id
     if req.GET.get('address') is not None:
@@ -124,7 +125,7 @@ class NodePortgroupsController(rest.RestController):
         self.node_ident = node_ident
 
     def _list(self, detail):
-        node = utils.get_node(self.node_ident)
+        node = lookup.get_node(self.node_ident)
         return _list(pecan.request, detail, 'nodes/%s/portgroups%s' % (
             self.node_ident, '/detail' if detail else ''), node=node)
 
@@ -192,7 +193,7 @@ class PortgroupsController(rest.RestController):
     def get_one(self, group_ident):
         view = PortgroupView(pecan.request)
         return view.render(get_portgroup(group_ident),
-                           utils.get_fields(view))
+                           lookup.get_fields(view))
 
     @wsgi.expose(status=201)
     @_since_portgroups
@@ -202,7 +203,7 @@ class PortgroupsController(rest.RestController):
         body = {name: value for name, value in req.json.items()
                 if value is not None}
         _check_values(body)
-        node = utils.get_node(body.pop('node_uuid'))
+        node = lookup.get_node(body.pop('node_uuid'))
         req.ctxt.can(policies.CREATE, node_view.node_target(req.ctxt, node))
         group = objects.Portgroup(req.ctxt, node_id=node.id, **body)
         group.create()
@@ -241,7 +242,7 @@ class PortgroupsController(rest.RestController):
                    if value != document[name]}
         _check_values(changed)
         if 'node_uuid' in changed:
-            node = utils.get_node(changed.pop('node_uuid'))
+            node = lookup.get_node(changed.pop('node_uuid'))
             req.ctxt.can(policies.UPDATE,
                          node_view.node_target(req.ctxt, node))
             changed['node_id'] = node.id

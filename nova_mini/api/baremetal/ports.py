@@ -27,11 +27,11 @@ from pecan import rest
 
 from nova_mini.api.baremetal import chassis as chassis_api
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import ports as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -52,7 +52,7 @@ class PortView(resource_view.ResourceView):
               'internal_info', 'local_link_connection', 'pxe_enabled',
               'physical_network', 'is_smartnic', 'created_at', 'updated_at')
     BRIEF_FIELDS = ('uuid', 'address')
-    FIELD_VERSIONS = utils.PORT_FIELD_VERSIONS
+    FIELD_VERSIONS = versions.PORT_FIELDS
 
     def value(self, item, name):
         if name == 'is_smartnic':
@@ -101,16 +101,18 @@ def mac(address):
 
 def _check_values(values):
     """Refuse what the request's version or nova_mini does not have."""
+    req = pecan.request
     for name, value in values.items():
-        if value is not None and not utils.allow_port_field(name):
-            raise utils.not_acceptable()
+        if value is not None and \
+                not req.since(versions.PORT_FIELDS.get(name)):
+            raise versions.not_acceptable(req)
     if values.get('is_smartnic'):
         raise exception.Invalid('Smart NIC ports are not supported: create '
                                 'the port with is_smartnic false.')
     link = values.get('local_link_connection') or {}
-    if 'network_type' in link and not pecan.request.api_version >= \
-            versions.LOCAL_LINK_NETWORK_TYPE:
-        raise utils.not_acceptable()
+    if 'network_type' in link and \
+            not req.since(versions.LOCAL_LINK_NETWORK_TYPE):
+        raise versions.not_acceptable(req)
 
 
 def _group_id(context, group_ident, node_id, physical_network, port_id):
@@ -147,8 +149,8 @@ def _filter_portgroup(req, group_ident, node_ident, project):
     as the node filter's nodes and the group's own port list: Ironic
     lists its ports (none the caller sees), which told the group exists.
     """
-    if req.api_version < versions.PORT_PORTGROUP:
-        raise utils.not_acceptable()
+    if not req.since(versions.PORT_PORTGROUP):
+        raise versions.not_acceptable(req)
     if node_ident is not None:
         # Ironic refuses both filters together (403).
         raise exception.Forbidden(
@@ -181,7 +183,7 @@ def port_list(req, detail, path, node=None, portgroup=None):
         portgroup = _filter_portgroup(req, group_ident, node_ident,
                                       filters['project'])
     if node is None and node_ident is not None:
-        node = utils.get_node(node_ident)
+        node = lookup.get_node(node_ident)
     if node is not None:
         filters['node_id'] = node.id
     if portgroup is not None:
@@ -207,7 +209,7 @@ class NodePortsController(rest.RestController):
 
     def _list(self, detail):
         req = pecan.request
-        node = utils.get_node(self.node_ident)
+        node = lookup.get_node(self.node_ident)
         return port_list(req, detail, 'nodes/%s/ports%s' % (
             self.node_ident, '/detail' if detail else ''), node=node)
 
@@ -241,7 +243,7 @@ class PortsController(rest.RestController):
     @validation.query(node_schema.show_query)
     def get_one(self, port_ident):
         view = PortView(pecan.request)
-        return view.render(_get_port(port_ident), utils.get_fields(view))
+        return view.render(_get_port(port_ident), lookup.get_fields(view))
 
     @wsgi.expose(status=201)
     @validation.body(schema.create)
@@ -249,7 +251,7 @@ class PortsController(rest.RestController):
         req = pecan.request
         body = dict(req.json)
         _check_values(body)
-        node = utils.get_node(body.pop('node_uuid'))
+        node = lookup.get_node(body.pop('node_uuid'))
         req.ctxt.can(policies.CREATE, node_view.node_target(req.ctxt, node))
         body['portgroup_id'] = _group_id(
             req.ctxt, body.pop('portgroup_uuid', None), node.id,
@@ -304,7 +306,7 @@ class PortsController(rest.RestController):
             changed['address'] = mac(changed['address'])
         node_id = port.node_id
         if 'node_uuid' in changed:
-            node = utils.get_node(changed.pop('node_uuid'))
+            node = lookup.get_node(changed.pop('node_uuid'))
             req.ctxt.can(policies.UPDATE,
                          node_view.node_target(req.ctxt, node))
             changed['node_id'] = node_id = node.id

@@ -153,7 +153,7 @@ class LookupController(rest.RestController):
                       '%(state)s, where no ramdisk looks it up',
                       {'node': node.uuid, 'state': node.provision_state})
             raise exception.NotFound()
-        if req.api_version >= versions.AGENT_TOKEN:
+        if req.since(versions.AGENT_TOKEN):
             token = node_agent.issue_token(context, node)
         else:
             token = (node.driver_internal_info or {}).get(
@@ -176,7 +176,7 @@ class HeartbeatController(rest.RestController):
         context = req.ctxt
         node_ident = _heartbeat_node(node_ident, body.get('node_ident'))
         if body.get('agent_version') and \
-                req.api_version < versions.AGENT_VERSION:
+                not req.since(versions.AGENT_VERSION):
             raise exception.Invalid('Field "agent_version" not recognised')
         # Ironic's from 1.72.
         if body.get('agent_status') or body.get('agent_status_message'):

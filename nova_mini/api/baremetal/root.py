@@ -99,7 +99,7 @@ class V1Controller(object):
                               ('events', versions.EVENTS),
                               ('deploy_templates',
                                versions.DEPLOY_TEMPLATES)):
-            if pecan.request.api_version >= version:
+            if pecan.request.since(version):
                 document[name] = _links(root_url, name)
         return document
 

@@ -24,7 +24,7 @@ for a synchronous one. The methods are in vendor_interfaces.py.
 import pecan
 from pecan import rest
 
-from nova_mini.api.baremetal import utils
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import vendor_interfaces
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -118,7 +118,7 @@ class NodeVendorPassthruController(_PassthruController):
         self.node_ident = node_ident
 
     def _interface(self):
-        node = utils.get_node(self.node_ident, policies.NODE)
+        node = lookup.get_node(self.node_ident, policies.NODE)
         return node.vendor_interface
 
 

@@ -17,11 +17,15 @@ behaves at each of them as Ironic does, and every node and port field of
 each version is served (see doc/source/reference/baremetal-api.rst,
 which lists the resources of these versions nova_mini does not have).
 Add a version by appending one line here and naming it below if code
-checks it; tests check the order, names and newest version.
+checks it (``req.since(versions.X)``, see nova_mini.api.microversion), or
+by adding it to one of the tables of what came later (node filters, port
+fields, provision targets); tests check the order, names and newest
+version.
 """
 
 from nova_mini.api import microversion
 from nova_mini import exception
+from nova_mini import states
 
 HISTORY = [
     ('1.1', 'Initial version of the v1 API.'),
@@ -153,6 +157,64 @@ AGENT_TOKEN = microversion.APIVersion('1.62')
 INDICATORS = microversion.APIVersion('1.63')
 LOCAL_LINK_NETWORK_TYPE = microversion.APIVersion('1.64')
 NODE_LESSEE = microversion.APIVersion('1.65')
+
+# What came after 1.1, by name, and the version that brought each (a name
+# absent came with 1.1): req.since(TABLE.get(name)).
+
+# Node list filters.
+NODE_FILTERS = {
+    'provision_state': PROVISION_STATE_FILTER,
+    'driver': DRIVER_FILTER,
+    'resource_class': RESOURCE_CLASS,
+    'owner': NODE_OWNER,
+    'lessee': NODE_LESSEE,
+    'fault': FAULT,
+    'conductor_group': CONDUCTOR_GROUP,
+    'conductor': CONDUCTOR,
+    'description_contains': DESCRIPTION,
+    'retired': RETIRED,
+}
+
+# Port fields.
+PORT_FIELDS = {
+    'internal_info': PORT_INTERNAL_INFO,
+    'local_link_connection': PORT_LOCAL_LINK,
+    'pxe_enabled': PORT_LOCAL_LINK,
+    'portgroup_uuid': PORT_PORTGROUP,
+    'physical_network': PHYSICAL_NETWORK,
+    'is_smartnic': SMART_NIC,
+}
+
+# Provision targets (Ironic answers 406 to one of a later version).
+PROVISION_TARGETS = {
+    states.MANAGE: MANAGEMENT_VERBS,
+    states.PROVIDE: MANAGEMENT_VERBS,
+    states.ABORT: ABORT_VERB,
+    states.RESCUE_TARGET: RESCUE_INTERFACE,
+    states.UNRESCUE: RESCUE_INTERFACE,
+    # Inspection came with its node times.
+    states.INSPECT: INSPECTION_TIMES,
+    states.ADOPT: ADOPT_VERB,
+    states.CLEAN: MANUAL_CLEAN,
+}
+
+# Interface types of driver details (the first ones came with dynamic
+# drivers, 1.30).
+DRIVER_INTERFACES = {
+    'storage': STORAGE_INTERFACE,
+    'rescue': RESCUE_INTERFACE,
+    'bios': BIOS_INTERFACE,
+}
+
+
+def not_acceptable(req):
+    """Return the 406 of a request asking what its version does not have.
+
+    :param req: the request.
+    :returns: an exception to raise.
+    """
+    return exception.NotAcceptable(version=str(req.api_version))
+
 
 BAREMETAL_API = microversion.VersionedAPI(
     service_type='baremetal',

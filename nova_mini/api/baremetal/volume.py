@@ -17,8 +17,8 @@ connectors and targets; /nodes/{node_ident}/volume to a node's.
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_view
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import volume_connectors
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api.baremetal import volume_targets
@@ -50,7 +50,7 @@ class VolumeController(rest.RestController):
         if self.node_ident is None:
             path = 'volume/'
         else:
-            utils.get_node(self.node_ident)
+            lookup.get_node(self.node_ident)
             path = 'nodes/%s/volume/' % self.node_ident
         view = node_view.NodeView(req)
 

@@ -25,13 +25,14 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import volumes as schema
-from nova_mini.api.baremetal import utils
 from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
+from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -141,7 +142,7 @@ class VolumeResourcesController(rest.RestController):
     def _list_params(self, req, view):
         detail = req.GET.get('detail')
         detail = detail is not None and _bool(detail)
-        fields = utils.get_fields(view)
+        fields = lookup.get_fields(view)
         if detail and fields:
             raise exception.Invalid('The fields parameter cannot be used '
                                     'with detail=True: choose one.')
@@ -150,7 +151,7 @@ class VolumeResourcesController(rest.RestController):
             raise exception.Invalid(
                 'The sort_key value %s is an invalid field for sorting; '
                 'valid ones are: %s.' % (sort_key, ', '.join(self.SORT_KEYS)))
-        return (fields, detail, utils.get_limit(), req.GET.get('marker'),
+        return (fields, detail, pagination.ironic_limit(req), req.GET.get('marker'),
                 sort_key, req.GET.get('sort_dir', 'asc'))
 
     def _list(self, req):
@@ -160,9 +161,9 @@ class VolumeResourcesController(rest.RestController):
             self._list_params(req, view)
         node = None
         if self.node_ident is not None:
-            node = utils.get_node(self.node_ident)
+            node = lookup.get_node(self.node_ident)
         elif req.GET.get('node') is not None:
-            node = utils.get_node(req.GET['node'])
+            node = lookup.get_node(req.GET['node'])
         filters = {'node_id': node.id if node is not None else None}
         if not context.can(policies.LIST_ALL,
                            {'project_id': context.project_id}, fatal=False):
@@ -193,7 +194,7 @@ class VolumeResourcesController(rest.RestController):
         self._no_node_path()
         view = self._view(pecan.request)
         return view.render(self._shown(self._get(ident)),
-                           utils.get_fields(view))
+                           lookup.get_fields(view))
 
     def _node_for_create(self, req, node_uuid):
         """The node a new resource is for; the create rule is checked on
@@ -242,7 +243,7 @@ class VolumeResourcesController(rest.RestController):
             raise exception.Invalid('Expected a UUID for node_uuid, but '
                                     'received %s.' % node_uuid)
         try:
-            node = utils.get_node(node_uuid)
+            node = lookup.get_node(node_uuid)
         except (exception.NodeNotFound, exception.Forbidden):
             raise refusal
         if node.owner != item.node_owner:

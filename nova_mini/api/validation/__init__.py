@@ -353,12 +353,12 @@ def _versioned(kind, schemas, instance_of, message):
     if len(by_version) == 1 and by_version[0][0] is None:
         only = by_version[0][1]
 
-        def pick(version):
+        def pick(req):
             return only
     else:
-        def pick(version):
+        def pick(req):
             for start, validator in by_version:
-                if start is None or version >= start:
+                if req.since(start):
                     return validator
             return None     # before the first schema: nothing to check
 
@@ -377,7 +377,7 @@ def _versioned(kind, schemas, instance_of, message):
         def wrapper(self, *args):
             req = pecan.request
             is_legacy = req.environ.get(microversion.LEGACY_V2_KEY, False)
-            validator = legacy if is_legacy else pick(req.api_version)
+            validator = legacy if is_legacy else pick(req)
             if validator is not None:
                 instance = instance_of(req)
                 error = _first_error(validator, instance)
