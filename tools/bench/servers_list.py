@@ -56,8 +56,10 @@ SQL statements (each scenario the same at every size of a backend, at
 most ``MAX_QUERIES``: 4 per page of up to 500 servers, 6 for 1000), and
 the filtered page (``name_prefix``) at 100k servers takes less than 2x
 its time at 10k (wrk p50; the in-process time without wrk figures),
-checked when both sizes ran. ``name_search`` (an unanchored pattern) is
-linear on purpose and has no goal. The output ends with the tree
+checked when both sizes ran; every wrk request answered 2xx, with no
+socket error (the API's last log lines are printed when one was not).
+``name_search`` (an unanchored pattern) is linear on purpose and has no
+goal. A wrk run in which no request completed has no p50 (``-``). The output ends with the tree
 measured and the load average before and after.
 """
 
@@ -174,13 +176,37 @@ def run_wrk(args, url, version):
     out = subprocess.run(command + ['-d%ds' % args.duration, url],
                          capture_output=True, text=True,
                          timeout=args.duration + 60).stdout
+    return wrk_figures(url, out)
+
+
+def wrk_figures(url, out):
+    """``(req/s, p50 ms, failures)`` from wrk's ``--latency`` output.
+
+    p50 is None when no request completed in the run (wrk then prints a
+    p50 of 0); ``failures`` are wrk's lines about non-2xx answers and
+    socket errors (empty when there were none), which fail the run's goal
+    of answering every request. An output without req/s stops the run.
+    """
     rps = re.search(r'Requests/sec:\s+([\d.]+)', out)
     p50 = re.search(r'50%\s+([\d.]+)(us|ms|s)\b', out)
-    bad = re.search(r'Non-2xx or 3xx responses: (\d+)', out)
-    if not rps or bad:
+    done = re.search(r'(\d+) requests in ', out)
+    if not rps or not done or not p50:
         raise SystemExit('wrk %s: %s' % (url, out[-1500:]))
+    failures = [line.strip() for line in out.splitlines()
+                if line.strip().startswith(('Non-2xx or 3xx responses:',
+                                            'Socket errors:'))]
+    if not int(done.group(1)):
+        return float(rps.group(1)), None, failures
     scale = {'us': 0.001, 'ms': 1.0, 's': 1000.0}[p50.group(2)]
-    return float(rps.group(1)), float(p50.group(1)) * scale
+    return float(rps.group(1)), float(p50.group(1)) * scale, failures
+
+
+def _log_tail(path, lines=40):
+    try:
+        with open(path, errors='replace') as f:
+            return ''.join(f.readlines()[-lines:])
+    except OSError as exc:
+        return str(exc)
 
 
 def count_queries(conf, runs):
@@ -250,12 +276,18 @@ def run_one(args, backend, size):
         for name, path, version in SCENARIOS:
             queries, listed, alone_ms = counts[name]
             rps = p50 = None
+            failures = []
             if alone_ms < args.skip_wrk_ms:
-                rps, p50 = run_wrk(args, base + path, version)
+                rps, p50, failures = run_wrk(args, base + path, version)
+            if failures:
+                log('%s %d %s: %s; nova-mini-api log, last lines:\n%s',
+                    backend, size, name, '; '.join(failures),
+                    _log_tail(api.log_path))
             log('%s %d %s: %s req/s, p50 %s ms, in-process %.1f ms, %s '
                 'queries, %d listed', backend, size, name, rps, p50,
                 alone_ms, queries, listed)
             result['scenarios'][name] = {'rps': rps, 'p50_ms': p50,
+                                         'wrk_failures': failures,
                                          'in_process_ms': alone_ms,
                                          'queries': queries,
                                          'listed': listed}
@@ -284,6 +316,12 @@ def check_goals(results, run):
                      'by size: %s' % ', '.join(
                          '%d: %s' % (size, r['scenarios'][name]['queries'])
                          for size, r in sorted(sizes.items())))
+        failures = ['%d %s: %s' % (size, name, '; '.join(s['wrk_failures']))
+                    for size, r in sorted(sizes.items())
+                    for name, s in r['scenarios'].items()
+                    if s['wrk_failures']]
+        run.goal('%s: every wrk request answered 2xx, no socket error'
+                 % backend, not failures, ' | '.join(failures))
         if 10000 in sizes and 100000 in sizes and (
                 'name_prefix' in sizes[10000]['scenarios']):
             small = sizes[10000]['scenarios']['name_prefix']
