@@ -30,6 +30,7 @@ from pecan import rest
 
 from nova_mini.api.compute import next_link
 from nova_mini.api.compute.schemas import instance_actions as schema
+from nova_mini.api.compute import server_common
 from nova_mini.api.compute import versions
 from nova_mini.api import pagination
 from nova_mini.api import validation
@@ -93,11 +94,8 @@ class InstanceActionsController(rest.RestController):
                 owner = instance_action.project_of(context, self.server_id)
             if owner is None:
                 raise
-        if not context.is_admin and owner[0] != context.project_id:
-            raise exception.InstanceNotFound(instance_id=self.server_id)
-        target = {'project_id': owner[0], 'user_id': owner[1]}
-        context.can(rule, target)
-        return target
+        return server_common.authorize(context, self.server_id, owner[0],
+                                       owner[1], rule)
 
     @wsgi.expose()
     @validation.query([

@@ -35,8 +35,8 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.compute.schemas import server_actions as schema
+from nova_mini.api.compute import server_common
 from nova_mini.api.compute import server_view
-from nova_mini.api.compute import servers as servers_api
 from nova_mini.api.compute import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -102,8 +102,8 @@ class ServerActionController(rest.RestController):
         self.server_id = server_id
 
     def _instance(self, rule):
-        return servers_api.get_server(pecan.request.ctxt, self.server_id,
-                                      rule)
+        return server_common.get_server(pecan.request.ctxt, self.server_id,
+                                        rule)
 
     @wsgi.expose()
     def post(self):
@@ -202,27 +202,27 @@ class ServerActionController(rest.RestController):
         instance = self._instance(policies.REBUILD)
         task.check_lock(context, instance)
         if body.get('personality'):
-            servers_api.refuse_personality()
+            server_common.refuse_personality()
         if body.get('trusted_image_certificates'):
             raise exception.Invalid(
                 'Image signature certificate validation is not supported.')
         if 'user_data' in body:
-            servers_api.check_user_data(body)
+            server_common.check_user_data(body)
         metadata = body.get('metadata')
         if metadata is not None:
             instance_obj.check_metadata_quota(metadata)
         image = glance.image_meta(body['imageRef'],
                                   req.environ.get(glance.USER_AUTH_KEY))
-        servers_api.check_image_fits(instance.flavor, image)
+        server_common.check_image_fits(instance.flavor, image)
         values = {'image_ref': image.id,
-                  'auto_disk_config': servers_api.image_disk_config(
-                      image, servers_api.disk_config(body))}
+                  'auto_disk_config': server_common.get_image_disk_config(
+                      image, server_common.disk_config(body))}
         if req.api_version >= KEY_NAME_ON_REBUILD and 'key_name' in body:
-            values['key_name'], values['key_data'] = servers_api.key_pair(
-                context, body['key_name'])
+            values['key_name'], values['key_data'] = (
+                server_common.get_key_pair(context, body['key_name']))
         if req.api_version >= USER_DATA_ON_REBUILD and 'user_data' in body:
             values['user_data'] = body['user_data']
-        details = servers_api.details_of(body)
+        details = server_common.details_of(body)
         # A stopped server stays stopped (as in Nova); the others are
         # deployed again and powered on.
         stopped = instance.vm_state == task.STOPPED
@@ -260,7 +260,7 @@ class ServerActionController(rest.RestController):
         if req.api_version >= USER_DATA_ON_REBUILD:
             server['user_data'] = instance.user_data
         server['adminPass'] = body.get('adminPass') or (
-            servers_api.generate_password())
+            server_common.generate_password())
         return wsgi.json_response({'server': server}, status=202)
 
     _HANDLERS = {

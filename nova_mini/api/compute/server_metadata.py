@@ -24,10 +24,10 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.compute.schemas import server_metadata as schema
+from nova_mini.api.compute import server_common
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
-from nova_mini import objects
 from nova_mini.objects import instance_task
 from nova_mini.policies import server_metadata as policies
 
@@ -39,18 +39,7 @@ class ServerMetadataController(rest.RestController):
         self.server_id = server_id
 
     def _instance(self, context, rule):
-        """Return the server, if the caller may ``rule`` it (404 first, as
-        Nova looks the server up before checking the policy on its
-        project).
-        """
-        instance = objects.Instance.get_by_uuid(context, self.server_id)
-        if not context.is_admin and \
-                instance.project_id != context.project_id:
-            # Another project's server: not found, as in Nova.
-            raise exception.InstanceNotFound(instance_id=self.server_id)
-        context.can(rule, {'project_id': instance.project_id,
-                           'user_id': instance.user_id})
-        return instance
+        return server_common.get_server(context, self.server_id, rule)
 
     @wsgi.expose()
     def get_all(self):

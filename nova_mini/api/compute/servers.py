@@ -30,13 +30,9 @@ openstacksdk boots with ``imageRef``, openstackclient with ``--image``
 Glance and its properties take part in scheduling (nova_mini.image.glance).
 """
 
-import ipaddress
-
 from oslo_log import log as logging
-from oslo_serialization import base64
 from oslo_utils import excutils
 from oslo_utils import strutils
-from oslo_utils import units
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
@@ -44,13 +40,13 @@ from pecan import rest
 from nova_mini.api.compute import instance_actions
 from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_actions
+from nova_mini.api.compute import server_common
 from nova_mini.api.compute import server_filters
 from nova_mini.api.compute import server_hints
 from nova_mini.api.compute import server_metadata
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
 from nova_mini.api import validation
-from nova_mini.api.validation import messages
 from nova_mini.api import wsgi
 from nova_mini import conf
 from nova_mini.db import retry as db_retry
@@ -65,7 +61,6 @@ from nova_mini.objects import request_spec
 from nova_mini.objects import server_group as server_group_obj
 from nova_mini.policies import servers as policies
 from nova_mini import policy
-from nova_mini import rpc
 from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 
 CONF = conf.CONF
@@ -83,14 +78,7 @@ _validate_list_query = validation.query([
 CAST_RETRIES = 2
 
 
-def build_timeout(conf=CONF):
-    """Seconds a server may stay in BUILD: ``[DEFAULT]
-    rpc_response_timeout``, the time a scheduler call may take.
-    """
-    return rpc.response_timeout(conf)
-
-
-def _flavor(context, flavor_ref):
+def _get_flavor(context, flavor_ref):
     # A flavorRef may be a URL of the flavor: its id is the last segment.
     flavor_id = str(flavor_ref).rstrip('/').rsplit('/', 1)[-1]
     try:
@@ -102,7 +90,7 @@ def _flavor(context, flavor_ref):
     return flavor
 
 
-def _counts(body):
+def _get_counts(body):
     min_count = int(body.get('min_count', 1))
     max_count = int(body.get('max_count', min_count))
     if min_count > max_count:
@@ -115,7 +103,7 @@ def _bad_mapping(details):
                              % details)
 
 
-def _root_image(mappings):
+def _get_root_image(mappings):
     """The image of the root disk in ``block_device_mapping_v2``, or None.
 
     Bare metal deploys an image onto the node's own disk: the image root
@@ -144,10 +132,10 @@ def _root_image(mappings):
     return root
 
 
-def _image_ref(body):
+def _get_image_ref(body):
     """The image to deploy: ``imageRef``, else the image root disk."""
     image_ref = body.get('imageRef') or None
-    root = _root_image(body.get('block_device_mapping_v2') or [])
+    root = _get_root_image(body.get('block_device_mapping_v2') or [])
     if image_ref and root and root != image_ref:
         raise _bad_mapping('the root disk image %s is not imageRef %s.'
                            % (root, image_ref))
@@ -155,22 +143,6 @@ def _image_ref(body):
     if not image_ref:
         raise exception.Invalid('Missing imageRef attribute')
     return image_ref
-
-
-def check_user_data(body):
-    """400 unless ``user_data`` is base64 as Nova's schema checks it (its
-    ``base64`` format, in Nova's words); the text is kept as received.
-    """
-    user_data = body.get('user_data')
-    if user_data is None:
-        return
-    try:
-        base64.decode_as_bytes(user_data.encode('utf-8'))
-    except (TypeError, ValueError):     # ValueError: not even ASCII
-        raise exception.ValidationError(
-            detail='Invalid input for field/attribute user_data. Value: '
-                   '%s. Must be %s.' % (user_data,
-                                        messages.FORMAT_MEANINGS['base64']))
 
 
 def _description(req, body):
@@ -181,41 +153,12 @@ def _description(req, body):
     return body.get('description')
 
 
-def disk_config(body):
-    """``OS-DCF:diskConfig`` of a create, rebuild or PUT body: True for
-    AUTO, False for MANUAL, None when not given (the schema allows no
-    other value).
-    """
-    value = body.get('OS-DCF:diskConfig')
-    return None if value is None else value == 'AUTO'
-
-
-def image_disk_config(image, requested):
-    """The server's disk configuration with ``image``, as Nova settles it:
-    the request's, else the image's ``auto_disk_config`` property (AUTO
-    when it reads true). Nova's 400 for AUTO on an image whose property is
-    ``disabled``.
-
-    :param image: the ImageMeta (its Glance properties).
-    :param requested: disk_config() of the body.
-    :returns: True for AUTO, False for MANUAL.
-    """
-    prop = (image.get('raw_properties') or {}).get('auto_disk_config')
-    disabled = prop is not None and prop.strip().lower() == 'disabled'
-    if requested and disabled:
-        raise exception.Invalid('Requested image %s has automatic disk '
-                                'resize disabled.' % image.id)
-    if requested is None:
-        return strutils.bool_from_string(prop)
-    return requested
-
-
 def _refuse_unsupported(body):
     """400 for what nova_mini cannot do, in Nova's words where Nova has
     them (it has no networks, reservation ids or file injection to use).
     """
     if body.get('personality'):
-        refuse_personality()
+        server_common.refuse_personality()
     networks = body.get('networks')
     if isinstance(networks, list) and networks:
         raise exception.Invalid(
@@ -234,87 +177,7 @@ def _refuse_unsupported(body):
                                 'nova_mini keeps no reservation ids.')
 
 
-def _address(text):
-    # As Nova keeps them: an address in its standard form (an IPv6 one
-    # compressed, '::babe:dc0c:1602'), the schema having checked it.
-    return None if text is None else str(ipaddress.ip_address(text))
-
-
-def details_of(body):
-    """What a PUT or rebuild body changes of the server's name,
-    description and access addresses, as stored.
-    """
-    values = {}
-    for field, name in (('name', 'name'), ('description', 'description'),
-                        ('accessIPv4', 'access_ip_v4'),
-                        ('accessIPv6', 'access_ip_v6')):
-        if field in body:
-            values[name] = body[field]
-    for name in ('access_ip_v4', 'access_ip_v6'):
-        if values.get(name) is not None:
-            values[name] = _address(values[name])
-    return values
-
-
-def refuse_personality():
-    raise exception.Invalid(
-        'Personality files are not supported: nova_mini injects no '
-        'files into bare-metal instances; pass the files in user_data '
-        '(for example as cloud-init write_files) instead.')
-
-
-def generate_password():
-    """An administrator password for a server whose request gave none
-    (nothing sets it on the node, as with Nova's Ironic driver).
-    """
-    return uuidutils.generate_uuid(dashed=False)[:12]
-
-
-def key_pair(context, key_name):
-    """``(key_name, public key)`` of the caller's key pair ``key_name``
-    (both None without one); Nova's 400 for one the user does not have.
-    """
-    if key_name is None:
-        return None, None
-    try:
-        keypair = objects.KeyPair.get_by_name(context, context.user_id,
-                                              key_name)
-    except exception.KeypairNotFound:
-        raise exception.Invalid('Invalid key_name provided.')
-    return keypair.name, keypair.public_key
-
-
-def _image_value(image, name):
-    if image.obj_attr_is_set(name) and getattr(image, name) is not None:
-        return int(getattr(image, name))
-    return 0
-
-
-def check_image_fits(flavor, image):
-    """Nova's 400s for an image the flavor is too small for: its
-    ``min_ram`` (MiB), and for a flavor with a disk size its ``min_disk``
-    (GiB) and size (bytes). A flavor's 0 disk means no check, as in Nova.
-    """
-    if flavor.memory_mb < _image_value(image, 'min_ram'):
-        raise exception.Invalid(
-            "Flavor's memory is too small for requested image.")
-    disk = flavor.root_gb * units.Gi
-    if not disk:
-        return
-    if _image_value(image, 'size') > disk:
-        raise exception.Invalid(
-            "Flavor's disk is too small for requested image. Flavor disk "
-            "is %d bytes, image is %d bytes."
-            % (disk, _image_value(image, 'size')))
-    min_disk = _image_value(image, 'min_disk') * units.Gi
-    if min_disk > disk:
-        raise exception.Invalid(
-            "Flavor's disk is smaller than the minimum size specified in "
-            "image metadata. Flavor disk is %d bytes, minimum size is %d "
-            "bytes." % (disk, min_disk))
-
-
-def _destination(context, requested):
+def _get_destination(context, requested):
     """``(zone, forced nodes)`` of the ``availability_zone`` asked for:
     ``ZONE``, or for administrators ``ZONE::NODE`` (a node uuid or name)
     as in Nova, where the middle part names a compute host, which
@@ -348,22 +211,6 @@ def _discard(context, instances):
     instance_action.forget(context, [i.uuid for i in instances])
 
 
-def get_server(context, server_id, action):
-    """The instance, if the caller may ``action`` it; an expired build is
-    failed on the way.
-    """
-    instance = objects.Instance.get_by_uuid(context, server_id)
-    # Another project's server is not found, as Nova's project-scoped
-    # lookups do not find it for a caller who is not an administrator.
-    if not context.is_admin and instance.project_id != context.project_id:
-        raise exception.InstanceNotFound(instance_id=server_id)
-    # The rules compare the caller's project with the server's.
-    context.can(action, {'project_id': instance.project_id,
-                         'user_id': instance.user_id})
-    instance.expire_build(build_timeout())
-    return instance
-
-
 class ServersController(rest.RestController):
     _custom_actions = {'detail': ['GET']}
 
@@ -385,7 +232,7 @@ class ServersController(rest.RestController):
         context = req.ctxt
         context.can(policies.INDEX, policy.own_target(context))
         query = server_filters.ServerQuery(req, context, detail)
-        timeout = build_timeout()
+        timeout = server_common.build_timeout()
         # Before the filters see the states: a build gone overdue is
         # listed (and filtered) as the ERROR it becomes.
         objects.InstanceList.expire_overdue_builds(
@@ -412,7 +259,8 @@ class ServersController(rest.RestController):
     @wsgi.expose()
     def get_one(self, server_id):
         req = pecan.request
-        instance = get_server(req.ctxt, server_id, policies.SHOW)
+        instance = server_common.get_server(req.ctxt, server_id,
+                                            policies.SHOW)
         return server_view.ServerView(req).show(instance)
 
     @wsgi.expose(status=202)
@@ -424,21 +272,22 @@ class ServersController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         body = req.json['server']
-        check_user_data(body)
+        server_common.check_user_data(body)
         context.can(policies.CREATE, policy.own_target(context))
         metadata = body.get('metadata') or {}
         instance_obj.check_metadata_quota(metadata)
-        flavor = _flavor(context, body['flavorRef'])
-        min_count, max_count = _counts(body)
+        flavor = _get_flavor(context, body['flavorRef'])
+        min_count, max_count = _get_counts(body)
         # Before anything is built: a count past the quota is refused (or
         # lowered to what fits, as Nova does) with no uuid made.
         count = quota.check_instances(context, context.project_id, flavor,
                                       min_count, max_count)
-        image_ref = _image_ref(body)
+        image_ref = _get_image_ref(body)
         _refuse_unsupported(body)
-        key_name, key_data = key_pair(context, body.get('key_name'))
-        zone, force_nodes = _destination(context,
-                                         body.get('availability_zone'))
+        key_name, key_data = server_common.get_key_pair(
+            context, body.get('key_name'))
+        zone, force_nodes = _get_destination(context,
+                                             body.get('availability_zone'))
         hints = server_hints.hints_of(req.json)
         group = server_hints.check(context, hints)
         # Before anything is written: an unknown or inactive image is a
@@ -446,8 +295,9 @@ class ServersController(rest.RestController):
         image = glance.image_meta(image_ref,
                                   req.environ.get(glance.USER_AUTH_KEY))
         image_ref = image.id
-        check_image_fits(flavor, image)
-        auto_disk_config = image_disk_config(image, disk_config(body))
+        server_common.check_image_fits(flavor, image)
+        auto_disk_config = server_common.get_image_disk_config(
+            image, server_common.disk_config(body))
         uuids = [uuidutils.generate_uuid() for _index in range(count)]
         # The spec first: a flavor it cannot be derived from is refused
         # before anything is written.
@@ -462,8 +312,8 @@ class ServersController(rest.RestController):
             'tags': body.get('tags') or [],
             'user_data': body.get('user_data'),
             'description': _description(req, body),
-            'access_ip_v4': _address(body.get('accessIPv4')),
-            'access_ip_v6': _address(body.get('accessIPv6')),
+            'access_ip_v4': server_common.address(body.get('accessIPv4')),
+            'access_ip_v6': server_common.address(body.get('accessIPv6')),
             'config_drive': strutils.bool_from_string(
                 body.get('config_drive', False), strict=True),
             'boot_roles': list(context.roles or []),
@@ -504,7 +354,7 @@ class ServersController(rest.RestController):
                 _discard(context, instances)
         admin_pass = body.get('adminPass')
         if admin_pass is None:
-            admin_pass = generate_password()
+            admin_pass = server_common.generate_password()
         created = server_view.ServerView(req).created(
             instances[0], admin_pass, body.get('security_groups'))
         # As Nova: Location is the new server's self link.
@@ -519,12 +369,13 @@ class ServersController(rest.RestController):
         """Change the name, description (2.19) or access addresses."""
         req = pecan.request
         context = req.ctxt
-        instance = get_server(context, server_id, policies.UPDATE)
+        instance = server_common.get_server(context, server_id,
+                                            policies.UPDATE)
         body = req.json['server']
-        values = details_of(body)
-        if disk_config(body) is not None:
+        values = server_common.details_of(body)
+        if server_common.disk_config(body) is not None:
             # As Nova: kept, for the next rebuild to deploy.
-            values['auto_disk_config'] = disk_config(body)
+            values['auto_disk_config'] = server_common.disk_config(body)
         if values:
             instance.update_details(**values)
         return server_view.ServerView(req).updated(instance)
@@ -532,7 +383,8 @@ class ServersController(rest.RestController):
     @wsgi.expose(status=204)
     def delete(self, server_id):
         context = pecan.request.ctxt
-        instance = get_server(context, server_id, policies.DELETE)
+        instance = server_common.get_server(context, server_id,
+                                            policies.DELETE)
         instance_task.check_lock(context, instance)
         # The row goes with its delete action in one transaction: an
         # error answered here has deleted nothing.

@@ -15,7 +15,7 @@ and rebuild check it the same way)."""
 
 import pytest
 
-from nova_mini.api.compute import servers
+from nova_mini.api.compute import server_common
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects import image_meta
@@ -28,15 +28,15 @@ def _flavor(ram=1024, disk=10):
 
 
 def test_fits():
-    servers.check_image_fits(_flavor(), image_meta.ImageMeta(
+    server_common.check_image_fits(_flavor(), image_meta.ImageMeta(
         id='i', min_ram=1024, min_disk=10, size=1024))
     # Unknown sizes are no limit.
-    servers.check_image_fits(_flavor(), image_meta.ImageMeta(id='i'))
+    server_common.check_image_fits(_flavor(), image_meta.ImageMeta(id='i'))
 
 
 def test_memory_too_small():
     with pytest.raises(exception.Invalid) as raised:
-        servers.check_image_fits(_flavor(), image_meta.ImageMeta(
+        server_common.check_image_fits(_flavor(), image_meta.ImageMeta(
             id='i', min_ram=1025))
     assert str(raised.value) == (
         "Flavor's memory is too small for requested image.")
@@ -45,11 +45,11 @@ def test_memory_too_small():
 def test_disk_too_small():
     with pytest.raises(exception.Invalid, match='minimum size is '
                        '11811160064 bytes'):
-        servers.check_image_fits(_flavor(), image_meta.ImageMeta(
+        server_common.check_image_fits(_flavor(), image_meta.ImageMeta(
             id='i', min_disk=11))
     with pytest.raises(exception.Invalid, match='image is 10737418241'):
-        servers.check_image_fits(_flavor(), image_meta.ImageMeta(
+        server_common.check_image_fits(_flavor(), image_meta.ImageMeta(
             id='i', size=10 * 1024 ** 3 + 1))
     # A flavor without a disk size is not checked.
-    servers.check_image_fits(_flavor(disk=0), image_meta.ImageMeta(
+    server_common.check_image_fits(_flavor(disk=0), image_meta.ImageMeta(
         id='i', min_disk=11))

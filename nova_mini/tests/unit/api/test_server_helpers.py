@@ -87,11 +87,11 @@ def _root(**mapping):
 
 
 def test_root_image():
-    assert servers._root_image([]) is None
-    assert servers._root_image([_root()]) == IMAGE
-    assert servers._root_image([_root(boot_index='0')]) == IMAGE
+    assert servers._get_root_image([]) is None
+    assert servers._get_root_image([_root()]) == IMAGE
+    assert servers._get_root_image([_root(boot_index='0')]) == IMAGE
     # An old client's image_id is the image too.
-    assert servers._root_image(
+    assert servers._get_root_image(
         [_root(uuid=None, image_id=IMAGE_2)]) == IMAGE_2
 
 
@@ -104,22 +104,22 @@ def test_root_image():
 ])
 def test_root_image_refuses(mapping, words):
     with pytest.raises(exception.Invalid) as caught:
-        servers._root_image([mapping])
+        servers._get_root_image([mapping])
     message = caught.value.format_message()
     assert message.startswith('Block Device Mapping is Invalid: ')
     assert words in message
 
 
 def test_image_ref():
-    assert servers._image_ref({'imageRef': IMAGE}) == IMAGE
-    assert servers._image_ref(
+    assert servers._get_image_ref({'imageRef': IMAGE}) == IMAGE
+    assert servers._get_image_ref(
         {'imageRef': '', 'block_device_mapping_v2': [_root()]}) == IMAGE
-    assert servers._image_ref(
+    assert servers._get_image_ref(
         {'imageRef': IMAGE, 'block_device_mapping_v2': [_root()]}) == (
         IMAGE)
     with pytest.raises(exception.Invalid, match='is not imageRef'):
-        servers._image_ref({'imageRef': IMAGE_2,
-                            'block_device_mapping_v2': [_root()]})
+        servers._get_image_ref({'imageRef': IMAGE_2,
+                                'block_device_mapping_v2': [_root()]})
     with pytest.raises(exception.Invalid,
                        match='^Missing imageRef attribute$'):
-        servers._image_ref({'imageRef': ''})
+        servers._get_image_ref({'imageRef': ''})
