@@ -266,7 +266,9 @@ def run_one(args, backend, size):
                 '--scenario=%s' % name for name, _p, _v in SCENARIOS],
             capture_output=True, text=True, timeout=900)
         if out.returncode:
-            raise SystemExit('query count failed: %s' % out.stderr[-3000:])
+            # A negative status is the signal that ended it (-9: killed).
+            raise SystemExit('query count failed (exit status %d): %s'
+                             % (out.returncode, out.stderr[-3000:]))
         counts = json.loads(out.stdout.strip().splitlines()[-1])
         api = ntf.Api(state, conf, args.workers)
         api.start(port)
