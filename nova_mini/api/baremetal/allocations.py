@@ -28,10 +28,10 @@ from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import allocations as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import allocations as allocations_views
 from nova_mini.api import microversion
 from nova_mini.api import pagination
 from nova_mini.api import validation
@@ -55,35 +55,6 @@ _since_allocation_update = microversion.versioned(
     refusal=exception.MethodNotAllowedForVersion)
 _UNSORTABLE = ('extra', 'candidate_nodes', 'traits')
 CONF = conf.CONF
-
-
-class AllocationView(resource_view.ResourceView):
-    COLLECTION = 'allocations'
-    FIELDS = ('uuid', 'name', 'node_uuid', 'state', 'last_error',
-              'resource_class', 'traits', 'candidate_nodes', 'extra',
-              'owner', 'created_at', 'updated_at')
-    BRIEF_FIELDS = FIELDS
-    FIELD_VERSIONS = {'owner': versions.ALLOCATION_OWNER}
-
-    def __init__(self, req):
-        super().__init__(req)
-        self._node_uuids = {}
-
-    def value(self, item, name):
-        if name == 'node_uuid':
-            return self._node_uuid(item.node_id)
-        return super().value(item, name)
-
-    def _node_uuid(self, node_id):
-        if node_id is None:
-            return None
-        if node_id not in self._node_uuids:
-            try:
-                self._node_uuids[node_id] = objects.Node.get_by_id(
-                    self.context, node_id).uuid
-            except exception.NodeNotFound:
-                self._node_uuids[node_id] = None
-        return self._node_uuids[node_id]
 
 
 def _target(owner):
@@ -142,7 +113,7 @@ def _list_owner(requested):
 
 
 def _list(req, node=None):
-    view = AllocationView(req)
+    view = allocations_views.AllocationView(req)
     fields = lookup.get_fields(view)
     owner = req.GET.get('owner')
     if owner is not None and not req.since(versions.ALLOCATION_OWNER):
@@ -281,7 +252,7 @@ class NodeAllocationController(rest.RestController):
     @validation.query(schema.show_query)
     def get_all(self):
         req = pecan.request
-        view = AllocationView(req)
+        view = allocations_views.AllocationView(req)
         fields = lookup.get_fields(view)
         try:
             allocation = self._allocation(policies.GET)
@@ -317,7 +288,7 @@ class AllocationsController(rest.RestController):
     @validation.query(schema.show_query)
     def get_one(self, ident):
         req = pecan.request
-        view = AllocationView(req)
+        view = allocations_views.AllocationView(req)
         fields = lookup.get_fields(view)
         return view.render(get_allocation(ident, policies.GET), fields)
 
@@ -329,7 +300,7 @@ class AllocationsController(rest.RestController):
         body, node = _create_values(req)
         allocation = objects.Allocation(req.ctxt, **body)
         created, given = node_allocation.create(allocation, node)
-        view = AllocationView(req)
+        view = allocations_views.AllocationView(req)
         # As Ironic, a backfill is answered done (or failed), another
         # allocation as created, ``allocating``; it has its node (or its
         # error) before the answer leaves, for the client's next read.
@@ -362,7 +333,7 @@ class AllocationsController(rest.RestController):
             if value != document[name]:
                 setattr(allocation, name, value)
         allocation.save()
-        return AllocationView(req).render(allocation)
+        return allocations_views.AllocationView(req).render(allocation)
 
     @wsgi.expose(status=204)
     @_writes_since_allocations

@@ -19,11 +19,11 @@ from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
-from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import chassis as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import chassis as chassis_views
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -34,15 +34,6 @@ from nova_mini.policies import chassis as policies
 
 _check_patched = validation.value_checker(schema.patched, 'chassis')
 _PATCHABLE = ('description', 'extra')
-
-
-class ChassisView(resource_view.ResourceView):
-    COLLECTION = 'chassis'
-    FIELDS = ('uuid', 'description', 'extra', 'created_at', 'updated_at')
-    BRIEF_FIELDS = ('uuid', 'description')
-
-    def extra_links(self, item):
-        return {'nodes': self.links('chassis/%s/nodes' % item.uuid)}
 
 
 def _get_chassis(ident):
@@ -93,7 +84,7 @@ class ChassisNodesController(rest.RestController):
         req.ctxt.can(policies.GET)
         chassis = _get_chassis(self.chassis_ident)
         project = lookup.list_project()
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
         fields = lookup.get_fields(view)
         nodes = objects.NodeList.get_all(
             req.ctxt, filters={'chassis_id': chassis.id, 'project': project},
@@ -124,7 +115,7 @@ class ChassisController(rest.RestController):
     def _list(self, detail):
         req = pecan.request
         req.ctxt.can(policies.GET)
-        view = ChassisView(req)
+        view = chassis_views.ChassisView(req)
         fields, detail, limit, marker, sort_key, sort_dir = list_params(
             req, view, chassis_obj.SORT_KEYS, detail)
         items = objects.ChassisList.get_all(
@@ -150,7 +141,7 @@ class ChassisController(rest.RestController):
     def get_one(self, chassis_ident):
         req = pecan.request
         req.ctxt.can(policies.GET)
-        view = ChassisView(req)
+        view = chassis_views.ChassisView(req)
         return view.render(_get_chassis(chassis_ident),
                            lookup.get_fields(view))
 
@@ -163,7 +154,7 @@ class ChassisController(rest.RestController):
                 if value is not None}
         chassis = objects.Chassis(req.ctxt, **body)
         chassis.create()
-        view = ChassisView(req)
+        view = chassis_views.ChassisView(req)
         response = wsgi.json_response(view.render(chassis), status=201)
         response.location = view.link('chassis/%s' % chassis.uuid)
         return response
@@ -189,7 +180,7 @@ class ChassisController(rest.RestController):
             if value != document[name]:
                 setattr(chassis, name, value)
         chassis.save()
-        return ChassisView(req).render(chassis)
+        return chassis_views.ChassisView(req).render(chassis)
 
     @wsgi.expose(status=204)
     def delete(self, chassis_ident):

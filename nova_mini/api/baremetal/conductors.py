@@ -20,59 +20,22 @@ from pecan import rest
 
 from nova_mini.api.baremetal import chassis
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import conductors as conductors_views
 from nova_mini.api import microversion
 from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import exception
 from nova_mini.objects import conductor
 from nova_mini.policies import conductors as policies
 
-FIELDS = ('hostname', 'conductor_group', 'alive', 'drivers', 'created_at',
-          'updated_at', 'links')
-BRIEF_FIELDS = ('hostname', 'conductor_group', 'alive')
 
 list_query = {'type': 'object', 'properties': dict(lists.PAGE),
               'additionalProperties': False}
 show_query = {'type': 'object',
               'properties': {'fields': lists.PAGE['fields']},
               'additionalProperties': False}
-
-
-class ConductorView(object):
-    """How conductors look at this request (Ironic's fields)."""
-
-    def __init__(self, req):
-        self._links = node_view.NodeView(req)
-
-    def check_fields(self, fields):
-        unknown = sorted(set(fields) - set(FIELDS))
-        if unknown:
-            raise exception.Invalid('Field(s) "%s" are not valid'
-                                    % ', '.join(unknown))
-
-    def render(self, row, fields=None):
-        path = 'conductors/%s' % row.hostname
-        body = {
-            'hostname': row.hostname,
-            'conductor_group': row.conductor_group,
-            'alive': conductor.is_alive(row),
-            'drivers': list(row.drivers or []),
-            'created_at': node_view._timestamp(row.created_at),
-            'updated_at': node_view._timestamp(row.updated_at),
-            'links': [
-                {'href': self._links.link(path), 'rel': 'self'},
-                {'href': self._links.link(path, bookmark=True),
-                 'rel': 'bookmark'}],
-        }
-        if fields is not None:
-            # As Ironic's: the links are always shown.
-            body = {name: value for name, value in body.items()
-                    if name in fields or name == 'links'}
-        return body
 
 
 class ConductorsController(rest.RestController):
@@ -84,17 +47,17 @@ class ConductorsController(rest.RestController):
     def get_all(self):
         req = pecan.request
         req.ctxt.can(policies.GET)
-        view = ConductorView(req)
+        view = conductors_views.ConductorView(req)
         fields, detail, limit, marker, sort_key, sort_dir = \
             chassis.list_params(req, view, conductor.SORT_KEYS, False)
         rows = conductor.get_all(req.ctxt, sort_key=sort_key,
                                  sort_dir=sort_dir, limit=limit,
                                  marker=marker)
-        shown = None if detail else (fields or BRIEF_FIELDS)
+        shown = None if detail else (fields or view.BRIEF_FIELDS)
         body = {'conductors': [view.render(row, shown) for row in rows]}
         if rows and limit and len(rows) == limit:
             body['next'] = pagination.ironic_next(
-                view._links.link('conductors'),
+                view.link('conductors'),
                 [(name, req.GET[name]) for name in req.GET
                  if name not in ('limit', 'marker')],
                 limit, rows[-1].hostname)
@@ -106,6 +69,6 @@ class ConductorsController(rest.RestController):
     def get_one(self, hostname):
         req = pecan.request
         req.ctxt.can(policies.GET)
-        view = ConductorView(req)
+        view = conductors_views.ConductorView(req)
         fields = lookup.get_fields(view)
         return view.render(conductor.get(req.ctxt, hostname), fields)

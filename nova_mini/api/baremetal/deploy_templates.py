@@ -21,7 +21,6 @@ import collections
 import re
 
 from oslo_serialization import jsonutils
-from oslo_utils import strutils
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
@@ -29,10 +28,10 @@ from pecan import rest
 from nova_mini.api.baremetal import chassis as chassis_api
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import deploy_templates as schema
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import deploy_templates as deploy_templates_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -47,20 +46,6 @@ _reads = microversion.versioned(min_version=versions.DEPLOY_TEMPLATES)
 _writes = microversion.versioned(
     min_version=versions.DEPLOY_TEMPLATES,
     refusal=exception.MethodNotAllowedForVersion)
-_MASK = '******'
-
-
-class DeployTemplateView(resource_view.ResourceView):
-    COLLECTION = 'deploy_templates'
-    FIELDS = ('uuid', 'name', 'steps', 'extra', 'created_at', 'updated_at')
-    BRIEF_FIELDS = ('uuid', 'name')
-
-    def value(self, item, name):
-        if name == 'steps':
-            # As Ironic: secrets in the steps' arguments are not shown.
-            return [dict(step, args=_masked_args(step['args']))
-                    for step in item.steps]
-        return super().value(item, name)
 
 
 def _get_template(ident):
@@ -92,10 +77,6 @@ def _check_template(values):
                         for key in duplicates)))
 
 
-def _masked_args(args):
-    return strutils.mask_dict_password(args, _MASK)
-
-
 def _keep_step_secrets(stored_steps, steps):
     """Put back in the patched ``steps`` the secrets of their arguments
     that a client sent as the masks it read.
@@ -109,7 +90,7 @@ def _keep_step_secrets(stored_steps, steps):
     for index, step in enumerate(steps):
         args = stored.get((step['interface'], step['step']), {})
         step['args'] = json_patch.keep_masked(
-            step['args'], args, _masked_args(args),
+            step['args'], args, deploy_templates_views.masked_args(args),
             '/steps/%d/args' % index)
 
 
@@ -131,7 +112,7 @@ class DeployTemplatesController(rest.RestController):
     def get_all(self):
         req = pecan.request
         req.ctxt.can(policies.GET)
-        view = DeployTemplateView(req)
+        view = deploy_templates_views.DeployTemplateView(req)
         fields, detail, limit, marker, sort_key, sort_dir = \
             chassis_api.list_params(req, view, template_obj.SORT_KEYS,
                                     False)
@@ -149,7 +130,7 @@ class DeployTemplatesController(rest.RestController):
     def get_one(self, ident):
         req = pecan.request
         req.ctxt.can(policies.GET)
-        view = DeployTemplateView(req)
+        view = deploy_templates_views.DeployTemplateView(req)
         fields = lookup.get_fields(view)
         return view.render(_get_template(ident), fields)
 
@@ -166,7 +147,7 @@ class DeployTemplatesController(rest.RestController):
                 if value is not None}
         template = objects.DeployTemplate(req.ctxt, **body)
         template.create()
-        view = DeployTemplateView(req)
+        view = deploy_templates_views.DeployTemplateView(req)
         response = wsgi.json_response(view.render(template), status=201)
         response.location = view.link('deploy_templates/%s'
                                       % template.uuid)
@@ -198,7 +179,7 @@ class DeployTemplatesController(rest.RestController):
             if value != document[name]:
                 setattr(template, name, value)
         template.save()
-        return DeployTemplateView(req).render(template)
+        return deploy_templates_views.DeployTemplateView(req).render(template)
 
     @wsgi.expose(status=204)
     @_writes

@@ -25,10 +25,10 @@ drivers are gone), so a ``type=classic`` list is empty.
 import pecan
 from pecan import rest
 
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import drivers as schema
 from nova_mini.api.baremetal import vendor_passthru
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -82,7 +82,7 @@ def _get_driver(name):
 
 
 def _links(path):
-    view = node_view.NodeView(pecan.request)
+    view = node_views.NodeView(pecan.request)
     return [{'href': view.link(path), 'rel': 'self'},
             {'href': view.link(path, bookmark=True), 'rel': 'bookmark'}]
 

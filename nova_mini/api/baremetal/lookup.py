@@ -21,8 +21,8 @@ checks are ``req.since(versions.X)`` (``nova_mini.api.microversion``).
 from oslo_utils import uuidutils
 import pecan
 
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.policies import nodes as policies
@@ -54,7 +54,7 @@ def get_node(ident, *rules):
     """
     context = pecan.request.ctxt
     node = _load_node(context, ident)
-    target = node_view.node_target(context, node)
+    target = node_views.node_target(context, node)
     if not context.can(policies.GET, target, fatal=False):
         if context.project_id:
             raise exception.NodeNotFound(node=ident)
@@ -77,7 +77,7 @@ def list_project(requested=None):
         another project and list_all does not pass.
     """
     context = pecan.request.ctxt
-    target = node_view.node_target(context, None)
+    target = node_views.node_target(context, None)
     if context.can(policies.LIST_ALL, target, fatal=False):
         return requested
     if not context.project_id or (requested and

@@ -25,8 +25,9 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import base as view_base
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -71,10 +72,10 @@ class NodeBiosController(rest.RestController):
 
 def _setting(req, node_ident, row):
     """The body of one setting at 1.40 (the registry fields came later)."""
-    view = node_view.NodeView(req)
+    view = node_views.NodeView(req)
     path = 'nodes/%s/bios/%s' % (node_ident, row.name)
-    return {'created_at': node_view._timestamp(row.created_at),
-            'updated_at': node_view._timestamp(row.updated_at),
+    return {'created_at': view_base.timestamp(row.created_at),
+            'updated_at': view_base.timestamp(row.updated_at),
             'name': row.name, 'value': row.value,
             'links': [{'href': view.link(path), 'rel': 'self'},
                       {'href': view.link(path, bookmark=True),

@@ -20,9 +20,9 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_states as schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -40,7 +40,7 @@ class IndicatorsController(rest.RestController):
     @microversion.versioned(min_version=versions.INDICATORS)
     def get_all(self):
         lookup.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
-        view = node_view.NodeView(pecan.request)
+        view = node_views.NodeView(pecan.request)
         indicators = []
         for component, names in sorted(node_indicators.supported().items()):
             for name, info in sorted(names.items()):

@@ -21,7 +21,7 @@ fields, and a patch of the view would store the masks.
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal import json_patch
-from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import nodes as policies
 
@@ -54,8 +54,8 @@ FIELD_RULES = {
 }
 
 # The fields whose stored value the view masks, and how.
-_MASKED = {'driver_info': node_view.masked_driver_info,
-           'instance_info': node_view.masked_instance_info}
+_MASKED = {'driver_info': node_views.masked_driver_info,
+           'instance_info': node_views.masked_instance_info}
 
 
 def operation_rule(field, operation):

@@ -28,9 +28,9 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_states as schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -72,7 +72,7 @@ class NodeConsoleController(rest.RestController):
         node = lookup.get_node(self.node_ident, policies.SET_CONSOLE_STATE)
         _check_console(node)
         node_power.set_console(req.ctxt, node, req.json['enabled'])
-        return _accepted(node_view.NodeView(req).link(
+        return _accepted(node_views.NodeView(req).link(
             'nodes/%s/states/console' % self.node_ident))
 
 
@@ -143,7 +143,7 @@ class NodeStatesController(rest.RestController):
     def get_all(self):
         req = pecan.request
         node = lookup.get_node(self.node_ident, policies.GET_STATES)
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
         names = ['power_state', 'target_power_state', 'provision_state',
                  'target_provision_state', 'provision_updated_at',
                  'last_error', 'console_enabled']
@@ -162,7 +162,7 @@ class NodeStatesController(rest.RestController):
             raise versions.not_acceptable(req)
         node = lookup.get_node(self.node_ident, policies.SET_POWER_STATE)
         node_power.set_power_state(req.ctxt, node, target)
-        return _accepted(node_view.NodeView(req).link(
+        return _accepted(node_views.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))
 
     @wsgi.expose(status=204)
@@ -203,5 +203,5 @@ class NodeStatesController(rest.RestController):
             raise exception.NodeProtected(node=node.uuid)
         node.set_provision_state(target, rescue_password=password,
                                  clean_steps=steps)
-        return _accepted(node_view.NodeView(req).link(
+        return _accepted(node_views.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))

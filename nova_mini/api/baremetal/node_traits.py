@@ -20,9 +20,9 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import node_traits as schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -74,7 +74,7 @@ class NodeTraitsController(rest.RestController):
         objects.NodeTrait(context, node_id=node.id, trait=trait).create(
             node_ident=node.uuid)
         response = wsgi.json_response(None, status=204)
-        response.location = node_view.NodeView(req).link(
+        response.location = node_views.NodeView(req).link(
             'nodes/%s/traits/%s' % (self.node_ident, trait))
         return response
 

@@ -28,13 +28,13 @@ from nova_mini.api.baremetal import node_patch
 from nova_mini.api.baremetal import node_query
 from nova_mini.api.baremetal import node_states
 from nova_mini.api.baremetal import node_traits
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import node_vifs
 from nova_mini.api.baremetal import portgroups
 from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as schema
 from nova_mini.api.baremetal import vendor_passthru
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api.baremetal import volume
 from nova_mini.api import pagination
 from nova_mini.api import validation
@@ -62,7 +62,7 @@ _SUB_RESOURCES = {
 }
 # Fields whose every mention before their version is refused (406).
 _VERSIONED_FIELDS = tuple(name for name in node_patch.PATCHABLE
-                          if name in node_view.FIELD_VERSIONS)
+                          if name in node_views.FIELD_VERSIONS)
 
 # What a patch must leave: from 1.10, and before (host names).
 _check_patched = validation.value_checker(schema.patched, 'node')
@@ -87,7 +87,7 @@ def _check_name(name):
 
 
 def _check_versioned_values(req, values):
-    view = node_view.NodeView(req)
+    view = node_views.NodeView(req)
     for name in _VERSIONED_FIELDS:
         if values.get(name) is not None and not view.allowed(name):
             raise versions.not_acceptable(req)
@@ -198,7 +198,7 @@ class NodesController(rest.RestController):
                                         'used with /nodes/detail.')
             detail = asked
         project = lookup.list_project(req.GET.get('project'))
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
         fields = lookup.get_fields(view)
         if detail and fields:
             raise exception.Invalid('The fields parameter cannot be used '
@@ -209,7 +209,7 @@ class NodesController(rest.RestController):
             raise exception.Invalid(
                 'The sort_key value %s is an invalid field for sorting'
                 % sort_key)
-        view.check_fields([sort_key] if sort_key in node_view.FIELDS
+        view.check_fields([sort_key] if sort_key in node_views.FIELDS
                           else [])
         limit = pagination.ironic_limit(req)
         filters = node_query.filters(req)
@@ -241,7 +241,7 @@ class NodesController(rest.RestController):
     def get_one(self, node_ident):
         req = pecan.request
         node = lookup.get_node(node_ident)
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
         return view.render(node, lookup.get_fields(view))
 
     @wsgi.expose(status=201)
@@ -260,7 +260,7 @@ class NodesController(rest.RestController):
         node.provision_state = (states.ENROLL if req.since(versions.ENROLL_STATE)
                                 else states.AVAILABLE)
         node.create()
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
         response = wsgi.json_response(view.render(node), status=201)
         response.location = view.link('nodes/%s' % node.uuid)
         return response
@@ -269,7 +269,7 @@ class NodesController(rest.RestController):
     @validation.body(schema.patch)
     def patch(self, node_ident):
         req = pecan.request
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
         rules = []
         for operation in req.json:
             field = operation['path'].split('/')[1]
@@ -323,7 +323,7 @@ class NodesController(rest.RestController):
         if 'owner' in changed and \
                 node.provision_state == states.ACTIVE and \
                 not req.ctxt.can(policies.UPDATE_OWNER_PROVISIONED,
-                                 node_view.node_target(req.ctxt, node),
+                                 node_views.node_target(req.ctxt, node),
                                  fatal=False):
             raise exception.InvalidState(
                 reason='Cannot update owner of node %s while it is in '
@@ -333,7 +333,7 @@ class NodesController(rest.RestController):
         for name, value in changed.items():
             setattr(node, name, value)
         node.save()
-        return node_view.NodeView(req).render(node)
+        return node_views.NodeView(req).render(node)
 
     @wsgi.expose(status=204)
     def delete(self, node_ident):

@@ -24,13 +24,13 @@ from pecan import rest
 from nova_mini.api.baremetal import chassis as chassis_api
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal import ports
-from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import portgroups as schema
 from nova_mini.api.baremetal.schemas import ports as port_schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
+from nova_mini.api.baremetal.views import portgroups as portgroups_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -46,19 +46,6 @@ _MODE_FIELDS = ('mode', 'properties')
 _since_portgroups = microversion.versioned(min_version=versions.PORTGROUPS)
 _since_subresources = microversion.versioned(
     min_version=versions.PORT_PORTGROUP)
-
-
-class PortgroupView(resource_view.ResourceView):
-    COLLECTION = 'portgroups'
-    FIELDS = ('uuid', 'name', 'address', 'node_uuid', 'extra',
-              'internal_info', 'standalone_ports_supported', 'mode',
-              'properties', 'created_at', 'updated_at')
-    BRIEF_FIELDS = ('uuid', 'address', 'name')
-    FIELD_VERSIONS = {'mode': versions.PORTGROUP_MODE,
-                      'properties': versions.PORTGROUP_MODE}
-
-    def extra_links(self, item):
-        return {'ports': self.links('portgroups/%s/ports' % item.uuid)}
 
 
 def get_portgroup(ident, *rules):
@@ -93,7 +80,7 @@ def _check_values(values):
 
 def _list(req, detail, path, node=None):
     context = req.ctxt
-    view = PortgroupView(req)
+    view = portgroups_views.PortgroupView(req)
     fields, detail, limit, marker, sort_key, sort_dir = \
         chassis_api.list_params(req, view, portgroup_obj.SORT_KEYS, detail)
     filters = {}
@@ -191,7 +178,7 @@ class PortgroupsController(rest.RestController):
     @_since_portgroups
     @validation.query(node_schema.show_query)
     def get_one(self, group_ident):
-        view = PortgroupView(pecan.request)
+        view = portgroups_views.PortgroupView(pecan.request)
         return view.render(get_portgroup(group_ident),
                            lookup.get_fields(view))
 
@@ -204,10 +191,10 @@ class PortgroupsController(rest.RestController):
                 if value is not None}
         _check_values(body)
         node = lookup.get_node(body.pop('node_uuid'))
-        req.ctxt.can(policies.CREATE, node_view.node_target(req.ctxt, node))
+        req.ctxt.can(policies.CREATE, node_views.node_target(req.ctxt, node))
         group = objects.Portgroup(req.ctxt, node_id=node.id, **body)
         group.create()
-        view = PortgroupView(req)
+        view = portgroups_views.PortgroupView(req)
         response = wsgi.json_response(view.render(group), status=201)
         response.location = view.link('portgroups/%s' % group.uuid)
         return response
@@ -223,7 +210,7 @@ class PortgroupsController(rest.RestController):
                 raise exception.Invalid("'/%s' is an internal attribute and "
                                         "can not be updated" % field)
         group = get_portgroup(group_ident, policies.UPDATE)
-        view = PortgroupView(req)
+        view = portgroups_views.PortgroupView(req)
         document = {name: getattr(group, name) for name in _PATCHABLE}
         patched = json_patch.apply(document, req.json)
         for name in _PATCHABLE:
@@ -244,7 +231,7 @@ class PortgroupsController(rest.RestController):
         if 'node_uuid' in changed:
             node = lookup.get_node(changed.pop('node_uuid'))
             req.ctxt.can(policies.UPDATE,
-                         node_view.node_target(req.ctxt, node))
+                         node_views.node_target(req.ctxt, node))
             changed['node_id'] = node.id
         for name, value in changed.items():
             setattr(group, name, value)

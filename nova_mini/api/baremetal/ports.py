@@ -28,11 +28,11 @@ from pecan import rest
 from nova_mini.api.baremetal import chassis as chassis_api
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
-from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import ports as schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
+from nova_mini.api.baremetal.views import ports as ports_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
@@ -46,23 +46,9 @@ _PATCHABLE = ('address', 'node_uuid', 'extra', 'local_link_connection',
               'is_smartnic')
 
 
-class PortView(resource_view.ResourceView):
-    COLLECTION = 'ports'
-    FIELDS = ('uuid', 'address', 'node_uuid', 'portgroup_uuid', 'extra',
-              'internal_info', 'local_link_connection', 'pxe_enabled',
-              'physical_network', 'is_smartnic', 'created_at', 'updated_at')
-    BRIEF_FIELDS = ('uuid', 'address')
-    FIELD_VERSIONS = versions.PORT_FIELDS
-
-    def value(self, item, name):
-        if name == 'is_smartnic':
-            return False
-        return super().value(item, name)
-
-
 def node_projects_target(context, owner, lessee):
     """The policy target of a node's port or port group: as the node's
-    (api/baremetal/node_view.node_target), from its owner and lessee.
+    (api/baremetal/node_views.node_target), from its owner and lessee.
     """
     target = {'project_id': context.project_id, 'user_id': context.user_id}
     if owner:
@@ -167,7 +153,7 @@ def port_list(req, detail, path, node=None, portgroup=None):
     """The body of a port list (``/ports``, a node's or a port group's).
     """
     context = req.ctxt
-    view = PortView(req)
+    view = ports_views.PortView(req)
     fields, detail, limit, marker, sort_key, sort_dir = \
         chassis_api.list_params(req, view, port_obj.SORT_KEYS, detail)
     filters = {}
@@ -242,7 +228,7 @@ class PortsController(rest.RestController):
     @wsgi.expose()
     @validation.query(node_schema.show_query)
     def get_one(self, port_ident):
-        view = PortView(pecan.request)
+        view = ports_views.PortView(pecan.request)
         return view.render(_get_port(port_ident), lookup.get_fields(view))
 
     @wsgi.expose(status=201)
@@ -252,7 +238,7 @@ class PortsController(rest.RestController):
         body = dict(req.json)
         _check_values(body)
         node = lookup.get_node(body.pop('node_uuid'))
-        req.ctxt.can(policies.CREATE, node_view.node_target(req.ctxt, node))
+        req.ctxt.can(policies.CREATE, node_views.node_target(req.ctxt, node))
         body['portgroup_id'] = _group_id(
             req.ctxt, body.pop('portgroup_uuid', None), node.id,
             body.get('physical_network'), None)
@@ -263,7 +249,7 @@ class PortsController(rest.RestController):
                 body.pop(name, None)
         port = objects.Port(req.ctxt, node_id=node.id, **body)
         port.create()
-        view = PortView(req)
+        view = ports_views.PortView(req)
         response = wsgi.json_response(view.render(port), status=201)
         response.location = view.link('ports/%s' % port.uuid)
         return response
@@ -278,7 +264,7 @@ class PortsController(rest.RestController):
                 raise exception.Invalid("'/%s' is an internal attribute and "
                                         "can not be updated" % field)
         port = _get_port(port_ident, policies.UPDATE)
-        view = PortView(req)
+        view = ports_views.PortView(req)
         # The stored port, as for nodes (not the view, which may one day
         # mask or convert); is_smartnic is not kept: always false.
         document = {name: getattr(port, name) for name in _PATCHABLE
@@ -308,7 +294,7 @@ class PortsController(rest.RestController):
         if 'node_uuid' in changed:
             node = lookup.get_node(changed.pop('node_uuid'))
             req.ctxt.can(policies.UPDATE,
-                         node_view.node_target(req.ctxt, node))
+                         node_views.node_target(req.ctxt, node))
             changed['node_id'] = node_id = node.id
         if {'portgroup_uuid', 'physical_network', 'node_id'} & set(changed):
             changed['portgroup_id'] = _group_id(

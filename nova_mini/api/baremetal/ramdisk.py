@@ -36,10 +36,10 @@ from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
-from nova_mini.api.baremetal import node_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import ramdisk as schema
 from nova_mini.api.baremetal import versions
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -158,7 +158,7 @@ class LookupController(rest.RestController):
         else:
             token = (node.driver_internal_info or {}).get(
                 node_rescue.AGENT_TOKEN)
-        return {'node': node_view.NodeView(req).render(node, _LOOKUP_FIELDS),
+        return {'node': node_views.NodeView(req).render(node, _LOOKUP_FIELDS),
                 'config': config(token)}
 
 

@@ -18,7 +18,7 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api.baremetal import volume_connectors
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api.baremetal import volume_targets
@@ -52,7 +52,7 @@ class VolumeController(rest.RestController):
         else:
             lookup.get_node(self.node_ident)
             path = 'nodes/%s/volume/' % self.node_ident
-        view = node_view.NodeView(req)
+        view = node_views.NodeView(req)
 
         def links(sub_path):
             return [{'href': view.link(sub_path), 'rel': 'self'},

@@ -16,6 +16,7 @@
 """
 
 from nova_mini.api.baremetal.schemas import volumes as schema
+from nova_mini.api.baremetal.views import volume as volume_views
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -23,16 +24,9 @@ from nova_mini import exception
 from nova_mini.objects import volume_connector
 
 
-class VolumeConnectorView(volume_resources.VolumeView):
-    COLLECTION = 'connectors'
-    FIELDS = ('uuid', 'node_uuid', 'type', 'connector_id', 'extra',
-              'created_at', 'updated_at')
-    BRIEF_FIELDS = ('uuid', 'node_uuid', 'type', 'connector_id')
-
-
 class VolumeConnectorsController(
         volume_resources.VolumeResourcesController):
-    VIEW = VolumeConnectorView
+    VIEW = volume_views.VolumeConnectorView
     OBJECT = 'VolumeConnector'
     LIST = 'VolumeConnectorList'
     SORT_KEYS = volume_connector.SORT_KEYS

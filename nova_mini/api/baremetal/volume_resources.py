@@ -27,7 +27,6 @@ from pecan import rest
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import ports
-from nova_mini.api.baremetal import resource_view
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import volumes as schema
 from nova_mini.api.baremetal import versions
@@ -40,26 +39,6 @@ from nova_mini import objects
 from nova_mini.policies import volumes as policies
 
 since_volume = microversion.versioned(min_version=versions.VOLUME)
-
-
-class VolumeView(resource_view.ResourceView):
-    """A volume resource: its links are below ``/volume``, and
-    ``fields=`` may name ``links`` (always shown), as Ironic's.
-    """
-
-    def links(self, path):
-        return super().links('volume/%s' % path)
-
-    def check_fields(self, fields):
-        super().check_fields([name for name in fields if name != 'links'])
-
-    def render(self, item, fields=None):
-        if fields is None:
-            return super().render(item)
-        shown = [name for name in fields if name != 'links']
-        body = {name: self.value(item, name) for name in shown}
-        body['links'] = self.links('%s/%s' % (self.COLLECTION, item.uuid))
-        return body
 
 
 def _target(context, item):

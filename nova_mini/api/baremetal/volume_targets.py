@@ -20,47 +20,18 @@ shown to those ``baremetal:volume:view_target_properties`` allows, with
 passwords masked; the others see them redacted.
 """
 
-from oslo_utils import strutils
-
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal.schemas import volumes as schema
+from nova_mini.api.baremetal.views import volume as volume_views
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini.objects import volume_target
-from nova_mini.policies import volumes as policies
-
-REDACTED = {'redacted_contents': (
-    '** Redacted: seeing the properties of volume targets needs the '
-    'baremetal:volume:view_target_properties permission. **')}
-
-
-class VolumeTargetView(volume_resources.VolumeView):
-    COLLECTION = 'targets'
-    FIELDS = ('uuid', 'node_uuid', 'volume_type', 'properties',
-              'boot_index', 'volume_id', 'extra', 'created_at',
-              'updated_at')
-    BRIEF_FIELDS = ('uuid', 'node_uuid', 'volume_type', 'boot_index',
-                    'volume_id')
-
-    def __init__(self, req):
-        super().__init__(req)
-        self.see_properties = req.ctxt.can(
-            policies.VIEW_TARGET_PROPERTIES,
-            {'project_id': req.ctxt.project_id}, fatal=False)
-
-    def value(self, item, name):
-        if name == 'properties':
-            if not self.see_properties:
-                return dict(REDACTED)
-            return strutils.mask_dict_password(item.properties or {},
-                                               '******')
-        return super().value(item, name)
 
 
 class VolumeTargetsController(volume_resources.VolumeResourcesController):
-    VIEW = VolumeTargetView
+    VIEW = volume_views.VolumeTargetView
     OBJECT = 'VolumeTarget'
     LIST = 'VolumeTargetList'
     SORT_KEYS = volume_target.SORT_KEYS

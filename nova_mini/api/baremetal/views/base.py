@@ -10,21 +10,35 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""How chassis and ports look in bare-metal API responses: the fields of
-each version, ``fields=`` selection, links and Ironic's paged lists.
+"""What every bare-metal view shares: the fields of each version,
+``fields=`` checks, self and bookmark links, and Ironic's lists with
+their ``next`` link.
 """
 
-from nova_mini.api.baremetal import node_view
+from nova_mini.api.baremetal import versions
 from nova_mini.api import pagination
 from nova_mini import exception
+
+
+def timestamp(value):
+    """Return a time as Ironic shows it: ISO 8601 with its offset (naive
+    times are UTC), or None.
+    """
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return value.isoformat() + '+00:00'
+    return value.isoformat()
 
 
 class ResourceView(object):
     """Render one kind of resource for one request.
 
     Subclasses set ``COLLECTION`` (the list key and path), ``FIELDS``
-    (in Ironic's order), ``BRIEF_FIELDS``, ``FIELD_VERSIONS`` and
-    ``value()`` where a field is not the object's attribute.
+    (in Ironic's order), ``BRIEF_FIELDS``, ``FIELD_VERSIONS`` (the
+    fields that came after 1.1, and the version of each) and override
+    ``value()`` where a field is not the object's attribute, and
+    ``extra_links()`` for the sub-resource links of a full body.
 
     :param req: the request being served.
     """
@@ -35,17 +49,22 @@ class ResourceView(object):
     FIELD_VERSIONS = {}
 
     def __init__(self, req):
-        self.version = req.api_version
+        self.req = req
         self.context = req.ctxt
-        self._links = node_view.NodeView(req)
+        # application_url is the API root (…/baremetal).
+        self.root_url = req.application_url.rstrip('/')
 
     def allowed(self, name):
         """Return whether the field ``name`` is shown at this version."""
-        needed = self.FIELD_VERSIONS.get(name)
-        return needed is None or self.version >= needed
+        return self.req.since(self.FIELD_VERSIONS.get(name))
 
     def check_fields(self, fields):
-        """Refuse unknown fields (400) and fields of later versions (406).
+        """Refuse unknown fields and fields of later versions.
+
+        :param fields: the field names a request selects.
+        :raises nova_mini.exception.Invalid: an unknown field (400).
+        :raises nova_mini.exception.NotAcceptable: a field of a later
+            version (406).
         """
         unknown = sorted(set(fields) - set(self.FIELDS))
         if unknown:
@@ -53,11 +72,19 @@ class ResourceView(object):
                                     % ', '.join(unknown))
         for name in fields:
             if not self.allowed(name):
-                raise exception.NotAcceptable(version=str(self.version))
+                raise versions.not_acceptable(self.req)
 
     def link(self, path, bookmark=False):
-        """Return the URL of ``path`` below the API root (see NodeView)."""
-        return self._links.link(path, bookmark)
+        """Return the URL of ``path`` below the API root.
+
+        :param path: the path below ``/v1`` (``nodes/<uuid>``, ...).
+        :param bookmark: whether to leave ``/v1`` out, as bookmark links
+            do.
+        :returns: the URL.
+        """
+        if bookmark:
+            return '%s/%s' % (self.root_url, path)
+        return '%s/v1/%s' % (self.root_url, path)
 
     def links(self, path):
         """Return the self and bookmark links of ``path``."""
@@ -68,7 +95,7 @@ class ResourceView(object):
         """Return the field ``name`` of ``item`` as shown."""
         value = getattr(item, name)
         if name in ('created_at', 'updated_at'):
-            return node_view._timestamp(value)
+            return timestamp(value)
         return value
 
     def extra_links(self, item):
@@ -86,6 +113,11 @@ class ResourceView(object):
             body.update(self.extra_links(item))
         return body
 
+    def brief(self, item):
+        """Return the body of ``item`` in a brief list."""
+        return self.render(item, [name for name in self.BRIEF_FIELDS
+                                  if self.allowed(name)])
+
     def collection(self, items, limit, path, fields=None, detail=False,
                    query=None):
         """Return a list body, with Ironic's ``next`` link when full.
@@ -100,10 +132,10 @@ class ResourceView(object):
         """
         if detail:
             bodies = [self.render(item) for item in items]
+        elif fields:
+            bodies = [self.render(item, fields) for item in items]
         else:
-            bodies = [self.render(item, fields or [
-                name for name in self.BRIEF_FIELDS if self.allowed(name)])
-                for item in items]
+            bodies = [self.brief(item) for item in items]
         body = {self.COLLECTION: bodies}
         if items and limit and len(items) == limit:
             body['next'] = pagination.ironic_next(

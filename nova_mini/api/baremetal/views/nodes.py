@@ -21,7 +21,7 @@ rules allow them (a lessee does not see the owner's).
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal import versions
-from nova_mini.api import pagination
+from nova_mini.api.baremetal.views import base
 from nova_mini.api import secrets
 from nova_mini import exception
 from nova_mini import objects
@@ -94,14 +94,6 @@ BRIEF_FIELDS = ('uuid', 'name', 'instance_uuid', 'power_state',
 _REDACTED = '** Redacted: needs the %s permission. **'
 
 
-def _timestamp(value):
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        return value.isoformat() + '+00:00'
-    return value.isoformat()
-
-
 def _mask_secret_dicts(info, masked):
     # NOTE: mask_dict_password masks a secret held as text, a number or a
     # list, but walks into a dict held under a secret key and shows it
@@ -153,17 +145,19 @@ def masked_instance_info(instance_info):
     return _masked(instance_info, secrets.INSTANCE_SECRETS)
 
 
-class NodeView(object):
-    """Render nodes for one request (its version and URLs).
+class NodeView(base.ResourceView):
+    """Render nodes for one request (its version, URLs and rights).
 
     :param req: the request being served.
     """
 
+    COLLECTION = 'nodes'
+    FIELDS = FIELDS
+    BRIEF_FIELDS = BRIEF_FIELDS
+    FIELD_VERSIONS = FIELD_VERSIONS
+
     def __init__(self, req):
-        self.version = req.api_version
-        # application_url is the API root (…/baremetal).
-        self.root_url = req.application_url.rstrip('/')
-        self.context = req.ctxt
+        super().__init__(req)
         self._decisions = {}
         self._chassis_uuids = {}
         self._allocation_uuids = {}
@@ -187,31 +181,6 @@ class NodeView(object):
         return (not self._can(policies.GET_FILTER_THRESHOLD) and
                 not self._can(rule, node))
 
-    def allowed(self, name):
-        """Return whether the field ``name`` is shown at this version.
-
-        :param name: a field of FIELDS.
-        :returns: a bool.
-        """
-        needed = FIELD_VERSIONS.get(name)
-        return needed is None or self.version >= needed
-
-    def check_fields(self, fields):
-        """Refuse unknown fields and fields of later versions.
-
-        :param fields: the field names a request selects.
-        :raises nova_mini.exception.Invalid: an unknown field (400).
-        :raises nova_mini.exception.NotAcceptable: a field of a later
-            version (406).
-        """
-        unknown = sorted(set(fields) - set(FIELDS))
-        if unknown:
-            raise exception.Invalid('Field(s) "%s" are not valid'
-                                    % ', '.join(unknown))
-        for name in fields:
-            if not self.allowed(name):
-                raise exception.NotAcceptable(version=str(self.version))
-
     def wants_traits(self, fields, detail):
         """Return whether a node list shows traits (so reads them).
 
@@ -224,22 +193,6 @@ class NodeView(object):
             return False
         return 'traits' in fields if fields else detail
 
-    def link(self, path, bookmark=False):
-        """Return the URL of ``path`` below the API root.
-
-        :param path: the path below ``/v1`` (``nodes/<uuid>``, ...).
-        :param bookmark: whether to leave ``/v1`` out, as bookmark links
-            do.
-        :returns: the URL.
-        """
-        if bookmark:
-            return '%s/%s' % (self.root_url, path)
-        return '%s/v1/%s' % (self.root_url, path)
-
-    def _links(self, path):
-        return [{'href': self.link(path), 'rel': 'self'},
-                {'href': self.link(path, bookmark=True), 'rel': 'bookmark'}]
-
     def value(self, node, name):
         """Return the field ``name`` of ``node`` as this version shows it.
 
@@ -251,7 +204,7 @@ class NodeView(object):
             return node.traits.get_trait_names()
         if name == 'provision_state':
             if (node.provision_state == states.AVAILABLE and
-                    self.version < versions.AVAILABLE_STATE):
+                    not self.req.since(versions.AVAILABLE_STATE)):
                 return states.NOSTATE
             return node.provision_state
         if name == 'driver_info':
@@ -278,7 +231,7 @@ class NodeView(object):
             return node.last_error
         if name in ('provision_updated_at', 'created_at', 'updated_at',
                     'inspection_started_at', 'inspection_finished_at'):
-            return _timestamp(getattr(node, name))
+            return base.timestamp(getattr(node, name))
         if name in _FIXED:
             return _FIXED[name]
         if name in ('raid_config', 'target_raid_config'):
@@ -334,54 +287,26 @@ class NodeView(object):
                 self._chassis_uuids[chassis_id] = None
         return self._chassis_uuids[chassis_id]
 
-    def render(self, node, fields=None):
-        """Return a node body with its links.
-
-        :param node: the Node.
-        :param fields: the fields shown (None: all fields of the version,
-            and the states links from 1.14).
-        :returns: a dict.
+    def extra_links(self, node):
+        """Return the states links (from 1.14) and volume links (from
+        1.32) of a full node body.
         """
-        shown = fields or [name for name in FIELDS if self.allowed(name)]
-        body = {name: self.value(node, name) for name in shown}
-        body['links'] = self._links('nodes/%s' % node.uuid)
-        if fields is None and self.version >= versions.STATES_LINKS:
-            body['states'] = self._links('nodes/%s/states' % node.uuid)
-        if fields is None and self.version >= versions.VOLUME:
-            body['volume'] = self._links('nodes/%s/volume' % node.uuid)
-        return body
-
-    def brief(self, node):
-        """Return the body of ``node`` in a brief list."""
-        return self.render(node, [name for name in BRIEF_FIELDS
-                                  if self.allowed(name)])
+        links = {}
+        if self.req.since(versions.STATES_LINKS):
+            links['states'] = self.links('nodes/%s/states' % node.uuid)
+        if self.req.since(versions.VOLUME):
+            links['volume'] = self.links('nodes/%s/volume' % node.uuid)
+        return links
 
     def collection(self, nodes, limit, path, fields=None, detail=False,
                    query=None):
-        """Return a node list body, with Ironic's ``next`` link when full.
-
-        :param nodes: the Nodes of the page.
-        :param limit: the page size asked for.
-        :param path: the list's path below ``/v1`` (``nodes`` or
-            ``nodes/detail``).
-        :param fields: the fields shown (None: the list's default).
-        :param detail: whether every field is shown.
-        :param query: ``[(name, value)]`` the next link repeats.
-        :returns: ``{'nodes': [...]}`` and maybe ``next``.
+        """Return a node list body (see ResourceView.collection); the
+        allocations of the page's nodes are read at once.
         """
         self._pending_allocations = {node.id for node in nodes
                                      if node.instance_uuid is not None}
-        if detail:
-            items = [self.render(node) for node in nodes]
-        elif fields:
-            items = [self.render(node, fields) for node in nodes]
-        else:
-            items = [self.brief(node) for node in nodes]
-        body = {'nodes': items}
-        if nodes and limit and len(nodes) == limit:
-            body['next'] = pagination.ironic_next(
-                self.link(path), query or [], limit, nodes[-1].uuid, fields)
-        return body
+        return super().collection(nodes, limit, path, fields=fields,
+                                  detail=detail, query=query)
 
 
 def node_target(context, node):
