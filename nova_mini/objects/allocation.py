@@ -30,6 +30,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import paging
 
@@ -46,39 +47,6 @@ _LISTS = ('traits', 'candidate_nodes')
 ALLOCATING = 'allocating'
 ACTIVE = 'active'
 ERROR = 'error'
-
-
-@db_api.context_manager.writer
-def _create(context, values):
-    row = models.Allocation(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry as exc:
-        if any(column.endswith('name') for column in exc.columns or ()):
-            raise exception.AllocationDuplicateName(name=values['name'])
-        raise exception.AllocationAlreadyExists(uuid=values['uuid'])
-    return row
-
-
-@db_api.context_manager.reader
-def _get(context, column, value):
-    row = context.session.query(models.Allocation).filter(
-        getattr(models.Allocation, column) == value).first()
-    if row is None:
-        raise exception.AllocationNotFound(allocation=value)
-    return row
-
-
-@db_api.context_manager.writer
-def _update(context, allocation_id, ident, values):
-    try:
-        count = context.session.execute(_ALLOCATIONS.update().where(
-            _ALLOCATIONS.c.id == allocation_id).values(**values)).rowcount
-    except db_exc.DBDuplicateEntry:
-        raise exception.AllocationDuplicateName(name=values.get('name'))
-    if not count:
-        raise exception.AllocationNotFound(allocation=ident)
 
 
 @db_api.context_manager.writer
@@ -136,12 +104,16 @@ def count_of_owner(context, owner):
 
 
 @base.NovaMiniObjectRegistry.register
-class Allocation(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class Allocation(db_row.DBRow, base.NovaMiniPersistentObject,
+                 base.NovaMiniObject):
     """An allocation: what node it asks for, and the node it got."""
 
     # Version 1.0: Initial version
     VERSION = '1.0'
     JSON_DOCUMENT_FIELDS = _LISTS
+    MODEL = models.Allocation
+    COLUMNS = COLUMNS
+    EMPTY = dict(dict.fromkeys(_LISTS, []), extra={})
 
     fields = {
         'id': fields.IntegerField(),
@@ -157,40 +129,37 @@ class Allocation(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, allocation, row):
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name in _LISTS and value is None:
-                value = []
-            elif name == 'extra' and value is None:
-                value = {}
-            setattr(allocation, name, value)
-        allocation._context = context
-        allocation.obj_reset_changes()
-        return allocation
+    @staticmethod
+    def _not_found(ident):
+        return exception.AllocationNotFound(allocation=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            if 'uuid' in values and not any(
+                    column.endswith('name') for column in exc.columns or ()):
+                return exception.AllocationAlreadyExists(uuid=values['uuid'])
+            return exception.AllocationDuplicateName(name=values.get('name'))
+        return exc
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the allocation of uuid ``uuid``; AllocationNotFound if none.
         """
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'uuid', uuid))
+        return cls._get_by(context, 'uuid', uuid)
 
     @classmethod
     def get_by_name(cls, context, name):
         """Load the allocation named ``name``; AllocationNotFound if none.
         """
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'name', name))
+        return cls._get_by(context, 'name', name)
 
     @classmethod
     def get_by_node_id(cls, context, node_id):
         """Load the allocation of node ``node_id``; AllocationNotFound if
         none.
         """
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'node_id', node_id))
+        return cls._get_by(context, 'node_id', node_id)
 
     def create(self):
         """Insert the allocation (state ``allocating`` unless set).
@@ -199,23 +168,14 @@ class Allocation(base.NovaMiniPersistentObject, base.NovaMiniObject):
             taken.
         :raises nova_mini.exception.AllocationDuplicateName: the name is.
         """
-        values = self.obj_get_changes()
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
         values.setdefault('state', ALLOCATING)
-        values.setdefault('extra', {})
-        values.setdefault('traits', [])
-        values.setdefault('candidate_nodes', [])
-        self._from_db_object(self._context, self,
-                             _create(self._context, values))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields; AllocationNotFound if it is gone."""
-        values = self.obj_get_changes()
-        if values:
-            values['updated_at'] = timeutils.utcnow()
-            _update(self._context, self.id, self.uuid, values)
-            self.updated_at = values['updated_at']
-        self.obj_reset_changes()
+        self._update_row(self._column_changes())
 
     def destroy(self):
         """Delete the allocation and free its node.
@@ -293,8 +253,6 @@ class AllocationList(base.ObjectListBase, base.NovaMiniObject):
         rows = _get_all(context, filters or {}, sort_key, sort_dir, limit,
                         marker)
         result = cls(context)
-        result.objects = [
-            Allocation._from_db_object(context, Allocation(), row)
-            for row in rows]
+        result.objects = Allocation._from_rows(context, rows)
         result.obj_reset_changes()
         return result

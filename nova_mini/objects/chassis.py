@@ -20,7 +20,6 @@ enforces it (PostgreSQL, MySQL).
 """
 
 from oslo_db import exception as db_exc
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
@@ -28,6 +27,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import paging
 
@@ -35,33 +35,6 @@ _CHASSIS = models.Chassis.__table__
 _NODES = models.Node.__table__
 COLUMNS = ('id', 'uuid', 'description', 'extra', 'created_at', 'updated_at')
 SORT_KEYS = ('id', 'uuid', 'description', 'created_at', 'updated_at')
-
-
-@db_api.context_manager.writer
-def _create(context, values):
-    row = models.Chassis(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.ChassisExists(uuid=values['uuid'])
-    return row
-
-
-@db_api.context_manager.reader
-def _get(context, column, value):
-    row = context.session.query(models.Chassis).filter(
-        getattr(models.Chassis, column) == value).first()
-    if row is None:
-        raise exception.ChassisNotFound(chassis=value)
-    return row
-
-
-@db_api.context_manager.writer
-def _update(context, chassis_id, ident, values):
-    if not context.session.execute(_CHASSIS.update().where(
-            _CHASSIS.c.id == chassis_id).values(**values)).rowcount:
-        raise exception.ChassisNotFound(chassis=ident)
 
 
 @db_api.context_manager.writer
@@ -83,11 +56,15 @@ def _destroy(context, chassis_id, ident):
 
 
 @base.NovaMiniObjectRegistry.register
-class Chassis(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class Chassis(db_row.DBRow, base.NovaMiniPersistentObject,
+              base.NovaMiniObject):
     """A chassis: a description and ``extra`` data, and nodes naming it."""
 
     # Version 1.0: Initial version
     VERSION = '1.0'
+    MODEL = models.Chassis
+    COLUMNS = COLUMNS
+    EMPTY = {'extra': {}}
 
     fields = {
         'id': fields.IntegerField(),
@@ -96,45 +73,35 @@ class Chassis(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, chassis, row):
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name == 'extra' and value is None:
-                value = {}
-            setattr(chassis, name, value)
-        chassis._context = context
-        chassis.obj_reset_changes()
-        return chassis
+    @staticmethod
+    def _not_found(ident):
+        return exception.ChassisNotFound(chassis=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return exception.ChassisExists(uuid=values.get('uuid'))
+        return exc
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the chassis of uuid ``uuid``; ChassisNotFound if none."""
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'uuid', uuid))
+        return cls._get_by(context, 'uuid', uuid)
 
     @classmethod
     def get_by_id(cls, context, chassis_id):
         """Load the chassis of id ``chassis_id``; ChassisNotFound if none."""
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'id', chassis_id))
+        return cls._get_by(context, 'id', chassis_id)
 
     def create(self):
         """Insert the chassis; ChassisExists if its uuid is taken."""
-        values = self.obj_get_changes()
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
-        values.setdefault('extra', {})
-        self._from_db_object(self._context, self,
-                             _create(self._context, values))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields; ChassisNotFound if it is gone."""
-        values = self.obj_get_changes()
-        if values:
-            values['updated_at'] = timeutils.utcnow()
-            _update(self._context, self.id, self.uuid, values)
-            self.updated_at = values['updated_at']
-        self.obj_reset_changes()
+        self._update_row(self._column_changes())
 
     def destroy(self):
         """Delete the chassis.
@@ -182,7 +149,6 @@ class ChassisList(base.ObjectListBase, base.NovaMiniObject):
             raise exception.InvalidSortKey(sort_key=sort_key)
         rows = _get_all(context, sort_key, sort_dir, limit, marker)
         result = cls(context)
-        result.objects = [Chassis._from_db_object(context, Chassis(), row)
-                          for row in rows]
+        result.objects = Chassis._from_rows(context, rows)
         result.obj_reset_changes()
         return result

@@ -21,17 +21,16 @@ others get DeployTemplateDuplicateName.
 """
 
 from oslo_db import exception as db_exc
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import paging
 
-_TEMPLATES = models.DeployTemplate.__table__
 COLUMNS = ('id', 'uuid', 'name', 'steps', 'extra', 'created_at',
            'updated_at')
 SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at')
@@ -45,44 +44,6 @@ def _duplicate(exc, values):
     return exception.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
 
 
-@db_api.context_manager.writer
-def _create(context, values):
-    row = models.DeployTemplate(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values)
-    return row
-
-
-@db_api.context_manager.reader
-def _get(context, column, value):
-    row = context.session.query(models.DeployTemplate).filter(
-        getattr(models.DeployTemplate, column) == value).first()
-    if row is None:
-        raise exception.DeployTemplateNotFound(template=value)
-    return row
-
-
-@db_api.context_manager.writer
-def _update(context, template_id, ident, values):
-    try:
-        count = context.session.execute(_TEMPLATES.update().where(
-            _TEMPLATES.c.id == template_id).values(**values)).rowcount
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values)
-    if not count:
-        raise exception.DeployTemplateNotFound(template=ident)
-
-
-@db_api.context_manager.writer
-def _destroy(context, template_id, ident):
-    if not context.session.execute(_TEMPLATES.delete().where(
-            _TEMPLATES.c.id == template_id)).rowcount:
-        raise exception.DeployTemplateNotFound(template=ident)
-
-
 def normalized_steps(steps):
     """Return ``steps`` as stored: each step's keys in STEP_KEYS order and
     its priority an integer (the API takes ``"10"`` as 10, as Ironic).
@@ -93,11 +54,15 @@ def normalized_steps(steps):
 
 
 @base.NovaMiniObjectRegistry.register
-class DeployTemplate(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
+                     base.NovaMiniObject):
     """A deploy template: a trait name, its deploy steps and ``extra``."""
 
     # Version 1.0: Initial version
     VERSION = '1.0'
+    MODEL = models.DeployTemplate
+    COLUMNS = COLUMNS
+    EMPTY = {'extra': {}}
 
     fields = {
         'id': fields.IntegerField(),
@@ -107,32 +72,29 @@ class DeployTemplate(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, template, row):
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name == 'extra' and value is None:
-                value = {}
-            setattr(template, name, value)
-        template._context = context
-        template.obj_reset_changes()
-        return template
+    @staticmethod
+    def _not_found(ident):
+        return exception.DeployTemplateNotFound(template=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return _duplicate(exc, values)
+        return exc
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the template of uuid ``uuid``; DeployTemplateNotFound if
         none.
         """
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'uuid', uuid))
+        return cls._get_by(context, 'uuid', uuid)
 
     @classmethod
     def get_by_name(cls, context, name):
         """Load the template named ``name``; DeployTemplateNotFound if
         none.
         """
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'name', name))
+        return cls._get_by(context, 'name', name)
 
     def create(self):
         """Insert the template.
@@ -142,12 +104,10 @@ class DeployTemplate(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.DeployTemplateAlreadyExists: the uuid
             is taken.
         """
-        values = self.obj_get_changes()
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
-        values.setdefault('extra', {})
         values['steps'] = normalized_steps(values['steps'])
-        self._from_db_object(self._context, self,
-                             _create(self._context, values))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields.
@@ -156,19 +116,14 @@ class DeployTemplate(base.NovaMiniPersistentObject, base.NovaMiniObject):
             a name another template has.
         :raises nova_mini.exception.DeployTemplateNotFound: it is gone.
         """
-        values = self.obj_get_changes()
+        values = self._column_changes()
         if 'steps' in values:
             values['steps'] = normalized_steps(values['steps'])
-        if values:
-            values['updated_at'] = timeutils.utcnow()
-            _update(self._context, self.id, self.uuid, values)
-            for name, value in values.items():
-                setattr(self, name, value)
-        self.obj_reset_changes()
+        self._update_row(values)
 
     def destroy(self):
         """Delete the template; DeployTemplateNotFound if it is gone."""
-        _destroy(self._context, self.id, self.uuid)
+        self._delete_row()
 
 
 @db_api.context_manager.reader
@@ -201,9 +156,7 @@ class DeployTemplateList(base.ObjectListBase, base.NovaMiniObject):
     @classmethod
     def _from_rows(cls, context, rows):
         result = cls(context)
-        result.objects = [
-            DeployTemplate._from_db_object(context, DeployTemplate(), row)
-            for row in rows]
+        result.objects = DeployTemplate._from_rows(context, rows)
         result.obj_reset_changes()
         return result
 

@@ -14,7 +14,6 @@
 
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from nova_mini.db import api as db_api
@@ -23,6 +22,7 @@ from nova_mini import exception
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import base
 from nova_mini.objects import bios_setting
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import node_filters
 from nova_mini.objects import node_interfaces
@@ -88,45 +88,10 @@ def _duplicate(exc, values, node_ident):
     return exception.NodeExists(uuid=values.get('uuid'))
 
 
-@db_api.context_manager.writer
-def _create(context, values):
-    row = models.Node(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values, values.get('uuid'))
-    except db_exc.DBReferenceError:
-        raise _chassis_gone(values)
-    return row
-
-
 def _chassis_gone(values):
     # The chassis was deleted between its lookup and this write.
     return exception.Invalid('Chassis %s could not be found.'
                              % values.get('chassis_id'))
-
-
-@db_api.context_manager.reader
-def _get(context, column, value):
-    row = context.session.query(models.Node).filter(
-        getattr(models.Node, column) == value).first()
-    if row is None:
-        raise exception.NodeNotFound(node=value)
-    return row
-
-
-@db_api.context_manager.writer
-def _update(context, node_id, node_ident, values):
-    try:
-        count = context.session.execute(_NODES.update().where(
-            _NODES.c.id == node_id).values(**values)).rowcount
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values, node_ident)
-    except db_exc.DBReferenceError:
-        raise _chassis_gone(values)
-    if not count:
-        raise exception.NodeNotFound(node=node_ident)
 
 
 @db_api.context_manager.writer
@@ -148,7 +113,8 @@ def _destroy(context, node_id, node_ident):
 
 
 @base.NovaMiniObjectRegistry.register
-class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class Node(db_row.DBRow, base.NovaMiniPersistentObject,
+           base.NovaMiniObject):
     """A bare-metal node; ``traits`` (a NodeTraitList) loads on demand."""
 
     # Version 1.0: Initial version
@@ -159,6 +125,9 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     # Version 1.3: inspection_started_at, inspection_finished_at
     # Version 1.4: target_raid_config, raid_config
     VERSION = '1.4'
+    MODEL = models.Node
+    COLUMNS = COLUMNS
+    EMPTY = dict.fromkeys(_DICTS, {})
 
     _FIELDS_1_1 = ('owner', 'lessee')
     _FIELDS_1_2 = node_interfaces.FIELDS + (
@@ -228,19 +197,25 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         for name in dropped:
             primitive.pop(name, None)
 
+    @staticmethod
+    def _not_found(ident):
+        return exception.NodeNotFound(node=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return _duplicate(exc, values, ident)
+        return _chassis_gone(values)
+
     @classmethod
     def _from_db_object(cls, context, node, row, traits=None):
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name in _DICTS and value is None:
-                value = {}
-            setattr(node, name, value)
+        """Fill ``node`` from its ``row``, with its ``traits`` (names)
+        if given (else they load on demand).
+        """
         if traits is not None:
             node.traits = node_trait.NodeTraitList._from_names(
                 context, row.id, traits)
-        node._context = context
-        node.obj_reset_changes()
-        return node
+        return super()._from_db_object(context, node, row)
 
     def obj_load_attr(self, attrname):
         """Load ``traits`` on first access (the only lazy field)."""
@@ -253,18 +228,17 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the node of uuid ``uuid``; NodeNotFound if none."""
-        return cls._from_db_object(context, cls(), _get(context, 'uuid', uuid))
+        return cls._get_by(context, 'uuid', uuid)
 
     @classmethod
     def get_by_name(cls, context, name):
         """Load the node named ``name``; NodeNotFound if none."""
-        return cls._from_db_object(context, cls(), _get(context, 'name', name))
+        return cls._get_by(context, 'name', name)
 
     @classmethod
     def get_by_id(cls, context, node_id):
         """Load the node of id ``node_id``; NodeNotFound if none."""
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'id', node_id))
+        return cls._get_by(context, 'id', node_id)
 
     def create(self):
         """Insert the node (traits are set afterwards, with NodeTraitList).
@@ -281,17 +255,16 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
         values.setdefault('maintenance', False)
         values.setdefault('provision_state', states.ENROLL)
         values.setdefault('power_state', states.POWER_OFF)
-        for name in _DICTS:
-            values.setdefault(name, {})
         for name in ('console_enabled', 'protected', 'retired'):
             values.setdefault(name, False)
         if values.get('conductor_group') is None:
             values['conductor_group'] = ''
         if values['driver'] in node_interfaces.HARDWARE_TYPES:
             values.update(node_interfaces.resolve(values['driver'], values))
-        values.update(capacity_of(values['properties']))
-        row = _create(self._context, values)
-        self._from_db_object(self._context, self, row, traits=[])
+        values.update(capacity_of(values.get('properties')))
+        self.traits = node_trait.NodeTraitList._from_names(
+            self._context, None, [])
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields (not traits: see NodeTraitList).
@@ -306,11 +279,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
                                     'methods.')
         if 'properties' in values:
             values.update(capacity_of(values['properties']))
-        if values:
-            values['updated_at'] = timeutils.utcnow()
-            _update(self._context, self.id, self.uuid, values)
-            self.updated_at = values['updated_at']
-        self.obj_reset_changes()
+        self._update_row(values)
 
     def destroy(self):
         """Delete the node, its traits, ports, port groups and BIOS
@@ -350,8 +319,7 @@ class Node(base.NovaMiniPersistentObject, base.NovaMiniObject):
     def get_by_instance_uuid(cls, context, instance_uuid):
         """Load the node of instance ``instance_uuid``; NodeNotFound if none.
         """
-        return cls._from_db_object(
-            context, cls(), _get(context, 'instance_uuid', instance_uuid))
+        return cls._get_by(context, 'instance_uuid', instance_uuid)
 
     @classmethod
     def rebuild_info(cls, context, node_uuid, instance_uuid, image,

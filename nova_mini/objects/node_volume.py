@@ -59,68 +59,47 @@ def _check_node(session, node_id, action, deleting):
         action=action, node=node.uuid, state=node.power_state)
 
 
-@db_api.context_manager.writer
-def create(context, model, values, duplicate):
-    """Insert a ``model`` row; ``duplicate(exc, values)`` is the error of
-    a unique constraint it breaks.
+def write_error(exc, values, duplicate):
+    """The exception of a write of ``values`` that broke a unique
+    constraint (``duplicate(exc, values)``) or the node's foreign key.
     """
-    row = model(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry as exc:
-        raise duplicate(exc, values)
-    except db_exc.DBReferenceError:
-        raise exception.NodeNotFound(node=values.get('node_id'))
-    return query(context.session, model).filter(model.id == row.id).one()
-
-
-@db_api.context_manager.reader
-def get(context, model, column, value, not_found):
-    """The row (with its node's columns) whose ``column`` is ``value``;
-    ``not_found()`` raised if none.
-    """
-    result = query(context.session, model).filter(
-        getattr(model, column) == value).first()
-    if result is None:
-        raise not_found()
-    return result
+    if isinstance(exc, db_exc.DBDuplicateEntry):
+        return duplicate(exc, values)
+    return exception.NodeNotFound(node=values.get('node_id'))
 
 
 @db_api.context_manager.writer
-def update(context, model, row_id, node_id, values, action, duplicate,
-           not_found):
-    """Change the row of id ``row_id``, whose node (after the change) is
-    ``node_id`` and must be powered off.
+def update(context, cls, row_id, ident, node_id, values, action):
+    """Change the row of id ``row_id`` of ``cls`` (a db_row.DBRow class),
+    whose node (after the change) is ``node_id`` and must be powered off;
+    return the row as ``cls._query`` reads it.
     """
     _check_node(context.session, node_id, action, deleting=False)
     if values:
         values = dict(values, updated_at=timeutils.utcnow())
-        table = model.__table__
+        table = cls.MODEL.__table__
         try:
             context.session.execute(table.update().where(
                 table.c.id == row_id).values(**values))
-        except db_exc.DBDuplicateEntry as exc:
-            raise duplicate(exc, values)
-        except db_exc.DBReferenceError:
-            raise exception.NodeNotFound(node=node_id)
-    result = query(context.session, model).filter(
-        model.id == row_id).first()
+        except (db_exc.DBDuplicateEntry, db_exc.DBReferenceError) as exc:
+            raise cls._write_error(exc, dict(values, node_id=node_id), ident)
+    result = cls._query(context.session).filter(
+        cls.MODEL.id == row_id).first()
     if result is None:
-        raise not_found()
+        raise cls._not_found(ident)
     return result
 
 
 @db_api.context_manager.writer
-def destroy(context, model, row_id, node_id, action, not_found):
-    """Delete the row of id ``row_id`` of node ``node_id``, if the node's
-    state allows it.
+def destroy(context, cls, row_id, ident, node_id, action):
+    """Delete the row of id ``row_id`` of ``cls`` of node ``node_id``, if
+    the node's state allows it.
     """
     _check_node(context.session, node_id, action, deleting=True)
-    table = model.__table__
+    table = cls.MODEL.__table__
     if not context.session.execute(table.delete().where(
             table.c.id == row_id)).rowcount:
-        raise not_found()
+        raise cls._not_found(ident)
 
 
 def destroy_of_node(context, node_id):
@@ -134,13 +113,13 @@ def destroy_of_node(context, node_id):
 
 
 @db_api.context_manager.reader
-def get_all(context, model, filters, sort_key, sort_dir, limit, marker,
-            not_found):
-    """A page of ``model`` rows: ``filters`` ``node_id``, ``project``
-    (the nodes it owns or leases: the marker too); see paging.page for
-    the rest.
+def get_all(context, cls, filters, sort_key, sort_dir, limit, marker):
+    """A page of rows of ``cls`` (a db_row.DBRow class): ``filters``
+    ``node_id``, ``project`` (the nodes it owns or leases: the marker
+    too); see paging.page for the rest.
     """
-    result = query(context.session, model)
+    model = cls.MODEL
+    result = cls._query(context.session)
     if filters.get('node_id') is not None:
         result = result.filter(model.node_id == filters['node_id'])
     if filters.get('project') is not None:
@@ -149,5 +128,5 @@ def get_all(context, model, filters, sort_key, sort_dir, limit, marker,
                                       models.Node.lessee == project))
     return paging.page(
         context.session, result, model, sort_key, sort_dir, limit, marker,
-        not_found=not_found,
+        not_found=cls._not_found,
         visible=paging.of_nodes_of(filters.get('project'), model))

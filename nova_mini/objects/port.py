@@ -21,7 +21,6 @@ its policy checks need.
 """
 
 from oslo_db import exception as db_exc
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
@@ -29,10 +28,10 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import paging
 
-_PORTS = models.Port.__table__
 COLUMNS = ('id', 'uuid', 'address', 'node_id', 'extra',
            'local_link_connection', 'pxe_enabled', 'physical_network',
            'internal_info', 'portgroup_id', 'created_at', 'updated_at')
@@ -56,50 +55,9 @@ def _query(session):
         models.Portgroup, models.Portgroup.id == models.Port.portgroup_id)
 
 
-@db_api.context_manager.writer
-def _create(context, values):
-    row = models.Port(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values)
-    except db_exc.DBReferenceError:
-        raise exception.NodeNotFound(node=values.get('node_id'))
-    return _query(context.session).filter(models.Port.id == row.id).one()
-
-
-@db_api.context_manager.reader
-def _get(context, column, value):
-    result = _query(context.session).filter(
-        getattr(models.Port, column) == value).first()
-    if result is None:
-        raise exception.PortNotFound(port=value)
-    return result
-
-
-@db_api.context_manager.writer
-def _update(context, port_id, ident, values):
-    try:
-        count = context.session.execute(_PORTS.update().where(
-            _PORTS.c.id == port_id).values(**values)).rowcount
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values)
-    except db_exc.DBReferenceError:
-        raise exception.NodeNotFound(node=values.get('node_id'))
-    if not count:
-        raise exception.PortNotFound(port=ident)
-
-
-@db_api.context_manager.writer
-def _destroy(context, port_id, ident):
-    if not context.session.execute(_PORTS.delete().where(
-            _PORTS.c.id == port_id)).rowcount:
-        raise exception.PortNotFound(port=ident)
-
-
 @base.NovaMiniObjectRegistry.register
-class Port(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class Port(db_row.DBRow, base.NovaMiniPersistentObject,
+           base.NovaMiniObject):
     """A node's port; ``node_uuid``, ``node_owner`` and ``node_lessee``
     are its node's, read with it.
     """
@@ -107,6 +65,10 @@ class Port(base.NovaMiniPersistentObject, base.NovaMiniObject):
     # Version 1.0: Initial version
     # Version 1.1: portgroup_id, portgroup_uuid
     VERSION = '1.1'
+    MODEL = models.Port
+    COLUMNS = COLUMNS
+    EMPTY = dict.fromkeys(_DICTS, {})
+    JOINED = ('node_uuid', 'node_owner', 'node_lessee', 'portgroup_uuid')
 
     fields = {
         'id': fields.IntegerField(),
@@ -132,33 +94,27 @@ class Port(base.NovaMiniPersistentObject, base.NovaMiniObject):
             primitive.pop('portgroup_id', None)
             primitive.pop('portgroup_uuid', None)
 
-    @classmethod
-    def _from_db_object(cls, context, port, result):
-        row, node_uuid, owner, lessee, portgroup_uuid = result
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name in _DICTS and value is None:
-                value = {}
-            setattr(port, name, value)
-        port.node_uuid = node_uuid
-        port.node_owner = owner
-        port.node_lessee = lessee
-        port.portgroup_uuid = portgroup_uuid
-        port._context = context
-        port.obj_reset_changes()
-        return port
+    _query = staticmethod(_query)
+
+    @staticmethod
+    def _not_found(ident):
+        return exception.PortNotFound(port=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return _duplicate(exc, values)
+        return exception.NodeNotFound(node=values.get('node_id'))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the port of uuid ``uuid``; PortNotFound if none."""
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'uuid', uuid))
+        return cls._get_by(context, 'uuid', uuid)
 
     @classmethod
     def get_by_address(cls, context, address):
         """Load the port of MAC ``address``; PortNotFound if none."""
-        return cls._from_db_object(context, cls(),
-                                   _get(context, 'address', address))
+        return cls._get_by(context, 'address', address)
 
     def create(self):
         """Insert the port.
@@ -166,14 +122,10 @@ class Port(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.MACAlreadyExists: its address is taken.
         :raises nova_mini.exception.PortExists: its uuid is taken.
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
         values.setdefault('pxe_enabled', True)
-        for name in _DICTS:
-            values.setdefault(name, {})
-        self._from_db_object(self._context, self,
-                             _create(self._context, values))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields.
@@ -182,22 +134,15 @@ class Port(base.NovaMiniPersistentObject, base.NovaMiniObject):
             taken.
         :raises nova_mini.exception.PortNotFound: it is gone.
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
-        if values:
-            values['updated_at'] = timeutils.utcnow()
-            _update(self._context, self.id, self.uuid, values)
-            if 'node_id' in values or 'portgroup_id' in values:
-                # The node's uuid and projects, the group's uuid, go too.
-                self._from_db_object(self._context, self,
-                                     _get(self._context, 'id', self.id))
-                return
-            self.updated_at = values['updated_at']
-        self.obj_reset_changes()
+        values = self._column_changes()
+        self._update_row(values)
+        if 'node_id' in values or 'portgroup_id' in values:
+            # The node's uuid and projects, the group's uuid, go too.
+            self._reload()
 
     def destroy(self):
         """Delete the port; PortNotFound if it is gone."""
-        _destroy(self._context, self.id, self.uuid)
+        self._delete_row()
 
 
 @db_api.context_manager.reader
@@ -255,7 +200,6 @@ class PortList(base.ObjectListBase, base.NovaMiniObject):
         rows = _get_all(context, filters or {}, sort_key, sort_dir, limit,
                         marker)
         result = cls(context)
-        result.objects = [Port._from_db_object(context, Port(), row)
-                          for row in rows]
+        result.objects = Port._from_rows(context, rows)
         result.obj_reset_changes()
         return result

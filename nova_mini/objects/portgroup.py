@@ -19,7 +19,6 @@ racing a port's insert).
 """
 
 from oslo_db import exception as db_exc
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
@@ -27,6 +26,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import paging
 
@@ -57,42 +57,6 @@ def _query(session):
 
 
 @db_api.context_manager.writer
-def _create(context, values):
-    row = models.Portgroup(**values)
-    context.session.add(row)
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values)
-    except db_exc.DBReferenceError:
-        raise exception.NodeNotFound(node=values.get('node_id'))
-    return _query(context.session).filter(
-        models.Portgroup.id == row.id).one()
-
-
-@db_api.context_manager.reader
-def _get(context, column, value):
-    result = _query(context.session).filter(
-        getattr(models.Portgroup, column) == value).first()
-    if result is None:
-        raise exception.PortgroupNotFound(portgroup=value)
-    return result
-
-
-@db_api.context_manager.writer
-def _update(context, group_id, ident, values):
-    try:
-        count = context.session.execute(_GROUPS.update().where(
-            _GROUPS.c.id == group_id).values(**values)).rowcount
-    except db_exc.DBDuplicateEntry as exc:
-        raise _duplicate(exc, values)
-    except db_exc.DBReferenceError:
-        raise exception.NodeNotFound(node=values.get('node_id'))
-    if not count:
-        raise exception.PortgroupNotFound(portgroup=ident)
-
-
-@db_api.context_manager.writer
 def _destroy(context, group_id, ident):
     has_ports = sa.exists().where(_PORTS.c.portgroup_id == group_id)
     try:
@@ -109,13 +73,18 @@ def _destroy(context, group_id, ident):
 
 
 @base.NovaMiniObjectRegistry.register
-class Portgroup(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class Portgroup(db_row.DBRow, base.NovaMiniPersistentObject,
+                base.NovaMiniObject):
     """A node's port group; ``node_uuid``, ``node_owner`` and
     ``node_lessee`` are its node's, read with it.
     """
 
     # Version 1.0: Initial version
     VERSION = '1.0'
+    MODEL = models.Portgroup
+    COLUMNS = COLUMNS
+    EMPTY = dict.fromkeys(_DICTS, {})
+    JOINED = ('node_uuid', 'node_owner', 'node_lessee')
 
     fields = {
         'id': fields.IntegerField(),
@@ -133,20 +102,17 @@ class Portgroup(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'properties': fields.FlexibleDictField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, group, result):
-        row, node_uuid, owner, lessee = result
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name in _DICTS and value is None:
-                value = {}
-            setattr(group, name, value)
-        group.node_uuid = node_uuid
-        group.node_owner = owner
-        group.node_lessee = lessee
-        group._context = context
-        group.obj_reset_changes()
-        return group
+    _query = staticmethod(_query)
+
+    @staticmethod
+    def _not_found(ident):
+        return exception.PortgroupNotFound(portgroup=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return _duplicate(exc, values)
+        return exception.NodeNotFound(node=values.get('node_id'))
 
     @classmethod
     def get(cls, context, ident):
@@ -154,8 +120,7 @@ class Portgroup(base.NovaMiniPersistentObject, base.NovaMiniObject):
         PortgroupNotFound if none.
         """
         column = 'uuid' if uuidutils.is_uuid_like(ident) else 'name'
-        return cls._from_db_object(context, cls(),
-                                   _get(context, column, ident))
+        return cls._get_by(context, column, ident)
 
     def create(self):
         """Insert the port group.
@@ -164,28 +129,20 @@ class Portgroup(base.NovaMiniPersistentObject, base.NovaMiniObject):
             address is taken (PortgroupDuplicateName: its name,
             PortgroupExists: its uuid).
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
         values.setdefault('standalone_ports_supported', True)
         values.setdefault('mode', DEFAULT_MODE)
-        for name in _DICTS:
-            values.setdefault(name, {})
-        self._from_db_object(self._context, self,
-                             _create(self._context, values))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields (errors as create; PortgroupNotFound
         if it is gone).
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
+        self._update_row(values)
         if values:
-            values['updated_at'] = timeutils.utcnow()
-            _update(self._context, self.id, self.uuid, values)
-            self._from_db_object(self._context, self,
-                                 _get(self._context, 'id', self.id))
-        self.obj_reset_changes()
+            self._reload()
 
     def destroy(self):
         """Delete the port group.
@@ -241,7 +198,6 @@ class PortgroupList(base.ObjectListBase, base.NovaMiniObject):
         rows = _get_all(context, filters or {}, sort_key, sort_dir, limit,
                         marker)
         result = cls(context)
-        result.objects = [Portgroup._from_db_object(context, Portgroup(), row)
-                          for row in rows]
+        result.objects = Portgroup._from_rows(context, rows)
         result.obj_reset_changes()
         return result

@@ -25,6 +25,7 @@ from oslo_utils import uuidutils
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import node_volume
 
@@ -46,18 +47,19 @@ def _duplicate(exc, values):
     return exception.VolumeConnectorAlreadyExists(uuid=values.get('uuid'))
 
 
-def _not_found(ident):
-    return lambda: exception.VolumeConnectorNotFound(connector=ident)
-
-
 @base.NovaMiniObjectRegistry.register
-class VolumeConnector(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class VolumeConnector(db_row.DBRow, base.NovaMiniPersistentObject,
+                      base.NovaMiniObject):
     """A node's volume connector; ``node_uuid``, ``node_owner`` and
     ``node_lessee`` are its node's, read with it.
     """
 
     # Version 1.0: Initial version
     VERSION = '1.0'
+    MODEL = _MODEL
+    COLUMNS = COLUMNS
+    EMPTY = {'extra': {}}
+    JOINED = ('node_uuid', 'node_owner', 'node_lessee')
 
     fields = {
         'id': fields.IntegerField(),
@@ -71,27 +73,24 @@ class VolumeConnector(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, connector, result):
-        row, node_uuid, owner, lessee = result
-        for name in COLUMNS:
-            setattr(connector, name, getattr(row, name))
-        if connector.extra is None:
-            connector.extra = {}
-        connector.node_uuid = node_uuid
-        connector.node_owner = owner
-        connector.node_lessee = lessee
-        connector._context = context
-        connector.obj_reset_changes()
-        return connector
+    @staticmethod
+    def _query(session):
+        return node_volume.query(session, _MODEL)
+
+    @staticmethod
+    def _not_found(ident):
+        return exception.VolumeConnectorNotFound(connector=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        return node_volume.write_error(exc, values, _duplicate)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the connector of uuid ``uuid``; VolumeConnectorNotFound
         if none.
         """
-        return cls._from_db_object(context, cls(), node_volume.get(
-            context, _MODEL, 'uuid', uuid, _not_found(uuid)))
+        return cls._get_by(context, 'uuid', uuid)
 
     def create(self):
         """Insert the connector (no node state check, as Ironic).
@@ -101,12 +100,9 @@ class VolumeConnector(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.VolumeConnectorAlreadyExists: its uuid
             is taken.
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
-        values.setdefault('extra', {})
-        self._from_db_object(self._context, self, node_volume.create(
-            self._context, _MODEL, values, _duplicate))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields, if the (new) node is powered off.
@@ -116,11 +112,10 @@ class VolumeConnector(base.NovaMiniPersistentObject, base.NovaMiniObject):
             the new type and connector_id are taken.
         :raises nova_mini.exception.VolumeConnectorNotFound: it is gone.
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
         result = node_volume.update(
-            self._context, _MODEL, self.id, self.node_id, values,
-            'volume connector update', _duplicate, _not_found(self.uuid))
+            self._context, type(self), self.id, self.uuid, self.node_id,
+            values, 'volume connector update')
         self._from_db_object(self._context, self, result)
 
     def destroy(self):
@@ -130,9 +125,8 @@ class VolumeConnector(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.VolumeNodeStateInvalid: it is not.
         :raises nova_mini.exception.VolumeConnectorNotFound: it is gone.
         """
-        node_volume.destroy(self._context, _MODEL, self.id, self.node_id,
-                            'volume connector deletion',
-                            _not_found(self.uuid))
+        node_volume.destroy(self._context, type(self), self.id, self.uuid,
+                            self.node_id, 'volume connector deletion')
 
 
 @base.NovaMiniObjectRegistry.register
@@ -161,12 +155,9 @@ class VolumeConnectorList(base.ObjectListBase, base.NovaMiniObject):
         """
         if sort_key not in SORT_KEYS:
             raise exception.InvalidSortKey(sort_key=sort_key)
-        rows = node_volume.get_all(
-            context, _MODEL, filters or {}, sort_key, sort_dir, limit, marker,
-            lambda uuid: exception.VolumeConnectorNotFound(connector=uuid))
+        rows = node_volume.get_all(context, VolumeConnector, filters or {}, sort_key,
+                                   sort_dir, limit, marker)
         result = cls(context)
-        result.objects = [
-            VolumeConnector._from_db_object(context, VolumeConnector(), row)
-            for row in rows]
+        result.objects = VolumeConnector._from_rows(context, rows)
         result.obj_reset_changes()
         return result

@@ -22,6 +22,7 @@ from oslo_utils import uuidutils
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import node_volume
 
@@ -42,18 +43,19 @@ def _duplicate(exc, values):
     return exception.VolumeTargetAlreadyExists(uuid=values.get('uuid'))
 
 
-def _not_found(ident):
-    return lambda: exception.VolumeTargetNotFound(target=ident)
-
-
 @base.NovaMiniObjectRegistry.register
-class VolumeTarget(base.NovaMiniPersistentObject, base.NovaMiniObject):
+class VolumeTarget(db_row.DBRow, base.NovaMiniPersistentObject,
+                   base.NovaMiniObject):
     """A node's volume target; ``node_uuid``, ``node_owner`` and
     ``node_lessee`` are its node's, read with it.
     """
 
     # Version 1.0: Initial version
     VERSION = '1.0'
+    MODEL = _MODEL
+    COLUMNS = COLUMNS
+    EMPTY = dict.fromkeys(_DICTS, {})
+    JOINED = ('node_uuid', 'node_owner', 'node_lessee')
 
     fields = {
         'id': fields.IntegerField(),
@@ -69,28 +71,24 @@ class VolumeTarget(base.NovaMiniPersistentObject, base.NovaMiniObject):
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    @classmethod
-    def _from_db_object(cls, context, target, result):
-        row, node_uuid, owner, lessee = result
-        for name in COLUMNS:
-            value = getattr(row, name)
-            if name in _DICTS and value is None:
-                value = {}
-            setattr(target, name, value)
-        target.node_uuid = node_uuid
-        target.node_owner = owner
-        target.node_lessee = lessee
-        target._context = context
-        target.obj_reset_changes()
-        return target
+    @staticmethod
+    def _query(session):
+        return node_volume.query(session, _MODEL)
+
+    @staticmethod
+    def _not_found(ident):
+        return exception.VolumeTargetNotFound(target=ident)
+
+    @staticmethod
+    def _write_error(exc, values, ident):
+        return node_volume.write_error(exc, values, _duplicate)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
         """Load the target of uuid ``uuid``; VolumeTargetNotFound if
         none.
         """
-        return cls._from_db_object(context, cls(), node_volume.get(
-            context, _MODEL, 'uuid', uuid, _not_found(uuid)))
+        return cls._get_by(context, 'uuid', uuid)
 
     def create(self):
         """Insert the target (no node state check, as Ironic).
@@ -100,13 +98,9 @@ class VolumeTarget(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.VolumeTargetAlreadyExists: its uuid is
             taken.
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
-        for name in _DICTS:
-            values.setdefault(name, {})
-        self._from_db_object(self._context, self, node_volume.create(
-            self._context, _MODEL, values, _duplicate))
+        self._insert_row(values)
 
     def save(self):
         """Store the changed fields, if the (new) node is powered off.
@@ -116,11 +110,10 @@ class VolumeTarget(base.NovaMiniPersistentObject, base.NovaMiniObject):
             the node has a target of the new boot index.
         :raises nova_mini.exception.VolumeTargetNotFound: it is gone.
         """
-        values = {name: value for name, value in self.obj_get_changes().items()
-                  if name in COLUMNS}
+        values = self._column_changes()
         result = node_volume.update(
-            self._context, _MODEL, self.id, self.node_id, values,
-            'volume target update', _duplicate, _not_found(self.uuid))
+            self._context, type(self), self.id, self.uuid, self.node_id,
+            values, 'volume target update')
         self._from_db_object(self._context, self, result)
 
     def destroy(self):
@@ -130,8 +123,8 @@ class VolumeTarget(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :raises nova_mini.exception.VolumeNodeStateInvalid: it is not.
         :raises nova_mini.exception.VolumeTargetNotFound: it is gone.
         """
-        node_volume.destroy(self._context, _MODEL, self.id, self.node_id,
-                            'volume target deletion', _not_found(self.uuid))
+        node_volume.destroy(self._context, type(self), self.id, self.uuid,
+                            self.node_id, 'volume target deletion')
 
 
 @base.NovaMiniObjectRegistry.register
@@ -160,12 +153,9 @@ class VolumeTargetList(base.ObjectListBase, base.NovaMiniObject):
         """
         if sort_key not in SORT_KEYS:
             raise exception.InvalidSortKey(sort_key=sort_key)
-        rows = node_volume.get_all(
-            context, _MODEL, filters or {}, sort_key, sort_dir, limit, marker,
-            lambda uuid: exception.VolumeTargetNotFound(target=uuid))
+        rows = node_volume.get_all(context, VolumeTarget, filters or {}, sort_key,
+                                   sort_dir, limit, marker)
         result = cls(context)
-        result.objects = [
-            VolumeTarget._from_db_object(context, VolumeTarget(), row)
-            for row in rows]
+        result.objects = VolumeTarget._from_rows(context, rows)
         result.obj_reset_changes()
         return result
