@@ -17,7 +17,8 @@ validates tokens and sets the X-User-Id/X-Project-Id/X-Roles headers (and
 OpenStack-System-Scope for a system-scoped token); with ``noauth2``
 (development only) ``NoAuth2`` sets the same headers from an
 ``X-Auth-Token: user:project`` header. Either way the context is built
-from those headers in one place, ``context_from_environ``.
+from those headers in one place,
+``nova_mini.api.request_context.context_from_environ``.
 """
 
 import re
@@ -26,10 +27,6 @@ from urllib import parse
 from keystonemiddleware import auth_token
 from oslo_log import log as logging
 import webob
-
-from nova_mini.api import wsgi
-from nova_mini import context as nm_context
-from nova_mini import policy
 
 LOG = logging.getLogger(__name__)
 
@@ -41,16 +38,6 @@ _IDENTITY_HEADERS = ('HTTP_X_USER_ID', 'HTTP_X_USER_NAME', 'HTTP_X_USER',
                      'HTTP_X_SYSTEM_SCOPE', 'HTTP_OPENSTACK_SYSTEM_SCOPE',
                      'HTTP_X_DOMAIN_ID',
                      'HTTP_X_USER_DOMAIN_ID', 'HTTP_X_PROJECT_DOMAIN_ID')
-
-
-def context_from_environ(environ):
-    """Build (once) the RequestContext of an authenticated request."""
-    context = environ.get(wsgi.CONTEXT_KEY)
-    if context is None:
-        context = nm_context.RequestContext.from_environ(environ)
-        context.is_admin = policy.check_is_admin(context)
-        environ[wsgi.CONTEXT_KEY] = context
-    return context
 
 
 # NoAuth2's admin is system scoped on the paths of the bare-metal API.

@@ -29,6 +29,7 @@ from nova_mini.api import json_body
 from nova_mini.api import microversion
 # Imported for its effect: pecan's argspec look-ups cached.
 from nova_mini.api import pecan_speedups  # noqa: F401
+from nova_mini.api import request_context
 from nova_mini import exception
 
 
@@ -99,7 +100,6 @@ def expose(status=200):
 
 
 API_VERSION_KEY = 'nova_mini.api_version'
-CONTEXT_KEY = 'nova_mini.context'
 
 
 class APIRequest(microversion.VersionedRequest, webob.Request):
@@ -118,11 +118,7 @@ class APIRequest(microversion.VersionedRequest, webob.Request):
 
     @property
     def ctxt(self):
-        context = self.environ.get(CONTEXT_KEY)
-        if context is None:
-            from nova_mini.api import auth
-            context = auth.context_from_environ(self.environ)
-        return context
+        return request_context.context_from_environ(self.environ)
 
     @property
     def json(self):
