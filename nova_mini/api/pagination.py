@@ -10,12 +10,15 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The ``limit`` query parameter of list requests, in both APIs, and the
-``next`` link of the bare-metal lists.
+"""Paging of list requests, in both APIs: the ``limit`` query parameter,
+and the link to the next page of a full one (Nova's ``*_links`` and
+Ironic's ``next``).
 """
 
+import collections
 from urllib import parse
 
+from nova_mini.api.compute import legacy_v2
 from nova_mini import conf
 from nova_mini import exception
 
@@ -78,3 +81,35 @@ def ironic_next(url, query, limit, marker, fields=None):
         params.append(('fields', ','.join(fields)))
     params += [('limit', limit), ('marker', marker)]
     return '%s?%s' % (url, parse.urlencode(params, safe=','))
+
+
+def nova_next(req, path, marker, names=None, every_value=False):
+    """Return the ``*_links`` of a full page of a compute list, as Nova
+    makes them: the query parameters sorted by name, the last value of a
+    repeated one, and the marker in its place or else last.
+
+    :param req: the list request.
+    :param path: the collection's path below the version root.
+    :param marker: the last item's marker.
+    :param names: the query parameters the link repeats (all if None).
+    :param every_value: keep every value of a repeated parameter, in its
+        order (the server lists: the next page keeps all the sort keys and
+        statuses of this one; Nova keeps the last).
+    :returns: ``[{'rel': 'next', 'href': ...}]``.
+    """
+    params = [(name, value) for name, value in req.GET.items()
+              if names is None or name in names]
+    if every_value:
+        params.sort(key=lambda param: param[0])
+    else:
+        params = list(collections.OrderedDict(sorted(params)).items())
+    given = [name for name, _value in params]
+    if 'marker' in given:
+        place = given.index('marker')
+        params = [param for param in params if param[0] != 'marker']
+        params.insert(place, ('marker', marker))
+    else:
+        params.append(('marker', marker))
+    return [{'rel': 'next',
+             'href': '%s/%s?%s' % (legacy_v2.version_url(req), path,
+                                   parse.urlencode(params))}]

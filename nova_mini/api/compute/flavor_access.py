@@ -77,7 +77,7 @@ class FlavorActionController(rest.RestController):
         flavor = objects.Flavor.get_by_flavor_id(req.ctxt, self.flavor_id)
         # Before 2.7 a public flavor took access entries without complaint.
         flavor.add_access(req.json['addTenantAccess']['tenant'],
-                          allow_public=req.api_version < (
+                          allow_public=not req.since(
                               versions.PUBLIC_FLAVOR_ACCESS_CONFLICT))
         return _access_list(flavor)
 

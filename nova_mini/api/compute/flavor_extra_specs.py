@@ -59,7 +59,7 @@ def _validation_mode(req):
     """Return the validation mode asked for (the schema has checked its
     value), or None below 2.86, where nothing is validated.
     """
-    if req.api_version < versions.EXTRA_SPECS_VALIDATION:
+    if not req.since(versions.EXTRA_SPECS_VALIDATION):
         if 'validation' in req.GET:
             raise exception.Invalid(
                 "The 'validation' query parameter needs microversion %s or "

@@ -24,9 +24,9 @@ from pecan import rest
 
 from nova_mini.api.compute import flavor_access
 from nova_mini.api.compute import flavor_extra_specs
-from nova_mini.api.compute import flavor_view
 from nova_mini.api.compute.schemas import flavors as schema
 from nova_mini.api.compute import versions
+from nova_mini.api.compute.views import flavors as flavor_views
 from nova_mini.api import microversion
 from nova_mini.api import pagination
 from nova_mini.api import validation
@@ -103,7 +103,7 @@ class FlavorsController(rest.RestController):
             sort_key=req.GET.get('sort_key') or 'flavorid',
             sort_dir=req.GET.get('sort_dir') or 'asc',
             limit=limit, marker=req.GET.get('marker'))
-        return flavor_view.FlavorView(req).index(
+        return flavor_views.FlavorView(req).index(
             flavors, detail,
             next_marker_wanted=len(flavors) == limit,
             link_params=schema.index_query['properties'])
@@ -123,7 +123,7 @@ class FlavorsController(rest.RestController):
         req = pecan.request
         req.ctxt.can(policies.SHOW)
         flavor = objects.Flavor.get_by_flavor_id(req.ctxt, flavor_id)
-        return flavor_view.FlavorView(req).show(flavor)
+        return flavor_views.FlavorView(req).show(flavor)
 
     @wsgi.expose()
     @validation.body([(None, schema.create),
@@ -150,7 +150,7 @@ class FlavorsController(rest.RestController):
         flavor.description = body.get('description')
         flavor.extra_specs = {}
         flavor.create()
-        return flavor_view.FlavorView(req).show(flavor)
+        return flavor_views.FlavorView(req).show(flavor)
 
     @wsgi.expose()
     @microversion.versioned(min_version=versions.FLAVOR_DESCRIPTION)
@@ -162,7 +162,7 @@ class FlavorsController(rest.RestController):
         flavor = objects.Flavor.get_by_flavor_id(context, flavor_id)
         flavor.description = req.json['flavor']['description']
         flavor.save()
-        return flavor_view.FlavorView(req).show(flavor)
+        return flavor_views.FlavorView(req).show(flavor)
 
     @wsgi.expose(status=202)
     def delete(self, flavor_id):

@@ -25,7 +25,6 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.compute import key_material
-from nova_mini.api.compute import next_link
 from nova_mini.api.compute.schemas import keypairs as schema
 from nova_mini.api.compute import versions
 from nova_mini.api import pagination
@@ -34,13 +33,10 @@ from nova_mini.api import wsgi
 from nova_mini.objects import keypair as keypair_obj
 from nova_mini.policies import keypairs as policies
 
-KEYPAIR_TYPE = versions.KEYPAIR_TYPE
-KEYPAIR_USER_ID = versions.KEYPAIR_USER_ID
-KEYPAIR_PAGING = versions.KEYPAIR_PAGING
 
 _one_query = validation.query([
     (None, schema.query),
-    (KEYPAIR_USER_ID, schema.query_v210),
+    (versions.KEYPAIR_USER_ID, schema.query_v210),
     (versions.STRICT_VALIDATION, schema.query_v275),
 ])
 
@@ -53,7 +49,7 @@ def _user_id(req):
     """The user whose key pairs are meant: ``user_id`` from 2.10 (the
     first value), else the caller.
     """
-    if req.api_version >= KEYPAIR_USER_ID:
+    if req.since(versions.KEYPAIR_USER_ID):
         values = req.GET.getall('user_id')
         if values:
             return values[0]
@@ -63,7 +59,7 @@ def _user_id(req):
 def _summary(req, keypair):
     body = {'name': keypair.name, 'public_key': keypair.public_key,
             'fingerprint': keypair.fingerprint}
-    if req.api_version >= KEYPAIR_TYPE:
+    if req.since(versions.KEYPAIR_TYPE):
         body['type'] = keypair.type
     return body
 
@@ -73,8 +69,8 @@ class KeypairsController(rest.RestController):
     @wsgi.expose()
     @validation.query([
         (None, schema.query),
-        (KEYPAIR_USER_ID, schema.query_v210),
-        (KEYPAIR_PAGING, schema.index_query_v235),
+        (versions.KEYPAIR_USER_ID, schema.query_v210),
+        (versions.KEYPAIR_PAGING, schema.index_query_v235),
         (versions.STRICT_VALIDATION, schema.index_query_v275),
     ])
     def get_all(self):
@@ -83,7 +79,7 @@ class KeypairsController(rest.RestController):
         user_id = _user_id(req)
         context.can(policies.INDEX, {'user_id': user_id})
         limit = marker = None
-        if req.api_version >= KEYPAIR_PAGING:
+        if req.since(versions.KEYPAIR_PAGING):
             limit = pagination.limit(req)
             marker = req.GET.get('marker')
         keypairs = keypair_obj.KeyPairList.get_by_user(
@@ -91,7 +87,7 @@ class KeypairsController(rest.RestController):
         body = {'keypairs': [{'keypair': _summary(req, keypair)}
                              for keypair in keypairs]}
         if limit is not None and keypairs and len(keypairs) == limit:
-            body['keypairs_links'] = next_link.links(
+            body['keypairs_links'] = pagination.nova_next(
                 req, 'os-keypairs', keypairs[-1].name)
         return body
 
@@ -112,8 +108,8 @@ class KeypairsController(rest.RestController):
 
     @wsgi.expose()
     @validation.body([(None, schema.create),
-                      (KEYPAIR_TYPE, schema.create_v22),
-                      (KEYPAIR_USER_ID, schema.create_v210)])
+                      (versions.KEYPAIR_TYPE, schema.create_v22),
+                      (versions.KEYPAIR_USER_ID, schema.create_v210)])
     def post(self):
         req = pecan.request
         context = req.ctxt
@@ -137,7 +133,7 @@ class KeypairsController(rest.RestController):
         body['user_id'] = keypair.user_id
         if private_key is not None:
             body['private_key'] = private_key
-        status = 201 if req.api_version >= KEYPAIR_TYPE else 200
+        status = 201 if req.since(versions.KEYPAIR_TYPE) else 200
         return wsgi.json_response({'keypair': body}, status=status)
 
     @wsgi.expose()
@@ -148,5 +144,5 @@ class KeypairsController(rest.RestController):
         user_id = _user_id(req)
         context.can(policies.DELETE, {'user_id': user_id})
         keypair_obj.KeyPair.destroy_by_name(context, user_id, name)
-        status = 204 if req.api_version >= KEYPAIR_TYPE else 202
+        status = 204 if req.since(versions.KEYPAIR_TYPE) else 202
         return wsgi.json_response(None, status=status)

@@ -59,9 +59,9 @@ _REMOVED_V257 = _REMOVED_V236 + ('injected_files',
 
 
 def _hidden(req):
-    if req.api_version >= versions.PERSONALITY_REMOVED:
+    if req.since(versions.PERSONALITY_REMOVED):
         return _REMOVED_V257
-    if req.api_version >= versions.NETWORK_QUOTAS_REMOVED:
+    if req.since(versions.NETWORK_QUOTAS_REMOVED):
         return _REMOVED_V236
     return ()
 
@@ -75,7 +75,7 @@ def absolute(req, limits, usages):
     for resource, name in _LIMIT_NAMES:
         if resource in hidden or (
                 name == 'maxImageMeta' and
-                req.api_version >= versions.IMAGE_META_LIMIT_REMOVED):
+                req.since(versions.IMAGE_META_LIMIT_REMOVED)):
             continue
         body[name] = limits[resource]
     for resource, name in _USED_NAMES:

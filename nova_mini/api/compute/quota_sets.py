@@ -46,9 +46,9 @@ _query = validation.query([
 
 def _hidden(req):
     """The resources the request's microversion no longer shows."""
-    if req.api_version >= versions.PERSONALITY_REMOVED:
+    if req.since(versions.PERSONALITY_REMOVED):
         return schema.REMOVED_V236 + schema.REMOVED_V257
-    if req.api_version >= versions.NETWORK_QUOTAS_REMOVED:
+    if req.since(versions.NETWORK_QUOTAS_REMOVED):
         return schema.REMOVED_V236
     return ()
 

@@ -280,7 +280,7 @@ class ServerQuery(object):
     """
 
     def __init__(self, req, context, detail=False):
-        self.version = req.api_version
+        self.req = req
         self.params = req.GET
         self.all_tenants = all_tenants(self.params)
         if self.all_tenants:
@@ -303,7 +303,7 @@ class ServerQuery(object):
             return names
         allowed = set()
         for version, filters in _MEMBER_FILTERS:
-            if self.version >= version:
+            if self.req.since(version):
                 allowed.update(filters)
         return names & allowed
 
@@ -338,7 +338,7 @@ class ServerQuery(object):
     def _status_filter(self, context, filters):
         statuses = {s.upper() for s in self.params.getall('status')}
         if (not statuses <= STATUSES and
-                self.version >= versions.SERVER_STATUS_FILTER_CHECKED):
+                self.req.since(versions.SERVER_STATUS_FILTER_CHECKED)):
             raise exception.Invalid('Invalid status value')
         if statuses == {'DELETED'} and not context.is_admin:
             raise exception.Forbidden(
@@ -360,7 +360,7 @@ class ServerQuery(object):
         keys = keys or ['created_at']
         dirs = dirs or ['desc']
         ignored = set(schema.LEGACY_SORT_KEYS)
-        if self.version < versions.SERVER_LOCKED_REASON:
+        if not self.req.since(versions.SERVER_LOCKED_REASON):
             ignored.add('locked')
         # As Nova: an ignored key takes the direction at its place along.
         for key in list(keys):

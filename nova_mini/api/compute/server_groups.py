@@ -41,14 +41,14 @@ CONF = conf.CONF
 def _body(req, group):
     """The group as the request's microversion shows it."""
     body = {'id': group.uuid, 'name': group.name}
-    if req.api_version >= versions.SERVER_GROUP_POLICY_RULES:
+    if req.since(versions.SERVER_GROUP_POLICY_RULES):
         body['policy'] = group.policy
         body['rules'] = dict(group.rules)
     else:
         body['policies'] = [group.policy]
         body['metadata'] = {}
     body['members'] = list(group.members)
-    if req.api_version >= versions.SERVER_GROUP_PROJECT_USER:
+    if req.since(versions.SERVER_GROUP_PROJECT_USER):
         body['project_id'] = group.project_id
         body['user_id'] = group.user_id
     return body
@@ -102,7 +102,7 @@ class ServerGroupsController(rest.RestController):
         context = req.ctxt
         context.can(policies.CREATE, {'project_id': context.project_id})
         body = req.json['server_group']
-        if req.api_version >= versions.SERVER_GROUP_POLICY_RULES:
+        if req.since(versions.SERVER_GROUP_POLICY_RULES):
             policy = body['policy']
             rules = {name: int(value)
                      for name, value in (body.get('rules') or {}).items()}

@@ -22,12 +22,12 @@ Nova shows it.
 """
 
 import hashlib
-from urllib import parse
 
 from oslo_utils import timeutils
 
 from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
+from nova_mini.api import pagination
 from nova_mini import conf
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import instance_task
@@ -93,15 +93,14 @@ class ServerView(object):
     """Renders servers for one request (its version, URLs and policy)."""
 
     def __init__(self, req):
-        self.version = req.api_version
         self.root_url = req.application_url.rstrip('/')
         self.version_url = legacy_v2.version_url(req)
-        self._req = req
+        self.req = req
         self._may = {}
 
     def _can(self, rule):
         if rule not in self._may:
-            context = self._req.ctxt
+            context = self.req.ctxt
             self._may[rule] = context.can(
                 rule, policy.own_target(context), fatal=False)
         return self._may[rule]
@@ -116,7 +115,7 @@ class ServerView(object):
 
     def _flavor(self, instance):
         flavor = instance.flavor
-        if self.version < versions.EMBEDDED_FLAVOR:
+        if not self.req.since(versions.EMBEDDED_FLAVOR):
             return {'id': flavor.flavorid,
                     'links': self._links('flavors', flavor.flavorid)[1:]}
         # 2.47: the instance's own copy, whatever became of the flavor.
@@ -137,7 +136,7 @@ class ServerView(object):
         body = {'code': fault.get('code', 500),
                 'message': fault.get('message'), 'created': created}
         # As Nova: the details of a 500 are for administrators only.
-        if fault.get('details') and (self._req.ctxt.is_admin or
+        if fault.get('details') and (self.req.ctxt.is_admin or
                                      body['code'] != 500):
             body['details'] = fault['details']
         return body
@@ -148,7 +147,7 @@ class ServerView(object):
             'OS-EXT-SRV-ATTR:instance_name': 'instance-%08x' % instance.id,
             'OS-EXT-SRV-ATTR:hypervisor_hostname': instance.node_uuid,
         }
-        if self.version >= versions.SERVER_EXTENDED_ATTRIBUTES:
+        if self.req.since(versions.SERVER_EXTENDED_ATTRIBUTES):
             body.update({
                 'OS-EXT-SRV-ATTR:hostname': instance.hostname,
                 'OS-EXT-SRV-ATTR:kernel_id': '',
@@ -193,19 +192,19 @@ class ServerView(object):
             body['fault'] = self._fault(instance)
         if everything:
             body.update(self._everything(instance))
-        if self.version >= versions.SERVER_LOCKED:
+        if self.req.since(versions.SERVER_LOCKED):
             body['locked'] = instance.locked
-        if self.version >= versions.SERVER_DESCRIPTION:
+        if self.req.since(versions.SERVER_DESCRIPTION):
             body['description'] = instance.description
-        if self.version >= versions.SERVER_TAGS:
+        if self.req.since(versions.SERVER_TAGS):
             body['tags'] = list(instance.tags)
-        if self.version >= versions.TRUSTED_IMAGE_CERTIFICATES:
+        if self.req.since(versions.TRUSTED_IMAGE_CERTIFICATES):
             body['trusted_image_certificates'] = None
         # As Nova: in GET /servers/{id} (and PUT), not in /servers/detail.
-        if server_groups and self.version >= versions.SERVER_GROUPS:
+        if server_groups and self.req.since(versions.SERVER_GROUPS):
             body['server_groups'] = server_group_obj.group_uuids_of_instance(
-                self._req.ctxt, instance.uuid)
-        if self.version >= versions.SERVER_LOCKED_REASON:
+                self.req.ctxt, instance.uuid)
+        if self.req.since(versions.SERVER_LOCKED_REASON):
             body['locked_reason'] = instance.locked_reason
         return body
 
@@ -237,7 +236,7 @@ class ServerView(object):
         """The answer of PUT /servers/{id}: from 2.75 the whole server (but
         its user data), before that the smaller body Nova answered with.
         """
-        if self.version < versions.STRICT_VALIDATION:
+        if not self.req.since(versions.STRICT_VALIDATION):
             return {'server': self.detail(instance, server_groups=True,
                                           everything=False)}
         body = self.detail(instance, server_groups=True)
@@ -263,27 +262,7 @@ class ServerView(object):
         body = {'servers': [render(i) for i in instances]}
         if next_wanted:
             path = 'servers/detail' if detail else 'servers'
-            body['servers_links'] = [{
-                'rel': 'next',
-                'href': '%s/%s?%s' % (
-                    self.version_url, path, parse.urlencode(self._next_query(
-                        instances[-1].uuid, link_params))),
-            }]
+            body['servers_links'] = pagination.nova_next(
+                self.req, path, instances[-1].uuid, link_params,
+                every_value=True)
         return body
-
-    def _next_query(self, marker, link_params):
-        # As Nova: parameters sorted by name, the marker in its place or
-        # else last. NOTE: unlike Nova, which keeps only the last value of
-        # a repeated parameter, every value stays, in its order: the next
-        # page keeps all the sort keys and statuses of this one.
-        params = sorted(
-            ((name, value) for name, value in self._req.GET.items()
-             if link_params is None or name in link_params),
-            key=lambda param: param[0])
-        names = [name for name, _value in params]
-        if 'marker' not in names:
-            return params + [('marker', marker)]
-        place = names.index('marker')
-        params = [param for param in params if param[0] != 'marker']
-        params.insert(place, ('marker', marker))
-        return params

@@ -12,11 +12,10 @@
 
 """How a flavor looks in compute API responses, by microversion."""
 
-import collections
-from urllib import parse
 
 from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
+from nova_mini.api import pagination
 from nova_mini.policies import flavor_extra_specs as specs_policies
 from nova_mini import policy
 
@@ -28,18 +27,17 @@ class FlavorView(object):
     """
 
     def __init__(self, req):
-        self.version = req.api_version
         # application_url is the API root (…/compute); links add v2.1
         # (v2 below the compatibility root).
         self.root_url = req.application_url.rstrip('/')
         self.version_url = legacy_v2.version_url(req)
-        self._req = req
+        self.req = req
         self._show_specs = None
         # Decided once per request, not per flavor of a list.
-        self._with_description = self.version >= versions.FLAVOR_DESCRIPTION
-        self._zero_swap_shown = self.version >= versions.STRICT_VALIDATION
+        self._with_description = self.req.since(versions.FLAVOR_DESCRIPTION)
+        self._zero_swap_shown = self.req.since(versions.STRICT_VALIDATION)
         self._with_specs = (
-            self.version >= versions.FLAVOR_EXTRA_SPECS_IN_BODY)
+            self.req.since(versions.FLAVOR_EXTRA_SPECS_IN_BODY))
 
     def _links(self, flavor):
         return [
@@ -51,7 +49,7 @@ class FlavorView(object):
 
     def _may_show_specs(self):
         if self._show_specs is None:
-            context = self._req.ctxt
+            context = self.req.ctxt
             self._show_specs = context.can(
                 specs_policies.INDEX, policy.own_target(context),
                 fatal=False)
@@ -111,15 +109,6 @@ class FlavorView(object):
         body = {'flavors': [render(f) for f in flavors]}
         if next_marker_wanted and flavors:
             path = 'flavors/detail' if detail else 'flavors'
-            # As Nova: parameters sorted by name, the last value of a
-            # repeated one, and the marker in its place or else last.
-            params = collections.OrderedDict(sorted(
-                (name, value) for name, value in self._req.GET.items()
-                if link_params is None or name in link_params))
-            params['marker'] = flavors[-1].flavorid
-            body['flavors_links'] = [{
-                'rel': 'next',
-                'href': '%s/%s?%s' % (self.version_url, path,
-                                      parse.urlencode(list(params.items()))),
-            }]
+            body['flavors_links'] = pagination.nova_next(
+                self.req, path, flavors[-1].flavorid, link_params)
         return body
