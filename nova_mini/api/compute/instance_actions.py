@@ -28,7 +28,6 @@ from oslo_utils import timeutils
 import pecan
 from pecan import rest
 
-from nova_mini.api.compute import next_link
 from nova_mini.api.compute.schemas import instance_actions as schema
 from nova_mini.api.compute import server_common
 from nova_mini.api.compute import versions
@@ -69,7 +68,7 @@ def _host_id(host, project_id):
 def _action(req, action):
     body = {key: action[key] for key in _KEYS}
     body['start_time'] = _stamp(action['start_time'])
-    if req.api_version >= versions.INSTANCE_ACTIONS_PAGING:
+    if req.since(versions.INSTANCE_ACTIONS_PAGING):
         body['updated_at'] = _stamp(action['updated_at'])
     return body
 
@@ -90,7 +89,7 @@ class InstanceActionsController(rest.RestController):
             owner = (instance.project_id, instance.user_id)
         except exception.InstanceNotFound:
             owner = None
-            if req.api_version >= versions.INSTANCE_ACTIONS_OF_DELETED:
+            if req.since(versions.INSTANCE_ACTIONS_OF_DELETED):
                 owner = instance_action.project_of(context, self.server_id)
             if owner is None:
                 raise
@@ -106,7 +105,7 @@ class InstanceActionsController(rest.RestController):
     def get_all(self):
         req = pecan.request
         self._target(policies.LIST)
-        paged = req.api_version >= versions.INSTANCE_ACTIONS_PAGING
+        paged = req.since(versions.INSTANCE_ACTIONS_PAGING)
         limit = marker = since = before = None
         if paged:
             limit = pagination.limit(req)
@@ -124,7 +123,7 @@ class InstanceActionsController(rest.RestController):
             changes_since=since, changes_before=before)
         body = {'instanceActions': [_action(req, a) for a in actions]}
         if paged and actions and len(actions) == limit:
-            body['links'] = next_link.links(
+            body['links'] = pagination.nova_next(
                 req, 'servers/%s/os-instance-actions' % self.server_id,
                 actions[-1]['request_id'])
         return body
@@ -143,12 +142,12 @@ class InstanceActionsController(rest.RestController):
         body = _action(req, action)
         admin_events = context.can(policies.EVENTS, target, fatal=False)
         if not (admin_events or
-                req.api_version >= versions.INSTANCE_ACTION_EVENTS_FOR_ALL):
+                req.since(versions.INSTANCE_ACTION_EVENTS_FOR_ALL)):
             return {'instanceAction': body}
-        details = (req.api_version >= versions.INSTANCE_ACTION_EVENT_DETAILS
+        details = (req.since(versions.INSTANCE_ACTION_EVENT_DETAILS)
                    and context.can(policies.EVENTS_DETAILS, target,
                                    fatal=False))
-        host_shown = req.api_version >= versions.INSTANCE_ACTION_EVENT_HOST
+        host_shown = req.since(versions.INSTANCE_ACTION_EVENT_HOST)
         events = []
         for event in action['events']:
             shown = {key: event[key] for key in _EVENT_KEYS}

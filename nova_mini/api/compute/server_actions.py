@@ -53,8 +53,6 @@ from nova_mini import states
 
 CONF = conf.CONF
 
-KEY_NAME_ON_REBUILD = versions.KEY_NAME_ON_REBUILD
-USER_DATA_ON_REBUILD = versions.PERSONALITY_REMOVED
 
 # Where each action may start from (Nova's check_instance_state).
 _STOP_FROM = (task.ACTIVE, task.ERROR)
@@ -191,8 +189,8 @@ class ServerActionController(rest.RestController):
 
     @validation.body([(None, schema.rebuild),
                       (versions.SERVER_DESCRIPTION, schema.rebuild_v219),
-                      (KEY_NAME_ON_REBUILD, schema.rebuild_v254),
-                      (USER_DATA_ON_REBUILD, schema.rebuild_v257),
+                      (versions.KEY_NAME_ON_REBUILD, schema.rebuild_v254),
+                      (versions.PERSONALITY_REMOVED, schema.rebuild_v257),
                       (versions.TRUSTED_IMAGE_CERTIFICATES,
                        schema.rebuild_v263)])
     def _rebuild(self):
@@ -217,10 +215,11 @@ class ServerActionController(rest.RestController):
         values = {'image_ref': image.id,
                   'auto_disk_config': server_common.get_image_disk_config(
                       image, server_common.disk_config(body))}
-        if req.api_version >= KEY_NAME_ON_REBUILD and 'key_name' in body:
+        if req.since(versions.KEY_NAME_ON_REBUILD) and 'key_name' in body:
             values['key_name'], values['key_data'] = (
                 server_common.get_key_pair(context, body['key_name']))
-        if req.api_version >= USER_DATA_ON_REBUILD and 'user_data' in body:
+        # user_data came to rebuild as personality files went (2.57).
+        if req.since(versions.PERSONALITY_REMOVED) and 'user_data' in body:
             values['user_data'] = body['user_data']
         details = server_common.details_of(body)
         # A stopped server stays stopped (as in Nova); the others are
@@ -255,9 +254,9 @@ class ServerActionController(rest.RestController):
                  _REBUILD_FROM, rebuild, **values)
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
         server = server_view.ServerView(req).updated(instance)['server']
-        if req.api_version >= KEY_NAME_ON_REBUILD:
+        if req.since(versions.KEY_NAME_ON_REBUILD):
             server['key_name'] = instance.key_name
-        if req.api_version >= USER_DATA_ON_REBUILD:
+        if req.since(versions.PERSONALITY_REMOVED):
             server['user_data'] = instance.user_data
         server['adminPass'] = body.get('adminPass') or (
             server_common.generate_password())
