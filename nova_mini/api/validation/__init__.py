@@ -28,6 +28,7 @@ import pecan
 
 from nova_mini.api import microversion
 from nova_mini.api import secrets
+from nova_mini.api.validation import compiled
 from nova_mini.api.validation import messages
 from nova_mini import exception
 
@@ -237,6 +238,24 @@ def _first_error(validator, instance):
     return next(iter(validator.iter_errors(instance)), None)
 
 
+class _Check(object):
+    """A schema's validator, and its compiled acceptor (compiled.py): an
+    instance the acceptor takes is valid without jsonschema's walk; any
+    other is walked, for its first error.
+    """
+
+    def __init__(self, schema, cls=_Validator):
+        self.validator = _validator(schema, cls)
+        # The v2 compatibility validator changes bodies: always walked.
+        self.accepts = (compiled.acceptor(schema, _anchored)
+                        if cls is _Validator else None)
+
+    def first_error(self, instance):
+        if self.accepts is not None and self.accepts(instance):
+            return None
+        return _first_error(self.validator, instance)
+
+
 def _body_message(error):
     """Nova's frame (the innermost field, its value), then what to send
     instead (see messages.problem).
@@ -326,7 +345,7 @@ def request_json(req):
 
 
 def _by_version(schemas):
-    """``[(first version or None, compiled validator), ...]`` newest first,
+    """``[(first version or None, _Check), ...]`` newest first,
     from a schema or a list of ``(first version, schema)`` oldest first.
 
     :raises ValueError: the versions do not strictly increase, or one but
@@ -342,7 +361,7 @@ def _by_version(schemas):
             for earlier, later in zip(starts, starts[1:])):
         raise ValueError('Schemas must start at increasing versions, None '
                          'only first: %s' % ', '.join(map(str, starts)))
-    return [(start, _validator(schema)) for start, schema in reversed(entries)]
+    return [(start, _Check(schema)) for start, schema in reversed(entries)]
 
 
 def _versioned(kind, schemas, instance_of, message):
@@ -368,8 +387,8 @@ def _versioned(kind, schemas, instance_of, message):
         else schemas[0]
     legacy = None
     if first_start is None:
-        legacy = _validator(first, _LegacyV2Validator if kind == 'body'
-                            else _Validator)
+        legacy = _Check(first, _LegacyV2Validator if kind == 'body'
+                        else _Validator)
 
     def decorator(func):
         # updated=(): the attributes below are this layer's own.
@@ -380,7 +399,7 @@ def _versioned(kind, schemas, instance_of, message):
             validator = legacy if is_legacy else pick(req)
             if validator is not None:
                 instance = instance_of(req)
-                error = _first_error(validator, instance)
+                error = validator.first_error(instance)
                 if error is not None:
                     raise exception.ValidationError(detail=message(error))
                 if is_legacy and kind == 'body':
