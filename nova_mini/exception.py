@@ -126,6 +126,29 @@ class DatabaseNotReady(NovaMiniException):
     msg_fmt = ('The database at %(url)s is not usable: %(reason)s')
 
 
+class DatabaseBusy(NovaMiniException):
+    """The database stayed busy longer than the configured bound
+    (nova_mini.db.retry).
+    """
+
+    msg_fmt = ('The database is busy: the change was not made after '
+               'waiting %(waited).0f seconds. Retry the request in '
+               '%(retry_after)d seconds.')
+
+    @property
+    def retry_after(self):
+        """The seconds after which a retry is advised."""
+        return self.kwargs['retry_after']
+
+
+class DatabaseUnavailable(DatabaseBusy):
+    """The database could not be reached within the configured bound."""
+
+    msg_fmt = ('The database cannot be reached: the change was not made '
+               'after waiting %(waited).0f seconds. Retry the request in '
+               '%(retry_after)d seconds.')
+
+
 class MessagingUnreachable(NovaMiniException):
     msg_fmt = 'Cannot reach the message broker at %(url)s: %(reason)s'
 

@@ -22,7 +22,6 @@ import webob
 from oslo_db import exception as db_exc
 
 from nova_mini.api import wsgi
-from nova_mini.db import retry
 from nova_mini import exception
 
 # Most specific first: the first class an exception is an instance of wins.
@@ -36,7 +35,7 @@ _STATUS = (
     (exception.Forbidden, 403),
     (exception.NotFound, 404),
     (exception.Conflict, 409),
-    (retry.DatabaseBusy, 503),
+    (exception.DatabaseBusy, 503),
     (exception.ServiceUnavailable, 503),
 )
 
@@ -94,7 +93,8 @@ def unavailable(exc, error_response):
     :param error_response: the API root's ``(status, message)`` renderer.
     :returns: a webob Response, or None.
     """
-    if isinstance(exc, (retry.DatabaseBusy, exception.ServiceUnavailable)):
+    if isinstance(exc, (exception.DatabaseBusy,
+                        exception.ServiceUnavailable)):
         response = error_response(503, exc.format_message())
         response.headers['Retry-After'] = str(exc.retry_after)
         return response

@@ -81,30 +81,9 @@ _UNREACHABLE_MESSAGES = re.compile(
 _UNREACHABLE_MYSQL_ERRORS = frozenset((1053, 1927, 2002, 2003, 2006, 2013))
 
 
-class DatabaseBusy(exception.NovaMiniException):
-    """The database stayed busy longer than the configured bound."""
-
-    msg_fmt = ('The database is busy: the change was not made after '
-               'waiting %(waited).0f seconds. Retry the request in '
-               '%(retry_after)d seconds.')
-
-    @property
-    def retry_after(self):
-        """The seconds after which a retry is advised."""
-        return self.kwargs['retry_after']
-
-
-class DatabaseUnavailable(DatabaseBusy):
-    """The database could not be reached within the configured bound."""
-
-    msg_fmt = ('The database cannot be reached: the change was not made '
-               'after waiting %(waited).0f seconds. Retry the request in '
-               '%(retry_after)d seconds.')
-
-
 # What a request meets when the database is away, or busy for longer than
 # the configured bound (the API answers both 503).
-UNAVAILABLE = (DatabaseBusy, db_exc.DBConnectionError)
+UNAVAILABLE = (exception.DatabaseBusy, db_exc.DBConnectionError)
 
 
 def _driver_error(exc):
@@ -213,7 +192,7 @@ def call(policy, function, args=(), kwargs=None, before_retry=None):
     :param before_retry: called (without arguments) before each retry,
         e.g. to put back what the failed attempt changed in memory.
     :returns: what ``function`` returns.
-    :raises DatabaseBusy: when the bounds are reached.
+    :raises nova_mini.exception.DatabaseBusy: when the bounds are reached.
     :raises: any other exception of ``function`` as it is.
     """
     start = time.monotonic()
@@ -238,8 +217,8 @@ def call(policy, function, args=(), kwargs=None, before_retry=None):
                             '(%d attempts); answering busy: %s',
                             getattr(function, '__qualname__', function),
                             waited, attempt, exc)
-                busy = (DatabaseUnavailable if is_unreachable(exc)
-                        else DatabaseBusy)
+                busy = (exception.DatabaseUnavailable if is_unreachable(exc)
+                        else exception.DatabaseBusy)
                 raise busy(waited=waited,
                            retry_after=policy.retry_after()) from exc
             LOG.debug('%s: database busy (%s), attempt %d, again in '

@@ -101,7 +101,7 @@ def client_address(req):
 
 
 def _database_unavailable(exc):
-    return isinstance(exc, retry.DatabaseBusy) or retry.is_unreachable(exc)
+    return isinstance(exc, exception.DatabaseBusy) or retry.is_unreachable(exc)
 
 
 def _text(lines):

@@ -14,10 +14,12 @@
 
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
+from oslo_log import log as logging
 from oslo_utils import uuidutils
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
+from nova_mini.db import retry as db_retry
 from nova_mini import exception
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import base
@@ -30,6 +32,8 @@ from nova_mini.objects import node_provision
 from nova_mini.objects import node_trait
 from nova_mini.objects import node_volume
 from nova_mini import states
+
+LOG = logging.getLogger(__name__)
 
 _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
@@ -365,6 +369,24 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
             # leave it alone.
             return None
         return node.uuid
+
+    @classmethod
+    def release_of_deleted(cls, context, instance_uuid):
+        """``release`` the node of an instance just deleted, or leave it
+        claimed when the database is away or stays busy: the deletion is
+        done and must be answered so, and the node is then an orphan claim,
+        which the schedulers' periodic clean-up frees
+        (nova_mini.objects.orphan_claims).
+
+        :returns: the uuid of the freed node, or None.
+        """
+        try:
+            return cls.release(context, instance_uuid)
+        except db_retry.UNAVAILABLE as exc:
+            LOG.warning('Deleted instance %s but could not free its node '
+                        'now (%s): the schedulers\' clean-up will',
+                        instance_uuid, exc)
+            return None
 
     def set_provision_state(self, action, instance_uuid=None,
                             rescue_password=None, clean_steps=None):

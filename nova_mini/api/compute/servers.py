@@ -49,7 +49,6 @@ from nova_mini.api.compute import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
-from nova_mini.db import retry as db_retry
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
@@ -391,16 +390,8 @@ class ServersController(rest.RestController):
         instance.destroy()
         # After the row is gone: a scheduler finishing the build now fails
         # to mark it ACTIVE and frees the node itself.
-        try:
-            node_uuid = objects.Node.release(context, instance.uuid)
-        except db_retry.UNAVAILABLE as exc:
-            # The server is deleted, and the answer says so; a node it
-            # still holds is an orphan claim, which the schedulers'
-            # periodic clean-up frees.
-            LOG.warning('Deleted instance %s but could not free its node '
-                        'now (%s): the schedulers\' clean-up will',
-                        instance.uuid, exc)
-            return
+        # A node it cannot free now is left to the schedulers' clean-up.
+        node_uuid = objects.Node.release_of_deleted(context, instance.uuid)
         if node_uuid:
             LOG.info('Freed node %s of deleted instance %s', node_uuid,
                      instance.uuid)

@@ -29,6 +29,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import retry
+from nova_mini import exception
 from nova_mini.deploy import util
 from nova_mini.tests.harness import postgresql
 
@@ -165,7 +166,7 @@ def test_writer_gives_up_with_database_unavailable(cluster, daemon_engine):
         'retry_after': lambda self: 1})()
     cluster.stop(mode='fast')
     try:
-        with pytest.raises(retry.DatabaseUnavailable) as caught:
+        with pytest.raises(exception.DatabaseUnavailable) as caught:
             retry.call(policy, _one, (daemon_engine,))
     finally:
         cluster.start()
@@ -173,5 +174,5 @@ def test_writer_gives_up_with_database_unavailable(cluster, daemon_engine):
     assert message.startswith('The database cannot be reached')
     assert 'Retry the request in 1 seconds' in message
     # The API's 503 mapping covers it (a kind of DatabaseBusy).
-    assert isinstance(caught.value, retry.DatabaseBusy)
+    assert isinstance(caught.value, exception.DatabaseBusy)
     assert retry.call(policy, _one, (daemon_engine,)) == 1

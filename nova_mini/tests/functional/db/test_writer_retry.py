@@ -28,6 +28,7 @@ from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.db import retry
+from nova_mini import exception
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import database as db_fixture
@@ -170,7 +171,7 @@ def test_writer_gives_up_after_the_bound(fresh_db):
     holder = _Holder(fresh_db.engine, 'f')
     try:
         start = time.monotonic()
-        with pytest.raises(retry.DatabaseBusy) as caught:
+        with pytest.raises(exception.DatabaseBusy) as caught:
             _set_ram(context, 'f', 64)
         waited = time.monotonic() - start
     finally:

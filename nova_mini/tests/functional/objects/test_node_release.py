@@ -17,10 +17,15 @@ a server delete must never free a node that another instance has by then.
 from oslo_utils import uuidutils
 import pytest
 
+from nova_mini.db import models
+from nova_mini import exception
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
+from nova_mini.tests.fixtures import database as db_fixture
 
 pytestmark = pytest.mark.usefixtures('db')
+
+_NODES = models.Node.__table__
 
 
 def _node(admin, state, instance_uuid):
@@ -91,3 +96,40 @@ def test_release_of_a_claim_deployed_meanwhile_undeploys_it(
     stored = objects.Node.get_by_uuid(admin, node.uuid)
     assert (stored.provision_state, stored.instance_uuid) == (
         'available', None)
+
+
+@pytest.fixture
+def locked_out_db(backend, conf):
+    # A database of its own whose connections open with a short wait
+    # (SQLite busy_timeout, PostgreSQL lock_timeout, InnoDB's), so that a
+    # held lock makes a writer give up within a second.
+    conf.config(write_wait_timeout=1.0, write_retry_interval=0.01,
+                write_max_retry_interval=0.1, group='database')
+    fixture = db_fixture.DatabaseFixture(backend)
+    fixture.setUp()
+    try:
+        yield fixture
+    finally:
+        fixture.cleanUp()
+
+
+def test_release_of_deleted_leaves_the_claim_when_the_database_is_busy(
+        locked_out_db, admin, caplog):
+    mine = uuidutils.generate_uuid()
+    node = _node(admin, 'active', mine)
+    holder = locked_out_db.engine.connect()
+    # Another writer holds the node's row (SQLite: the database).
+    holder.execute(_NODES.update().where(_NODES.c.uuid == node.uuid).values(
+        description='held'))
+    try:
+        with pytest.raises(exception.DatabaseBusy):
+            objects.Node.release(admin, mine)
+        assert objects.Node.release_of_deleted(admin, mine) is None
+    finally:
+        holder.rollback()
+        holder.close()
+    assert "could not free its node now" in caplog.text
+    # Still the deleted instance's: an orphan claim for the clean-up.
+    stored = objects.Node.get_by_uuid(admin, node.uuid)
+    assert (stored.provision_state, stored.instance_uuid) == ('active', mine)
+    assert objects.Node.release_of_deleted(admin, mine) == node.uuid

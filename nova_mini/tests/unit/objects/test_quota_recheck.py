@@ -20,7 +20,6 @@ import logging
 from oslo_db import exception as db_exc
 import pytest
 
-from nova_mini.db import retry as db_retry
 from nova_mini import exception
 from nova_mini.objects import quota_recheck
 
@@ -54,8 +53,8 @@ def test_over_the_quota_is_undone_and_refused():
 
 
 @pytest.mark.parametrize('failure', [
-    db_retry.DatabaseUnavailable(waited=2, retry_after=5),
-    db_retry.DatabaseBusy(waited=2, retry_after=1),
+    exception.DatabaseUnavailable(waited=2, retry_after=5),
+    exception.DatabaseBusy(waited=2, retry_after=1),
     db_exc.DBConnectionError()], ids=['unavailable', 'busy', 'disconnect'])
 def test_a_count_the_database_cannot_answer_keeps_the_create(failure,
                                                              caplog):
