@@ -314,24 +314,18 @@ class AllocationsController(rest.RestController):
     @validation.body(node_schema.patch)
     def patch(self, ident):
         req = pecan.request
-        for operation in req.json:
-            field = operation['path'].split('/')[1]
-            if field not in _PATCHABLE:
-                raise exception.Invalid("'/%s' is an internal attribute and "
-                                        "can not be updated" % field)
+        json_patch.check_fields(req.json, _PATCHABLE)
         allocation = get_allocation(ident, policies.UPDATE)
         document = {name: getattr(allocation, name) for name in _PATCHABLE}
-        patched = json_patch.apply(document, req.json)
-        patched.setdefault('name', None)
-        if patched.get('extra') is None:
-            patched['extra'] = {}
+        patched = json_patch.apply_to(document, req.json,
+                                      removed={'name': None},
+                                      empty={'extra': {}})
         _check_patched(patched)
         if patched['name'] is not None and not _valid_name(patched['name']):
             raise exception.Invalid("Cannot update allocation with invalid "
                                     "name '%s'" % patched['name'])
-        for name, value in patched.items():
-            if value != document[name]:
-                setattr(allocation, name, value)
+        for name, value in json_patch.changes(document, patched).items():
+            setattr(allocation, name, value)
         allocation.save()
         return allocations_views.AllocationView(req).render(allocation)
 

@@ -164,21 +164,15 @@ class ChassisController(rest.RestController):
     def patch(self, chassis_ident):
         req = pecan.request
         req.ctxt.can(policies.UPDATE)
-        for operation in req.json:
-            field = operation['path'].split('/')[1]
-            if field not in _PATCHABLE:
-                raise exception.Invalid("'/%s' is an internal attribute and "
-                                        "can not be updated" % field)
+        json_patch.check_fields(req.json, _PATCHABLE)
         chassis = _get_chassis(chassis_ident)
         document = {name: getattr(chassis, name) for name in _PATCHABLE}
-        patched = json_patch.apply(document, req.json)
-        patched.setdefault('description', None)
-        if patched.get('extra') is None:
-            patched['extra'] = {}
+        patched = json_patch.apply_to(document, req.json,
+                                      removed={'description': None},
+                                      empty={'extra': {}})
         _check_patched(patched)
-        for name, value in patched.items():
-            if value != document[name]:
-                setattr(chassis, name, value)
+        for name, value in json_patch.changes(document, patched).items():
+            setattr(chassis, name, value)
         chassis.save()
         return chassis_views.ChassisView(req).render(chassis)
 

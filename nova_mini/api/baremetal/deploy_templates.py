@@ -94,15 +94,6 @@ def _keep_step_secrets(stored_steps, steps):
             '/steps/%d/args' % index)
 
 
-def _check_fields(asked):
-    for operation in asked:
-        field = operation['path'].split('/')[1]
-        if field not in _PATCHABLE:
-            raise exception.Invalid(
-                'Cannot patch %s. Only the following can be updated: %s'
-                % (operation['path'], ', '.join(_PATCHABLE)))
-
-
 class DeployTemplatesController(rest.RestController):
     """/deploy_templates and /deploy_templates/{uuid or name}."""
 
@@ -159,15 +150,17 @@ class DeployTemplatesController(rest.RestController):
     def patch(self, ident):
         req = pecan.request
         req.ctxt.can(policies.UPDATE)
-        _check_fields(req.json)
+        json_patch.check_fields(
+            req.json, _PATCHABLE,
+            'Cannot patch %(path)s. Only the following can be updated: '
+            '%(patchable)s')
         template = _get_template(ident)
         # Plain JSON, not the object's coercing lists and dicts: the patch
         # may put anything anywhere, the checks below judge the result.
         document = jsonutils.loads(jsonutils.dumps(
             {name: getattr(template, name) for name in _PATCHABLE}))
-        patched = json_patch.apply(document, req.json)
-        if patched.get('extra') is None:
-            patched['extra'] = {}
+        patched = json_patch.apply_to(document, req.json,
+                                      empty={'extra': {}})
         _check_patched(patched)
         _check_template(patched)
         # Patched from the stored template, not its masked view; but a

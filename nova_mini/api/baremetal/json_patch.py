@@ -12,6 +12,12 @@
 
 """JSON patch (RFC 6902) as Ironic takes it: add, replace and remove,
 applied to a copy of a resource's document.
+
+Every bare-metal PATCH handler reads the same way: ``check_fields``
+(the paths a patch may touch, before the resource is looked up), then
+``apply_to`` on the resource's STORED document (its fields as the object
+holds them, secrets in the clear: never the view, whose masks a patch
+would store), then its own checks of the result, then ``changes``.
 """
 
 import copy
@@ -78,7 +84,7 @@ def _apply_one(document, operation):
         raise exception.Invalid("Patch path '%s' does not exist" % path)
 
 
-def apply(document, patch):
+def _apply(document, patch):
     """Return a copy of ``document`` changed by ``patch``; the original is
     left alone.
 
@@ -97,6 +103,82 @@ def apply(document, patch):
                                     "value")
         _apply_one(document, operation)
     return document
+
+
+INTERNAL = "'/%(field)s' is an internal attribute and can not be updated"
+
+
+def field_of(operation):
+    """Return the field a patch operation touches: its path's first
+    token (``/extra/a`` -> ``extra``).
+    """
+    return operation['path'].split('/')[1]
+
+
+def check_fields(patch, patchable, message=INTERNAL):
+    """Refuse a patch touching a field not in ``patchable`` (400).
+
+    :param patch: the operations, already checked against the patch
+        schema.
+    :param patchable: the fields a patch may change.
+    :param message: the refusal, formatted with ``field``, ``path`` and
+        ``patchable`` (the fields, comma separated).
+    :raises nova_mini.exception.Invalid: a field not in ``patchable``.
+    """
+    for operation in patch:
+        field = field_of(operation)
+        if field not in patchable:
+            raise exception.Invalid(message % {
+                'field': field, 'path': operation['path'],
+                'patchable': ', '.join(patchable)})
+
+
+def apply_to(document, patch, removed=None, empty=None, masked=None):
+    """Return the STORED ``document`` of a resource changed by ``patch``.
+
+    The document is the resource's patchable fields as stored; what the
+    API shows may differ (masked secrets): a field the patch leaves
+    alone keeps its stored value, and a mask the client sent back (it
+    patched with what it read) becomes the stored secret again, so that a
+    masked value is never stored.
+
+    :param document: ``{field: stored value}``, left alone.
+    :param patch: the operations, already checked against the patch
+        schema (and by ``check_fields``).
+    :param removed: ``{field: value}`` a field the patch removed takes
+        (a field not named stays absent).
+    :param empty: ``{field: value}`` a field removed or set to null takes
+        (the empty document of a dict field, a flag's default); applied
+        after ``removed``.
+    :param masked: ``{field: function(stored value) -> shown value}`` of
+        the fields the API shows masked (see keep_masked).
+    :returns: the patched copy.
+    :raises nova_mini.exception.Invalid: a path that does not exist or is
+        out of range, an add or replace without a value, or a mask with no
+        stored secret behind it.
+    """
+    patched = _apply(document, patch)
+    for name, value in (removed or {}).items():
+        if name not in patched:
+            patched[name] = copy.deepcopy(value)
+    for name, value in (empty or {}).items():
+        if patched.get(name) is None:
+            patched[name] = copy.deepcopy(value)
+    for name, mask in (masked or {}).items():
+        if patched.get(name) is None:
+            continue
+        stored = document.get(name) or {}
+        patched[name] = keep_masked(patched[name], stored, mask(stored),
+                                    '/' + name)
+    return patched
+
+
+def changes(document, patched):
+    """Return ``{field: value}`` of the fields whose ``patched`` value
+    differs from the stored ``document``'s (a field new to it included).
+    """
+    return {name: value for name, value in patched.items()
+            if name not in document or value != document[name]}
 
 
 MASK = '******'

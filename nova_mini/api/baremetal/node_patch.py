@@ -11,7 +11,7 @@
 #    under the License.
 
 """What a node patch may change, the rule each of its operations needs,
-and the document it applies to.
+the document it applies to and what a removed field becomes.
 
 The document is the node as stored, as Ironic's is (``Node.as_dict``),
 never the node as the API shows it: the view masks secrets and redacts
@@ -20,7 +20,6 @@ fields, and a patch of the view would store the masks.
 
 from oslo_utils import strutils
 
-from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import nodes as policies
@@ -53,9 +52,17 @@ FIELD_RULES = {
     **{name: policies.UPDATE_DRIVER for name in node_interfaces.FIELDS},
 }
 
-# The fields whose stored value the view masks, and how.
-_MASKED = {'driver_info': node_views.masked_driver_info,
-           'instance_info': node_views.masked_instance_info}
+# What a field removed becomes (its default, not its old value).
+REMOVED = dict(dict.fromkeys(PATCHABLE), maintenance=False, protected=False,
+               retired=False, conductor_group='')
+# What a dict field removed or set to null becomes.
+EMPTY = dict.fromkeys(('driver_info', 'extra', 'properties', 'instance_info'),
+                      {})
+# The fields whose stored value the view masks, and how: a client that
+# sends back the driver_info or instance_info it read sends ``******``
+# for their secrets, which keep their stored value (json_patch.apply_to).
+MASKED = {'driver_info': node_views.masked_driver_info,
+          'instance_info': node_views.masked_instance_info}
 
 
 def operation_rule(field, operation):
@@ -88,23 +95,3 @@ def stored_document(node, chassis_uuid):
                 if name != 'chassis_uuid'}
     document['chassis_uuid'] = chassis_uuid
     return document
-
-
-def keep_secrets(document, patched):
-    """Put back in ``patched`` the secrets the client sent as masks.
-
-    A client that sends back the ``driver_info`` or ``instance_info`` it
-    read sends ``******`` for their secrets: those keep their stored
-    value; a ``******`` where nothing is stored is refused (400), so a
-    mask is never stored.
-
-    :param document: the stored document (stored_document).
-    :param patched: the patched document, changed in place.
-    :raises nova_mini.exception.Invalid: a mask with no secret behind it.
-    """
-    for name, mask in _MASKED.items():
-        if patched.get(name) is None:
-            continue
-        stored = document[name] or {}
-        patched[name] = json_patch.keep_masked(patched[name], stored,
-                                               mask(stored), '/' + name)

@@ -272,7 +272,7 @@ class NodesController(rest.RestController):
         view = node_views.NodeView(req)
         rules = []
         for operation in req.json:
-            field = operation['path'].split('/')[1]
+            field = json_patch.field_of(operation)
             if field == 'traits':
                 raise exception.Invalid('Node traits cannot be changed by '
                                         'a patch: use /nodes/%s/traits.'
@@ -293,23 +293,14 @@ class NodesController(rest.RestController):
         # The stored node, not the view of it (masked, redacted).
         document = node_patch.stored_document(
             node, view.value(node, 'chassis_uuid'))
-        patched = json_patch.apply(document, req.json)
-        # A removed field is unset (its default), not left as it was.
-        for name in ('maintenance', 'protected', 'retired'):
-            patched.setdefault(name, False)
-        patched.setdefault('conductor_group', '')
-        for name in node_patch.PATCHABLE:
-            patched.setdefault(name, None)
-        for name in ('driver_info', 'extra', 'properties', 'instance_info'):
-            if patched.get(name) is None:
-                patched[name] = {}
-        node_patch.keep_secrets(document, patched)
+        patched = json_patch.apply_to(
+            document, req.json, removed=node_patch.REMOVED,
+            empty=node_patch.EMPTY, masked=node_patch.MASKED)
         if req.since(versions.UNRESTRICTED_NODE_NAME):
             _check_patched(patched)
         else:
             _check_patched_hostname(patched)
-        changed = {name: value for name, value in patched.items()
-                   if value != document[name]}
+        changed = json_patch.changes(document, patched)
         _check_versioned_values(req, changed)
         _check_interface_change(node, patched, changed)
         _patch_interfaces(node, patched, changed, reset)

@@ -42,6 +42,8 @@ from nova_mini.policies import portgroups as policies
 _check_patched = validation.value_checker(schema.patched, 'portgroup')
 _PATCHABLE = ('name', 'address', 'node_uuid', 'extra',
               'standalone_ports_supported', 'mode', 'properties')
+# What a field removed or set to null becomes.
+_EMPTY = {'extra': {}, 'properties': {}, 'standalone_ports_supported': True}
 _MODE_FIELDS = ('mode', 'properties')
 _since_portgroups = microversion.versioned(min_version=versions.PORTGROUPS)
 _since_subresources = microversion.versioned(
@@ -204,29 +206,19 @@ class PortgroupsController(rest.RestController):
     @validation.body(node_schema.patch)
     def patch(self, group_ident):
         req = pecan.request
-        for operation in req.json:
-            field = operation['path'].split('/')[1]
-            if field not in _PATCHABLE:
-                raise exception.Invalid("'/%s' is an internal attribute and "
-                                        "can not be updated" % field)
+        json_patch.check_fields(req.json, _PATCHABLE)
         group = get_portgroup(group_ident, policies.UPDATE)
         view = portgroups_views.PortgroupView(req)
         document = {name: getattr(group, name) for name in _PATCHABLE}
-        patched = json_patch.apply(document, req.json)
-        for name in _PATCHABLE:
-            patched.setdefault(name, None)
-        for name in ('extra', 'properties'):
-            if patched[name] is None:
-                patched[name] = {}
-        if patched['standalone_ports_supported'] is None:
-            patched['standalone_ports_supported'] = True
+        patched = json_patch.apply_to(document, req.json,
+                                      removed=dict.fromkeys(_PATCHABLE),
+                                      empty=_EMPTY)
         if patched['mode'] is None or patched['node_uuid'] is None:
             raise exception.Invalid('A port group must keep its mode and '
                                     'node_uuid: replace them, do not remove '
                                     'them.')
         _check_patched(patched)
-        changed = {name: value for name, value in patched.items()
-                   if value != document[name]}
+        changed = json_patch.changes(document, patched)
         _check_values(changed)
         if 'node_uuid' in changed:
             node = lookup.get_node(changed.pop('node_uuid'))

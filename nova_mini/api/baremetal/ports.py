@@ -44,6 +44,9 @@ _check_patched = validation.value_checker(schema.patched, 'port')
 _PATCHABLE = ('address', 'node_uuid', 'extra', 'local_link_connection',
               'pxe_enabled', 'physical_network', 'portgroup_uuid',
               'is_smartnic')
+# What a field removed or set to null becomes.
+_EMPTY = {'extra': {}, 'local_link_connection': {}, 'pxe_enabled': True,
+          'is_smartnic': False}
 
 
 def node_projects_target(context, owner, lessee):
@@ -258,35 +261,23 @@ class PortsController(rest.RestController):
     @validation.body(node_schema.patch)
     def patch(self, port_ident):
         req = pecan.request
-        for operation in req.json:
-            field = operation['path'].split('/')[1]
-            if field not in _PATCHABLE:
-                raise exception.Invalid("'/%s' is an internal attribute and "
-                                        "can not be updated" % field)
+        json_patch.check_fields(req.json, _PATCHABLE)
         port = _get_port(port_ident, policies.UPDATE)
         view = ports_views.PortView(req)
-        # The stored port, as for nodes (not the view, which may one day
-        # mask or convert); is_smartnic is not kept: always false.
+        # The stored port (not the view, which may one day mask or
+        # convert); is_smartnic is not kept: always false.
         document = {name: getattr(port, name) for name in _PATCHABLE
                     if name != 'is_smartnic'}
         document['is_smartnic'] = False
-        patched = json_patch.apply(document, req.json)
-        for name in _PATCHABLE:
-            patched.setdefault(name, None)
-        for name in ('extra', 'local_link_connection'):
-            if patched[name] is None:
-                patched[name] = {}
-        if patched['pxe_enabled'] is None:
-            patched['pxe_enabled'] = True
-        if patched['is_smartnic'] is None:
-            patched['is_smartnic'] = False
+        patched = json_patch.apply_to(document, req.json,
+                                      removed=dict.fromkeys(_PATCHABLE),
+                                      empty=_EMPTY)
         if patched['address'] is None or patched['node_uuid'] is None:
             raise exception.Invalid('A port must keep its address and '
                                     'node_uuid: replace them, do not remove '
                                     'them.')
         _check_patched(patched)
-        changed = {name: value for name, value in patched.items()
-                   if value != document[name]}
+        changed = json_patch.changes(document, patched)
         _check_values(changed)
         if 'address' in changed:
             changed['address'] = mac(changed['address'])

@@ -79,10 +79,12 @@ class VolumeResourcesController(rest.RestController):
     def _view(self, req):
         return self.VIEW(req)
 
-    def _keep_secrets(self, req, item, document, patched):
-        """Put back in ``patched`` the stored values a client sent as
-        the masks or redactions it read (see VolumeTargets); none here.
+    def _masked(self, req, item):
+        """``{field: function(stored value) -> shown value}`` of the
+        fields the view masks or redacts (see json_patch.apply_to); none
+        here.
         """
+        return {}
 
     def _shown(self, item):
         """``item`` as the caller may see it (see VolumeTargets)."""
@@ -235,26 +237,21 @@ class VolumeResourcesController(rest.RestController):
     def patch(self, ident):
         req = pecan.request
         self._no_node_path()
-        for operation in req.json:
-            field = operation['path'].split('/')[1]
-            if field not in self.PATCHABLE:
-                raise exception.Invalid(
-                    'Cannot patch %s. Only the following can be updated: '
-                    '%s.' % (operation['path'], ', '.join(self.PATCHABLE)))
+        json_patch.check_fields(
+            req.json, self.PATCHABLE,
+            'Cannot patch %(path)s. Only the following can be updated: '
+            '%(patchable)s.')
         item = self._get(ident, policies.UPDATE)
         document = {name: getattr(item, name) for name in self.PATCHABLE}
-        patched = json_patch.apply(document, req.json)
-        for name in self.DICTS:
-            if patched.get(name) is None:
-                patched[name] = {}
+        patched = json_patch.apply_to(
+            document, req.json, empty=dict.fromkeys(self.DICTS, {}),
+            masked=self._masked(req, item))
         if patched.get('node_uuid') is None:
             raise exception.Invalid('A volume resource must keep its '
                                     'node_uuid: replace it, do not remove '
                                     'it.')
         self.CHECK_PATCHED(patched)
-        self._keep_secrets(req, item, document, patched)
-        changed = {name: value for name, value in patched.items()
-                   if value != document.get(name)}
+        changed = json_patch.changes(document, patched)
         if 'node_uuid' in changed:
             node = self._new_node(req, item, changed.pop('node_uuid'))
             changed['node_id'] = node.id

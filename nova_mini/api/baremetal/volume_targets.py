@@ -20,7 +20,6 @@ shown to those ``baremetal:volume:view_target_properties`` allows, with
 passwords masked; the others see them redacted.
 """
 
-from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal.schemas import volumes as schema
 from nova_mini.api.baremetal.views import volume as volume_views
 from nova_mini.api.baremetal import volume_resources
@@ -42,13 +41,11 @@ class VolumeTargetsController(volume_resources.VolumeResourcesController):
                  'volume_id', 'volume_type')
     DICTS = ('extra', 'properties')
 
-    def _keep_secrets(self, req, item, document, patched):
+    def _masked(self, req, item):
         # The properties the caller read (masked, or redacted whole) and
         # sent back are the stored ones.
-        stored = document['properties'] or {}
-        patched['properties'] = json_patch.keep_masked(
-            patched['properties'], stored,
-            self._view(req).value(item, 'properties'), '/properties')
+        view = self._view(req)
+        return {'properties': lambda stored: view.value(item, 'properties')}
 
     @wsgi.expose(status=201)
     @volume_resources.since_volume
