@@ -48,11 +48,14 @@ whether the column equals the value (false first).
 
 import sqlalchemy as sa
 
+from nova_mini import conf
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.db import regexp
 from nova_mini import exception
 from nova_mini.objects import instance_metadata
+
+CONF = conf.CONF
 
 _INSTANCES = models.Instance.__table__
 _TAGS = models.InstanceTag.__table__
@@ -67,6 +70,33 @@ _REGEX_FILTER_NAMES = {'node_uuid': 'node'}
 # Characters that end a literal prefix of a regular expression.
 _SPECIAL = frozenset('.^$*+?{}[]\\|()')
 _QUANTIFIERS = frozenset('*?{')
+
+
+def check_pattern(name, pattern):
+    """Return ``pattern`` once checked as the regular expression of filter
+    ``name`` (nova_mini.db.regexp: its length, Python's syntax).
+
+    :raises nova_mini.exception.InvalidRegexFilter: it is not one.
+    """
+    return regexp.check(name, pattern)
+
+
+def config_drive_flags(name, pattern):
+    """The config drive flags (booleans) whose text as Nova keeps it
+    (``'True'`` or ``''``) filter ``name``'s ``pattern`` matches.
+
+    :raises nova_mini.exception.InvalidRegexFilter: not a regular
+        expression ``check_pattern`` takes.
+    :raises nova_mini.exception.RegexFilterTimeout: past ``[api]
+        regex_filter_timeout``.
+    """
+    pattern = check_pattern(name, pattern)
+    try:
+        return frozenset(flag for flag, text in ((True, 'True'), (False, ''))
+                         if regexp.search(pattern, text))
+    except TimeoutError:
+        raise exception.RegexFilterTimeout(
+            names=name, seconds=CONF.api.regex_filter_timeout)
 
 
 def literal_prefix(pattern):

@@ -34,13 +34,13 @@ from nova_mini import policy
 LOG = logging.getLogger(__name__)
 
 MAX_VALUE_LENGTH = 255
-# POST and PUT: no validation query before 2.86 (_validation_mode refuses
+# POST and PUT: no validation query before 2.86 (_get_validation_mode refuses
 # the parameter there).
 _validate_write_query = validation.query([
     (versions.EXTRA_SPECS_VALIDATION, schema.validation_query_v286)])
 
 
-def _as_strings(specs):
+def _get_stored_values(specs):
     """Return the values as stored: numbers become their text, which must
     fit too.
     """
@@ -55,7 +55,7 @@ def _as_strings(specs):
     return stored
 
 
-def _validation_mode(req):
+def _get_validation_mode(req):
     """Return the validation mode asked for (the schema has checked its
     value), or None below 2.86, where nothing is validated.
     """
@@ -72,7 +72,7 @@ def _check(req, flavor_id, specs):
     """Validate ``specs`` as the request's mode says; 400 for all the
     problems at once, so that nothing is stored.
     """
-    mode = _validation_mode(req)
+    mode = _get_validation_mode(req)
     if mode is None or mode == registry.DISABLED:
         return
     verdict = registry.validate(registry.get_registry(), specs, mode)
@@ -128,7 +128,7 @@ class FlavorExtraSpecsController(pecan_speedups.SubResourceController):
         req = pecan.request
         req.ctxt.can(policies.CREATE)
         body = req.json['extra_specs']
-        specs = _as_strings(body)
+        specs = _get_stored_values(body)
         _check(req, self.flavor_id, specs)
         # Only the row id is needed, not the flavor and its specs.
         flavor_obj.merge_extra_specs(req.ctxt, self.flavor_id, specs)
@@ -143,7 +143,7 @@ class FlavorExtraSpecsController(pecan_speedups.SubResourceController):
         req = pecan.request
         req.ctxt.can(policies.UPDATE)
         body = req.json
-        specs = _as_strings(body)
+        specs = _get_stored_values(body)
         _check(req, self.flavor_id, specs)
         flavor = self._flavor(req.ctxt)
         if key not in specs:

@@ -53,7 +53,7 @@ _validate_list_query = validation.query([
 _SIZE_BOUND = 2 ** 31
 
 
-def _int_filter(req, name):
+def _parse_int_filter(req, name):
     value = req.GET.get(name)
     if value is None:
         return None
@@ -66,7 +66,7 @@ def _int_filter(req, name):
     return max(-_SIZE_BOUND, min(value, _SIZE_BOUND))
 
 
-def _is_public_filter(req, context):
+def _parse_is_public_filter(req, context):
     if not context.is_admin:
         return True
     value = req.GET.get('is_public')
@@ -91,11 +91,11 @@ class FlavorsController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         context.can(policies.LIST)
-        filters = {'is_public': _is_public_filter(req, context)}
+        filters = {'is_public': _parse_is_public_filter(req, context)}
         if not context.is_admin:
             filters['disabled'] = False
-        filters['min_memory_mb'] = _int_filter(req, 'minRam')
-        filters['min_root_gb'] = _int_filter(req, 'minDisk')
+        filters['min_memory_mb'] = _parse_int_filter(req, 'minRam')
+        filters['min_root_gb'] = _parse_int_filter(req, 'minDisk')
         limit = pagination.limit(req)
         # Records, not Flavor objects: the list is only displayed.
         flavors = flavor_obj.list_flavors(

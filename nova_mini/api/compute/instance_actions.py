@@ -48,7 +48,7 @@ def _stamp(value):
     return value.strftime('%Y-%m-%dT%H:%M:%S.%f') if value else None
 
 
-def _time(name, value):
+def _parse_time(name, value):
     try:
         return timeutils.normalize_time(timeutils.parse_isotime(value))
     except ValueError:
@@ -78,7 +78,7 @@ class InstanceActionsController(rest.RestController):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    def _target(self, rule):
+    def _get_target(self, rule):
         """The server's project and user, if the caller may ``rule`` its
         actions; a deleted server's from its actions from 2.21.
         """
@@ -104,16 +104,16 @@ class InstanceActionsController(rest.RestController):
     ])
     def get_all(self):
         req = pecan.request
-        self._target(policies.LIST)
+        self._get_target(policies.LIST)
         paged = req.since(versions.INSTANCE_ACTIONS_PAGING)
         limit = marker = since = before = None
         if paged:
             limit = pagination.limit(req)
             marker = req.GET.get('marker')
             if 'changes-since' in req.GET:
-                since = _time('changes-since', req.GET['changes-since'])
+                since = _parse_time('changes-since', req.GET['changes-since'])
             if 'changes-before' in req.GET:
-                before = _time('changes-before', req.GET['changes-before'])
+                before = _parse_time('changes-before', req.GET['changes-before'])
                 if since is not None and before < since:
                     raise exception.Invalid(
                         'The value of changes-since must be less than or '
@@ -132,7 +132,7 @@ class InstanceActionsController(rest.RestController):
     def get_one(self, request_id):
         req = pecan.request
         context = req.ctxt
-        target = self._target(policies.SHOW)
+        target = self._get_target(policies.SHOW)
         try:
             action = instance_action.get_action(context, self.server_id,
                                                 request_id)

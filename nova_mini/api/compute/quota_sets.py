@@ -62,13 +62,13 @@ def _quota_set(req, values, project_id=None):
     return {'quota_set': body}
 
 
-def _no_user(req):
+def _refuse_user_id(req):
     if req.GET.getall('user_id'):
         raise exception.Invalid('nova_mini keeps no per-user quotas: '
                                 'leave user_id out.')
 
 
-def _checked(context, project_id, quota_set):
+def _get_limits(context, project_id, quota_set):
     """``{resource: int limit}`` of a PUT body, Nova's 400s for a limit
     below what the project uses (unless ``force``) and nova_mini's for a
     limit it fixes.
@@ -141,9 +141,9 @@ class ProjectQuotaSetController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         context.can(policies.UPDATE, {'project_id': self.project_id})
-        _no_user(req)
-        values = _checked(context, self.project_id,
-                          dict(req.json['quota_set']))
+        _refuse_user_id(req)
+        values = _get_limits(context, self.project_id,
+                             dict(req.json['quota_set']))
         if values:
             quota.set_limits(context, self.project_id, values)
         return _quota_set(req, quota.get_limits(context, self.project_id))
@@ -154,7 +154,7 @@ class ProjectQuotaSetController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         context.can(policies.DELETE, {'project_id': self.project_id})
-        _no_user(req)
+        _refuse_user_id(req)
         quota.delete_limits(context, self.project_id)
         return wsgi.json_response(None, status=202)
 

@@ -99,7 +99,7 @@ class ServerActionController(rest.RestController):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    def _instance(self, rule):
+    def _get_server(self, rule):
         return server_common.get_server(pecan.request.ctxt, self.server_id,
                                         rule)
 
@@ -119,7 +119,7 @@ class ServerActionController(rest.RestController):
     def _power_task(self, rule, action, task_state, from_states, target,
                     event, end):
         context = pecan.request.ctxt
-        instance = self._instance(rule)
+        instance = self._get_server(rule)
         task.check_lock(context, instance)
         task.run(instance, action, task_state, from_states,
                  lambda: [(event, _power(context, instance, target))],
@@ -156,7 +156,7 @@ class ServerActionController(rest.RestController):
     def _lock(self):
         req = pecan.request
         context = req.ctxt
-        instance = self._instance(policies.LOCK)
+        instance = self._get_server(policies.LOCK)
         reason = (req.json['lock'] or {}).get('locked_reason')
         # As Nova: the owner's project locks as 'owner', anyone else (an
         # administrator) as 'admin'.
@@ -168,7 +168,7 @@ class ServerActionController(rest.RestController):
     @validation.body(schema.unlock)
     def _unlock(self):
         context = pecan.request.ctxt
-        instance = self._instance(policies.UNLOCK)
+        instance = self._get_server(policies.UNLOCK)
         owner = context.project_id == instance.project_id
         if instance.locked_by == 'admin' and owner or (
                 instance.locked_by == 'owner' and not owner):
@@ -181,7 +181,7 @@ class ServerActionController(rest.RestController):
 
     @validation.body(schema.create_image)
     def _create_image(self):
-        self._instance(policies.CREATE_IMAGE)
+        self._get_server(policies.CREATE_IMAGE)
         raise exception.Invalid(
             'createImage is not supported: nova_mini cannot take an image '
             "of a bare-metal node's disk. Upload the image to the Image "
@@ -197,7 +197,7 @@ class ServerActionController(rest.RestController):
         req = pecan.request
         context = req.ctxt
         body = req.json['rebuild']
-        instance = self._instance(policies.REBUILD)
+        instance = self._get_server(policies.REBUILD)
         task.check_lock(context, instance)
         if body.get('personality'):
             server_common.refuse_personality()

@@ -25,13 +25,11 @@ from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
 from nova_mini.api import pagination
-from nova_mini import conf
-from nova_mini.db import regexp
 from nova_mini import exception
 from nova_mini.objects import instance as instance_obj
+from nova_mini.objects import instance_filters
 from nova_mini.policies import servers as policies
 
-CONF = conf.CONF
 
 # Every server status of Nova: from 2.38 any other is a bad filter.
 STATUSES = frozenset([
@@ -78,18 +76,11 @@ MAX_FILTER_TAGS = 100
 _ALL_OF_TAGS = {'tags': True, 'not_tags': False}
 
 
-def _pattern(name, value):
-    """Return ``value`` once checked as a regular expression (see
-    nova_mini.db.regexp: its length, Python's syntax).
-    """
-    return regexp.check(name, value)
-
-
 def _regex(column):
     """Return a filter matching ``column`` with a regular expression."""
     def add(filters, name, value):
         filters.setdefault('regex', []).append(
-            (column, _pattern(name, value)))
+            (column, instance_filters.check_pattern(name, value)))
     return add
 
 
@@ -114,7 +105,7 @@ def _vm_states(filters, states):
     filters.setdefault('vm_states', []).append(frozenset(states))
 
 
-def _time(name, value):
+def _parse_time(name, value):
     try:
         return timeutils.normalize_time(timeutils.parse_isotime(value))
     except ValueError:
@@ -123,11 +114,11 @@ def _time(name, value):
 
 def _changed(key):
     def add(filters, name, value):
-        filters[key] = _time(name, value)
+        filters[key] = _parse_time(name, value)
     return add
 
 
-def _strict_bool(value):
+def _parse_strict_bool(value):
     try:
         return strutils.bool_from_string(value, strict=True)
     except ValueError as exc:
@@ -174,18 +165,12 @@ def _power_state(filters, name, value):
 
 
 def _locked(filters, name, value):
-    filters['locked'] = _strict_bool(value)
+    filters['locked'] = _parse_strict_bool(value)
 
 
 def _config_drive(filters, name, value):
     # Matched against the flag as Nova keeps it: the text 'True' or ''.
-    pattern = _pattern(name, value)
-    try:
-        allowed = {flag for flag, text in ((True, 'True'), (False, ''))
-                   if regexp.search(pattern, text)}
-    except TimeoutError:
-        raise exception.RegexFilterTimeout(
-            names=name, seconds=CONF.api.regex_filter_timeout)
+    allowed = instance_filters.config_drive_flags(name, value)
     filters['config_drive'] = frozenset(
         allowed & filters.get('config_drive', allowed))
 
@@ -263,7 +248,7 @@ def all_tenants(params):
         return False
     if not params['all_tenants']:
         return True
-    return _strict_bool(params['all_tenants'])
+    return _parse_strict_bool(params['all_tenants'])
 
 
 class ServerQuery(object):
@@ -316,8 +301,8 @@ class ServerQuery(object):
                 raise exception.Invalid(
                     'nova_mini cannot filter servers by %s: its servers do '
                     'not keep what this Nova filter reads.' % name)
-        if {'changes-since', 'changes-before'} <= names and _time(
-                'changes-before', self.params['changes-before']) < _time(
+        if {'changes-since', 'changes-before'} <= names and _parse_time(
+                'changes-before', self.params['changes-before']) < _parse_time(
                 'changes-since', self.params['changes-since']):
             raise exception.Invalid('The value of changes-since must be '
                                     'less than or equal to changes-before.')

@@ -65,7 +65,7 @@ def hints_of(req_body):
     return result
 
 
-def _group(context, uuids):
+def _get_group(context, uuids):
     if len(uuids) > 1:
         raise exception.Invalid(
             'The group hint names %d server groups; a server joins one.'
@@ -96,7 +96,7 @@ def check(context, hints):
     group = None
     for key in sorted(hints):
         if key == 'group':
-            group = _group(context, hints[key])
+            group = _get_group(context, hints[key])
             filter_name = affinity.FILTER_OF_POLICY.get(group.policy)
             if filter_name and filter_name not in enabled:
                 raise _not_enabled(

@@ -38,17 +38,17 @@ class ServerMetadataController(rest.RestController):
     def __init__(self, server_id):
         self.server_id = server_id
 
-    def _instance(self, context, rule):
+    def _get_server(self, context, rule):
         return server_common.get_server(context, self.server_id, rule)
 
     @wsgi.expose()
     def get_all(self):
-        instance = self._instance(pecan.request.ctxt, policies.INDEX)
+        instance = self._get_server(pecan.request.ctxt, policies.INDEX)
         return {'metadata': instance.metadata}
 
     @wsgi.expose()
     def get_one(self, key):
-        instance = self._instance(pecan.request.ctxt, policies.SHOW)
+        instance = self._get_server(pecan.request.ctxt, policies.SHOW)
         if key not in instance.metadata:
             raise exception.InstanceMetadataNotFound()
         return {'meta': {key: instance.metadata[key]}}
@@ -58,7 +58,7 @@ class ServerMetadataController(rest.RestController):
     @validation.body(schema.create)
     def post(self):
         req = pecan.request
-        instance = self._instance(req.ctxt, policies.CREATE)
+        instance = self._get_server(req.ctxt, policies.CREATE)
         instance_task.check_lock(req.ctxt, instance)
         return {'metadata': instance.update_metadata(req.json['metadata'])}
 
@@ -73,14 +73,14 @@ class ServerMetadataController(rest.RestController):
     @validation.body(schema.update_all)
     def _update_all(self):
         req = pecan.request
-        instance = self._instance(req.ctxt, policies.UPDATE_ALL)
+        instance = self._get_server(req.ctxt, policies.UPDATE_ALL)
         instance_task.check_lock(req.ctxt, instance)
         return {'metadata': instance.replace_metadata(req.json['metadata'])}
 
     @validation.body(schema.update)
     def _update(self, key):
         req = pecan.request
-        instance = self._instance(req.ctxt, policies.UPDATE)
+        instance = self._get_server(req.ctxt, policies.UPDATE)
         instance_task.check_lock(req.ctxt, instance)
         item = req.json['meta']
         if key not in item:
@@ -90,7 +90,7 @@ class ServerMetadataController(rest.RestController):
 
     @wsgi.expose(status=204)
     def delete(self, key):
-        instance = self._instance(pecan.request.ctxt, policies.DELETE)
+        instance = self._get_server(pecan.request.ctxt, policies.DELETE)
         instance_task.check_lock(pecan.request.ctxt, instance)
         # As Nova: a missing item is 404 whatever the server's state.
         if key not in instance.metadata:
