@@ -147,7 +147,7 @@ def _get_image_ref(body):
 def _description(req, body):
     # As Nova: below 2.19, where the body has none, a server's
     # description is its name.
-    if req.api_version < versions.SERVER_DESCRIPTION:
+    if not req.since(versions.SERVER_DESCRIPTION):
         return body['name']
     return body.get('description')
 
