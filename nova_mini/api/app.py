@@ -37,7 +37,6 @@ from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
 from nova_mini import conf
-from nova_mini.db import api as db_api
 from nova_mini import rpc
 
 CONF = conf.CONF
@@ -102,12 +101,13 @@ class RefuseNulBytes(object):
 def build_app(conf=CONF):
     """Build the API WSGI application (in each worker process): both roots
     behind authentication, request ids and, if enabled, the parsing of
-    proxy headers.
+    proxy headers. The process has pointed the database facade at
+    ``[database]`` before (nova_mini.cmd.api, nova_mini.wsgi.api): the
+    handlers reach the database through the objects only.
 
     :param conf: the configuration.
     :returns: the WSGI application.
     """
-    db_api.configure(conf)
     # transport_url and rpc_response_timeout: the servers API casts builds.
     rpc.register_opts(conf)
     roots = PathDispatcher({

@@ -24,6 +24,7 @@ from nova_mini.cmd import common
 from nova_mini import conductor_heartbeat
 from nova_mini import conf
 from nova_mini import config
+from nova_mini.db import api as db_api
 from nova_mini import service
 
 CONF = conf.CONF
@@ -55,6 +56,8 @@ def main(argv=None):
     config.parse_args(argv or sys.argv)
     config.log_options()
     common.require_database(CONF)
+    # Before the workers fork: each opens its own connections on first use.
+    db_api.configure(CONF)
     APIServer(
         'nova-mini-api', app.build_app,
         host=CONF.api.bind_host, port=CONF.api.bind_port,

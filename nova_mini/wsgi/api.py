@@ -24,10 +24,12 @@ host stops being alive once the last one stopped refreshing it, after
 from nova_mini.api import app as _app
 from nova_mini import conductor_heartbeat
 from nova_mini import conf
+from nova_mini.db import api as db_api
 from nova_mini import wsgi
 
 
 def _build_app():
+    db_api.configure(conf.CONF)
     application = _app.build_app()
     conductor_heartbeat.Heartbeat(
         conf.CONF.database.connection, conf.CONF.host,

@@ -88,7 +88,9 @@ class RequestPath(object):
                        check=True, stdout=subprocess.DEVNULL, timeout=300)
         from nova_mini.api import app
         from nova_mini import config
+        from nova_mini.db import api as db_api
         config.parse_args(['flavors_request_path', '--config-file', conf])
+        db_api.configure(config.CONF)
         self.app = app.build_app()
         self._environs = {}
         for i in range(10):

@@ -13,7 +13,9 @@
 """The shape of the package (tests excluded), read from its source:
 
 - no import cycle between its modules, counting the imports made inside
-  functions (a deferred import hides a cycle, it does not remove it).
+  functions (a deferred import hides a cycle, it does not remove it);
+- the API handlers reach the database through the objects only: no module
+  under ``nova_mini/api`` imports ``nova_mini.db``.
 """
 
 import ast
@@ -192,3 +194,16 @@ def test_no_import_cycles():
     cycles = import_cycles(import_graph())
     assert not cycles, 'import cycles (module-level or deferred):\n%s' % (
         '\n'.join(' -> '.join(cycle) for cycle in cycles))
+
+
+def test_api_does_not_import_db():
+    # Handlers reach the database through the objects, which own their
+    # transactions and retries.
+    offenders = []
+    for module, imported in sorted(import_graph().items()):
+        db = sorted(name for name in imported
+                    if name == 'nova_mini.db' or
+                    name.startswith('nova_mini.db.'))
+        if module.startswith('nova_mini.api') and db:
+            offenders.append('%s imports %s' % (module, ', '.join(db)))
+    assert not offenders, '\n'.join(offenders)
