@@ -11,7 +11,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # The steps that download are bounded, so that a stalled mirror stops the
 # run with a message instead of holding it: apt-get and pip install as a
 # whole (seconds), and each of pip's connections (its --timeout and
-# --retries, as environment variables: the venvs nova_mini.deploy builds
+# --retries, as environment variables: the venvs nova_mini_deploy builds
 # get them too).
 APT_TIMEOUT=${NOVA_MINI_APT_TIMEOUT:-900}
 PIP_INSTALL_TIMEOUT=${NOVA_MINI_PIP_TIMEOUT:-1200}
@@ -85,17 +85,26 @@ pip_install() {
 }
 
 # ensure_venv PIP_ARGS...: create $VENV if needed and pip install into it,
-# skipped when the same arguments and requirement files were installed.
+# skipped when the same arguments and requirement files were installed
+# (those of the project and of each directory argument, such as the
+# distributions of contrib/: their entry points are in their setup.cfg).
 ensure_venv() {
     if [ ! -x "$VENV/bin/python" ]; then
         log "creating the venv $VENV"
         "$PYTHON" -m venv "$VENV" || die "python3 -m venv failed (apt-get install python3-venv)"
     fi
-    local stamp want
+    local stamp want arg file files=()
+    for arg in "$@"; do
+        [ "$arg" = . ] && continue
+        for file in setup.cfg requirements.txt; do
+            [ -f "$REPO/$arg/$file" ] && files+=("$REPO/$arg/$file")
+        done
+    done
     stamp="$VENV/.nova_mini-installed-$(echo "$*" | sha256sum | cut -c1-12)"
     want=$( { echo "$REPO $*"; cat "$REPO/setup.cfg" "$REPO/requirements.txt" \
               "$REPO/test-requirements.txt" \
-              "$REPO/doc/requirements.txt" 2>/dev/null; } | sha256sum | cut -d' ' -f1)
+              "$REPO/doc/requirements.txt" "${files[@]}" 2>/dev/null; } |
+        sha256sum | cut -d' ' -f1)
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
         log "venv $VENV is up to date"
         return 0
@@ -105,9 +114,9 @@ ensure_venv() {
     echo "$want" >"$stamp"
 }
 
-# The deployment CLI (python -m nova_mini.deploy).
+# The deployment CLI (python -m nova_mini_deploy).
 deploy() {
-    (cd "$REPO" && "$VENV/bin/python" -m nova_mini.deploy "$@")
+    (cd "$REPO" && "$VENV/bin/python" -m nova_mini_deploy "$@")
 }
 
 # Services that run as Debian packages: each start_* starts the service

@@ -3,8 +3,10 @@
 # environments run them, in the test venv that tools/run-tests.sh builds
 # (run that first on a new machine):
 #   - flake8 (hacking) over the tree, bashate over the devstack plugin;
-#   - the sample config and policy files in etc/ match what the generators
-#     write from the code (regenerate with tox -e genconfig / genpolicy);
+#   - the sample config and policy files in etc/, and the sample vendordata
+#     service's in contrib/sample-vendordata-service/etc/, match what the
+#     generators write from the code (regenerate with tox -e genconfig /
+#     genpolicy);
 #   - the documentation and the release notes build with warnings as
 #     errors.
 # Exit status: 0 when every check passed; each failure is named.
@@ -58,8 +60,8 @@ check "config sample" config_sample \
     etc/nova_mini/nova-mini-config-generator.conf \
     etc/nova_mini/nova_mini.conf.sample
 check "vendordata sample config" config_sample \
-    etc/nova_mini/vendordata-sample-config-generator.conf \
-    etc/nova_mini/vendordata-sample.conf.sample
+    contrib/sample-vendordata-service/etc/vendordata-sample-config-generator.conf \
+    contrib/sample-vendordata-service/etc/vendordata-sample.conf.sample
 check "policy sample" policy_sample
 check docs "$BIN/sphinx-build" -q -W --keep-going -b html doc/source \
     "$WORK/docs"

@@ -45,10 +45,13 @@ apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
     libssl-dev rabbitmq-server postgresql memcached mariadb-server \
     cloud-init haproxy systemd
 
-# 2. The project, its test requirements and the sample operator plugins
-#    that the extra-spec and vendordata plugin tests load.
+# 2. The project, its test requirements, the sample operator plugins
+#    that the extra-spec and vendordata plugin tests load, and, editable
+#    (their tests run from the checkout), the installer that deploys the
+#    live tests' stack and the sample vendordata service it runs.
 pip_args=(-e . -r test-requirements.txt ./contrib/sample-extra-spec-plugin
-          ./contrib/sample-vendordata-plugin)
+          ./contrib/sample-vendordata-plugin -e ./contrib/nova-mini-deploy
+          -e ./contrib/sample-vendordata-service)
 ensure_venv "${pip_args[@]}"
 
 # 3. Services.
@@ -105,8 +108,12 @@ pip_install "$NOVA_MINI_TEMPEST_VENV/bin/python" "$NOVA_MINI_TEMPEST_VENV/pip-in
 
 # 4. The tests.
 log "pytest (temporary files and live stack logs under $TEST_TMP)"
-# The whole suite unless the arguments name test files or directories.
-paths=(nova_mini/tests)
+# The whole suite (nova_mini's tests and those of the installer and of the
+# sample vendordata service, in their distributions) unless the arguments
+# name test files or directories.
+paths=(nova_mini/tests
+    contrib/nova-mini-deploy/nova_mini_deploy/tests
+    contrib/sample-vendordata-service/nova_mini_vendordata_sample/tests)
 for arg in "$@"; do
     if [ -e "$REPO/${arg%%::*}" ]; then paths=(); break; fi
 done

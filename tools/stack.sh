@@ -4,8 +4,10 @@
 #   tools/stack.sh      (again at any time: it starts only what is missing)
 #   tools/unstack.sh    stops it all
 #
-# Installs the Debian packages it needs, the project and the openstack CLI
-# with its baremetal plugin (python-ironicclient) into $NOVA_MINI_VENV
+# Installs the Debian packages it needs, the project with its installer
+# (contrib/nova-mini-deploy) and the sample vendordata service
+# (contrib/sample-vendordata-service), and the openstack CLI with its
+# baremetal plugin (python-ironicclient) into $NOVA_MINI_VENV
 # (default .venv), starts RabbitMQ if it does not answer and gives the
 # daemons a virtual host and user of their own ($NOVA_MINI_RABBIT_VHOST and
 # $NOVA_MINI_RABBIT_USER, both default nova_mini), sets up Keystone
@@ -53,7 +55,12 @@ log "nova_mini stack: state $STATE, venv $VENV, daemons as $LAUNCHER"
 apt_ensure python3-venv python3-dev build-essential rabbitmq-server
 # Every client the commands printed at the end use: openstack (compute,
 # image, identity) and its baremetal plugin (python-ironicclient).
-ensure_venv -e . python-openstackclient python-ironicclient
+# The installer (contrib/nova-mini-deploy) and the sample vendordata
+# service (contrib/sample-vendordata-service) are distributions of their
+# own, beside nova_mini.
+ensure_venv -e . -e ./contrib/nova-mini-deploy \
+    -e ./contrib/sample-vendordata-service \
+    python-openstackclient python-ironicclient
 
 # 2. RabbitMQ, Keystone (users, projects, catalog), nova_mini's config and
 #    database, and (unless systemd starts them) the daemons.

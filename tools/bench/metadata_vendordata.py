@@ -85,9 +85,9 @@ import uuid
 
 import _record
 from nova_mini.cmd import manage_metadata
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
-from nova_mini.deploy import vendordata_sample
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
+from nova_mini_deploy import vendordata_sample
 
 DELAY = 0.3
 MAX_AGE = 60

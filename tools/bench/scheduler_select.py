@@ -376,7 +376,7 @@ def fill(conf_path, fraction, batch, groups):
 
 # ------------------------------------------------------------- rabbitmq
 def rabbitmqctl(*args):
-    from nova_mini.deploy import rabbitmq
+    from nova_mini_deploy import rabbitmq
     command = rabbitmq.sbin('rabbitmqctl')
     if not command:
         raise SystemExit('rabbitmqctl is not installed')

@@ -10,7 +10,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Services only tests run, beside what nova_mini.deploy deploys:
+"""Services only tests run, beside what nova_mini_deploy deploys:
 
 - ``postgresql``: the machine's PostgreSQL for tests (started if missing),
   temporary databases, and a private cluster a test may stop and restart;
@@ -21,5 +21,5 @@
 
 None of them is part of a deployment (the quick start, devstack and
 systemd use the machine's own PostgreSQL, RabbitMQ and load balancer), so
-they stay with the tests; they build on nova_mini.deploy.util.
+they stay with the tests; they build on nova_mini_deploy.util.
 """

@@ -45,7 +45,7 @@ import signal
 import socket
 import tempfile
 
-from nova_mini.deploy import util
+from nova_mini_deploy import util
 
 BINARY = 'haproxy'
 

@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 import uuid
 
-from nova_mini.deploy import util
+from nova_mini_deploy import util
 
 HOST = util.LOCALHOST
 PORT = int(os.environ.get('NOVA_MINI_PG_PORT', '5432'))

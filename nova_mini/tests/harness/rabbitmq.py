@@ -23,8 +23,8 @@ import tempfile
 import time
 import uuid
 
-from nova_mini.deploy import rabbitmq
-from nova_mini.deploy import util
+from nova_mini_deploy import rabbitmq
+from nova_mini_deploy import util
 
 # Debian's scripts behind /usr/sbin's wrapper, which would switch to the
 # rabbitmq user and read /etc/rabbitmq: a private node runs them directly.

@@ -27,10 +27,10 @@ import uuid
 
 import pytest
 
-from nova_mini import deploy
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
+import nova_mini_deploy
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 _STATE = {'stack': None, 'state_dir': None}
 
@@ -47,7 +47,7 @@ def pytest_configure(config):
 
 @pytest.fixture(scope='session')
 def stack(tmp_path_factory):
-    """The running stack (a deploy.Stack); stopped, and its virtual host
+    """The running stack (a nova_mini_deploy.Stack); stopped, and its virtual host
     deleted, at the end of the session, which fails if a daemon does not
     exit 0 on SIGTERM.
     """
@@ -56,9 +56,10 @@ def stack(tmp_path_factory):
     # NOTE: the virtual host is what keeps this run apart (a topic's queue
     # is named after the topic alone); the exchange only names it alike.
     name = 'nova_mini_test_%s' % run_id
-    st = deploy.Stack(state_dir, exchange=name, virtual_host=name,
-                      host='nova-mini-test-%s' % run_id,
-                      fast_passwords=True)
+    st = nova_mini_deploy.Stack(state_dir, exchange=name,
+                                virtual_host=name,
+                                host='nova-mini-test-%s' % run_id,
+                                fast_passwords=True)
     _STATE.update(stack=st, state_dir=state_dir)
     try:
         st.up()
@@ -78,7 +79,7 @@ def stack(tmp_path_factory):
         tails = _log_tails(st)
         st.adopt()
         st.down()
-        if not isinstance(exc, deploy.ServiceError):
+        if not isinstance(exc, nova_mini_deploy.ServiceError):
             raise
         pytest.fail('the live stack did not start: %s\n%s'
                     % (exc, tails), pytrace=False)

@@ -30,8 +30,8 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.deploy import glance as glance_harness
 from nova_mini.objects import node as node_obj
+from nova_mini_deploy import glance as glance_harness
 
 RUN = uuid.uuid4().hex[:6]
 RESOURCE_CLASS = 'baremetal-md-%s' % RUN
@@ -43,7 +43,7 @@ IMAGE = glance_harness.CIRROS_ID
 def stack_engine(stack):
     """Open the stack's database (its SQLite file) for a test's own rows.
 
-    :param stack: the running deploy.Stack.
+    :param stack: the running nova_mini_deploy.Stack.
     :returns: an SQLAlchemy engine; the caller disposes of it.
     """
     path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
@@ -56,7 +56,7 @@ def database_locked(stack):
     """Hold the write lock of the stack's database (SQLite) for the block:
     the daemons' writes wait for it meanwhile (reads go on).
 
-    :param stack: the running deploy.Stack.
+    :param stack: the running nova_mini_deploy.Stack.
     """
     path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
     connection = sqlite3.connect(path, timeout=30, isolation_level=None)

@@ -28,10 +28,10 @@ import uuid
 
 import pytest
 
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

@@ -29,8 +29,8 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

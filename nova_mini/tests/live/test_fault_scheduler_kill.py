@@ -39,9 +39,9 @@ import pytest
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

@@ -33,9 +33,9 @@ import pytest
 import requests
 
 from nova_mini.db import models
-from nova_mini.deploy import glance as glance_harness
-from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import glance as glance_harness
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

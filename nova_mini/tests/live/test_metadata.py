@@ -31,10 +31,10 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.metadata import identity
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

@@ -28,9 +28,9 @@ import uuid
 
 import pytest
 
-from nova_mini.deploy import rabbitmq
-from nova_mini.deploy import util
-from nova_mini.deploy import venvs
+from nova_mini_deploy import rabbitmq
+from nova_mini_deploy import util
+from nova_mini_deploy import venvs
 
 
 # stack.sh builds its venv on the first run (minutes): a time limit above

@@ -33,8 +33,8 @@ import pytest
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.deploy import glance as glance_harness
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import glance as glance_harness
 
 pytestmark = pytest.mark.live
 

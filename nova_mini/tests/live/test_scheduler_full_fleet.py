@@ -35,12 +35,12 @@ import sqlalchemy as sa
 from nova_mini import conf
 from nova_mini import context as nm_context
 from nova_mini.db import models
-from nova_mini.deploy import nova
 from nova_mini import objects
 from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import nova
 
 pytestmark = pytest.mark.live
 

@@ -21,10 +21,10 @@ import uuid
 
 import pytest
 
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.scheduler import rpcapi
 from nova_mini.tests.live import test_daemons
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

@@ -29,10 +29,10 @@ import uuid
 import pytest
 import requests
 
-from nova_mini import deploy
-from nova_mini.deploy import glance as glance_harness
 from nova_mini.metadata import identity
 from nova_mini.tests.harness import postgresql
+import nova_mini_deploy
+from nova_mini_deploy import glance as glance_harness
 
 pytestmark = [pytest.mark.live, pytest.mark.postgresql]
 
@@ -82,10 +82,10 @@ class _Database(object):
 def secret_stack(tmp_path_factory):
     database = _Database()
     name = 'nova_mini_secrets_%s' % RUN
-    st = deploy.Stack(str(tmp_path_factory.mktemp('secrets')),
-                      exchange=name, virtual_host=name,
-                      host='nova-mini-secrets-%s' % RUN, debug=True,
-                      fast_passwords=True)
+    st = nova_mini_deploy.Stack(str(tmp_path_factory.mktemp('secrets')),
+                                exchange=name, virtual_host=name,
+                                host='nova-mini-secrets-%s' % RUN,
+                                debug=True, fast_passwords=True)
     st.nova.extra_sections = {'database': {'connection': database.url}}
     try:
         st.up()

@@ -44,11 +44,11 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.tests.harness import postgresql
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

@@ -30,8 +30,8 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.deploy import nova
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import nova
 
 pytestmark = pytest.mark.live
 

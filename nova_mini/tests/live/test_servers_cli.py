@@ -35,9 +35,9 @@ import uuid
 import openstack
 import pytest
 
-from nova_mini.deploy import glance as glance_harness
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
+from nova_mini_deploy import glance as glance_harness
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

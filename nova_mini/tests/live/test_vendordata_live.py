@@ -40,11 +40,11 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
-from nova_mini.deploy import vendordata_sample
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
+from nova_mini_deploy import vendordata_sample
 
 pytestmark = pytest.mark.live
 

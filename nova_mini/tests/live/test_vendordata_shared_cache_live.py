@@ -29,12 +29,12 @@ import uuid
 import pytest
 import requests
 
-from nova_mini.deploy import nova
-from nova_mini.deploy import util
 from nova_mini.tests.fixtures import http_servers
 from nova_mini.tests.fixtures import memcached
 from nova_mini.tests.live import helpers
 from nova_mini.tests.live import test_metadata as md
+from nova_mini_deploy import nova
+from nova_mini_deploy import util
 
 pytestmark = pytest.mark.live
 

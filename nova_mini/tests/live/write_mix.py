@@ -46,10 +46,10 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.deploy import nova
-from nova_mini.deploy import rabbitmq
-from nova_mini.deploy import util
 from nova_mini.tests.live import helpers
+from nova_mini_deploy import nova
+from nova_mini_deploy import rabbitmq
+from nova_mini_deploy import util
 
 TRAIT_LIMIT = 50
 SPEC_FLAVORS = 4

@@ -27,10 +27,10 @@ import pytest
 
 from nova_mini.cmd import manage_metadata
 from nova_mini import context as nm_context
-from nova_mini.deploy import util
 from nova_mini import objects
 from nova_mini.tests.fixtures import console_scripts
 from nova_mini.tests.unit.extra_specs_tools import test_manage as tm
+from nova_mini_deploy import util
 
 SECRET = 'manage-secret-%s' % uuid.uuid4().hex
 

@@ -91,3 +91,47 @@ def test_apt_ensure_stops_after_its_time(tmp_path):
     # The connections of apt-get are bounded too.
     assert ('apt-get -q -o Acquire::http::Timeout=60 -o Acquire::Retries=3 '
             'update' in proc.stderr)
+
+
+def test_ensure_venv_installs_again_when_a_distribution_changes(tmp_path):
+    """The setup.cfg of a directory argument (a distribution of contrib/,
+    whose entry points it declares) is part of what makes a venv up to
+    date, as the project's own is.
+    """
+    repo = tmp_path / 'repo'
+    (repo / 'tools').mkdir(parents=True)
+    (repo / 'tools' / 'lib.sh').write_text(LIB.read_text())
+    dist = repo / 'contrib' / 'dist'
+    dist.mkdir(parents=True)
+    (repo / 'doc').mkdir()
+    for name in ('requirements.txt', 'test-requirements.txt',
+                 'doc/requirements.txt'):
+        (repo / name).write_text('')
+    (repo / 'setup.cfg').write_text('[metadata]\nname = project\n')
+    (dist / 'setup.cfg').write_text('[metadata]\nname = dist\n')
+    venv = tmp_path / 'venv'
+    (venv / 'bin').mkdir(parents=True)
+    calls = tmp_path / 'calls'
+    python = venv / 'bin' / 'python'
+    python.write_text('#!/bin/sh\necho "$*" >> %s\n' % calls)
+    python.chmod(0o755)
+
+    def ensure():
+        proc = subprocess.run(
+            ['bash', '-c', 'set -euo pipefail; source "$0"; '
+             'ensure_venv -e . -e ./contrib/dist',
+             str(repo / 'tools' / 'lib.sh')],
+            env=dict(os.environ, NOVA_MINI_VENV=str(venv)),
+            capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return calls.read_text().count('\n') if calls.exists() else 0
+
+    assert ensure() == 1
+    assert ensure() == 1        # up to date
+    (dist / 'setup.cfg').write_text(
+        '[metadata]\nname = dist\n[entry_points]\nconsole_scripts =\n'
+        '    dist = dist:main\n')
+    assert ensure() == 2
+    assert ensure() == 2
+    (dist / 'requirements.txt').write_text('nova_mini\n')
+    assert ensure() == 3

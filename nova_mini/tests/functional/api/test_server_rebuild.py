@@ -22,12 +22,12 @@ import uuid
 import webtest
 
 from nova_mini import context as nm_context
-from nova_mini.deploy import util
 from nova_mini.metadata import documents
 from nova_mini import objects
 from nova_mini.objects import instance_action
 from nova_mini.objects import instance_task
 from nova_mini.tests.fixtures import builders
+from nova_mini_deploy import util
 
 # Image ids (imageRef must be one).
 IMAGE = 'c0ffee00-0000-4000-8000-000000000001'

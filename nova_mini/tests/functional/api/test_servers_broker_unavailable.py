@@ -29,11 +29,11 @@ import webtest
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini.deploy import rabbitmq
-from nova_mini.deploy import util
 from nova_mini import objects
 from nova_mini import rpc
 from nova_mini.scheduler import rpcapi
+from nova_mini_deploy import rabbitmq
+from nova_mini_deploy import util
 
 V21 = '/compute/v2.1'
 DEMO = {'X-Auth-Token': 'demo:demo',

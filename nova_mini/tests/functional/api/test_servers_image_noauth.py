@@ -28,9 +28,9 @@ import webtest
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini.deploy import util
 from nova_mini.image import glance
 from nova_mini import objects
+from nova_mini_deploy import util
 
 V21 = '/compute/v2.1'
 DEMO = {'X-Auth-Token': 'demo:demo',

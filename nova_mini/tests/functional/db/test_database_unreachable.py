@@ -30,8 +30,8 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import retry
 from nova_mini import exception
-from nova_mini.deploy import util
 from nova_mini.tests.harness import postgresql
+from nova_mini_deploy import util
 
 
 def _refused_psycopg2():

@@ -10,13 +10,15 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Run, as a script, by the python of a venv that holds nova_mini's wheel
-and requirements.txt only (test_wheel_install.py copies it out of the
-tree first): where nova_mini was imported from, the entry points the
-installed distribution declares, each loaded (the oslo.config and
-oslo.policy listings also called, as their generators do), and every
-module of the package but its tests imported. One JSON object on
-standard output; what failed is in its ``errors``, never an exception.
+"""Run, as a script, by the python of a venv that holds nova_mini's wheel,
+requirements.txt and the sample vendordata service's wheel only
+(test_wheel_install.py copies it out of the tree first), with arguments
+DISTRIBUTION=PACKAGE: for each, where the package was imported from, the
+entry points the installed distribution declares, each loaded (the
+oslo.config and oslo.policy listings also called, as their generators
+do), and every module of the package but its tests imported. One JSON
+object on standard output; what failed is in its ``errors``, never an
+exception.
 """
 
 import importlib
@@ -38,20 +40,19 @@ def _failure(what):
                                    last.filename, last.lineno)
 
 
-def main():
-    report = {'prefix': sys.prefix, 'errors': [], 'entry_points': {},
-              'modules': 0}
+def _check(report, dist_name, package_name):
+    found = report['distributions'][dist_name] = {
+        'entry_points': {}, 'modules': 0}
     try:
-        import nova_mini
+        package = importlib.import_module(package_name)
     except Exception:
-        report['errors'].append(_failure('import nova_mini'))
-        print(json.dumps(report))
+        report['errors'].append(_failure('import %s' % package_name))
         return
-    report['nova_mini'] = nova_mini.__file__
+    found['file'] = package.__file__
 
-    dist = importlib.metadata.distribution('nova_mini')
+    dist = importlib.metadata.distribution(dist_name)
     for ep in dist.entry_points:
-        report['entry_points'].setdefault(ep.group, {})[ep.name] = ep.value
+        found['entry_points'].setdefault(ep.group, {})[ep.name] = ep.value
         what = '[%s] %s = %s' % (ep.group, ep.name, ep.value)
         try:
             loaded = ep.load()
@@ -60,17 +61,26 @@ def main():
         except Exception:
             report['errors'].append(_failure(what))
 
-    for module in pkgutil.walk_packages(nova_mini.__path__, 'nova_mini.'):
-        if module.name.startswith('nova_mini.tests'):
+    tests = package_name + '.tests'
+    for module in pkgutil.walk_packages(package.__path__,
+                                        package_name + '.'):
+        if module.name == tests or module.name.startswith(tests + '.'):
             continue    # test-requirements.txt's packages
         try:
             importlib.import_module(module.name)
         except Exception:
             report['errors'].append(_failure('import %s' % module.name))
         else:
-            report['modules'] += 1
+            found['modules'] += 1
+
+
+def main(argv):
+    report = {'prefix': sys.prefix, 'errors': [], 'distributions': {}}
+    for arg in argv:
+        dist_name, package_name = arg.split('=')
+        _check(report, dist_name, package_name)
     print(json.dumps(report))
 
 
 if __name__ == '__main__':
-    main()
+    main(sys.argv[1:])

@@ -12,11 +12,16 @@
 
 """nova_mini as a new user installs it: a wheel built from this tree's
 files, installed into a fresh venv outside the tree with
-requirements.txt and nothing else, works.
+requirements.txt and nothing else (but the wheel of the sample
+vendordata service, a distribution of its own that requires nova_mini),
+works.
 
-In that venv, with the working directory outside the tree: every entry
-point declared in setup.cfg is installed and loads, every module of the
-package imports, each console and WSGI script answers ``--help``, and
+The nova_mini wheel holds the runtime only: neither the installer
+(contrib/nova-mini-deploy) nor the sample vendordata service
+(contrib/sample-vendordata-service). In the venv, with the working
+directory outside the tree: every entry point declared in the two
+setup.cfg files is installed and loads, every module of the two
+packages imports, each console and WSGI script answers ``--help``, and
 ``nova-mini-api`` on SQLite (``noauth2``, the schema made by
 ``nova-mini-manage db sync``) answers ``GET /compute/`` and stores a
 flavor. A runtime dependency found only in test-requirements.txt (as
@@ -26,7 +31,7 @@ The wheel is built from a copy of the tree's files (committed or not, the
 ignored ones aside) in a git repository of its own: pbr lists package
 data from git, and nothing is written into the tree. The requirements'
 wheels are downloaded once per content of requirements.txt into
-``$NOVA_MINI_CACHE/wheelhouse`` (nova_mini.deploy.venvs.cache_dir) and
+``$NOVA_MINI_CACHE/wheelhouse`` (nova_mini_deploy.venvs.cache_dir) and
 installed from there without an index.
 """
 
@@ -42,27 +47,35 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import zipfile
 
 import pytest
 
-from nova_mini.deploy import util
-from nova_mini.deploy import venvs
+from nova_mini_deploy import util
+from nova_mini_deploy import venvs
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
 REQUIREMENTS = os.path.join(REPO, 'requirements.txt')
 SCRIPT_GROUPS = ('console_scripts', 'wsgi_scripts')
+# The sample vendordata service: its directory, distribution and package.
+SAMPLE = 'contrib/sample-vendordata-service'
+DISTRIBUTIONS = {'nova_mini': ('.', 'nova_mini'),
+                 'nova-mini-vendordata-sample': (
+                     SAMPLE, 'nova_mini_vendordata_sample')}
 
 # The first test sets up the venv: the wheel, a minute or two of pip, and
 # on a machine's first run the download of the requirements' wheels.
 pytestmark = pytest.mark.timeout(900)
 
 
-def declared_entry_points():
-    """setup.cfg's [entry_points]: {group: {name: 'module:attr'}}."""
+def declared_entry_points(directory='.'):
+    """The [entry_points] of ``directory``'s setup.cfg:
+    {group: {name: 'module:attr'}}.
+    """
     parser = configparser.ConfigParser(interpolation=None)
     parser.optionxform = str
-    parser.read(os.path.join(REPO, 'setup.cfg'))
+    parser.read(os.path.join(REPO, directory, 'setup.cfg'))
     declared = {}
     for group, text in parser['entry_points'].items():
         for line in text.strip().splitlines():
@@ -71,8 +84,9 @@ def declared_entry_points():
     return declared
 
 
-SCRIPTS = sorted(name for group in SCRIPT_GROUPS
-                 for name in declared_entry_points()[group])
+SCRIPTS = sorted(name for directory, _ in DISTRIBUTIONS.values()
+                 for group in SCRIPT_GROUPS
+                 for name in declared_entry_points(directory)[group])
 
 
 def _run(argv, log, timeout=600, **kwargs):
@@ -124,23 +138,33 @@ def _wheelhouse(log):
 
 @pytest.fixture(scope='module')
 def venv(tmp_path_factory):
-    """A venv outside the tree holding the wheel and requirements.txt,
-    without an index: what the wheel needs and requirements.txt lacks is
-    missing.
+    """A venv outside the tree holding the wheels of nova_mini and of the
+    sample vendordata service, and requirements.txt, without an index:
+    what the wheels need and requirements.txt lacks is missing.
     """
     root = tmp_path_factory.mktemp('wheel-install')
     log = root / 'build.log'
     _snapshot(str(root / 'src'), log)
-    _run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '-q', '-w',
-          str(root / 'dist'), str(root / 'src')], log, cwd=str(root))
-    wheel, = glob.glob(str(root / 'dist' / 'nova_mini-*.whl'))
+    wheels = []
+    for name, (directory, _) in DISTRIBUTIONS.items():
+        _run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '-q', '-w',
+              str(root / 'dist'), str(root / 'src' / directory)], log,
+             cwd=str(root))
+        wheel, = glob.glob(str(root / 'dist' / (
+            '%s-*.whl' % name.replace('-', '_'))))
+        wheels.append(wheel)
     path = root / 'venv'
     python = getattr(sys, '_base_executable', None) or sys.executable
     _run([python, '-m', 'venv', str(path)], log, cwd=str(root))
     _run([str(path / 'bin' / 'python'), '-m', 'pip', 'install', '-q',
-          '--no-compile', '--no-index', '--find-links', _wheelhouse(log),
-          wheel, '-r', REQUIREMENTS], log, cwd=str(root))
+          '--no-compile', '--no-index', '--find-links', _wheelhouse(log)]
+         + wheels + ['-r', REQUIREMENTS], log, cwd=str(root))
     return path
+
+
+def _wheel(venv, name):
+    wheel, = glob.glob(str(venv.parent / 'dist' / ('%s-*.whl' % name)))
+    return wheel
 
 
 @pytest.fixture(scope='module')
@@ -152,7 +176,9 @@ def report(venv):
     work.mkdir()
     script = shutil.copy(os.path.join(os.path.dirname(__file__),
                                       'installed_checks.py'), str(work))
-    proc = subprocess.run([str(venv / 'bin' / 'python'), script],
+    checked = ['%s=%s' % (name, package)
+               for name, (_, package) in sorted(DISTRIBUTIONS.items())]
+    proc = subprocess.run([str(venv / 'bin' / 'python'), script] + checked,
                           cwd=str(work), env=venvs.clean_env(),
                           capture_output=True, text=True, timeout=300,
                           stdin=subprocess.DEVNULL)
@@ -162,16 +188,41 @@ def report(venv):
 
 def test_nova_mini_is_imported_from_the_venv(venv, report):
     assert report['prefix'] == str(venv)
-    assert report['nova_mini'].startswith(str(venv) + os.sep)
+    for name in DISTRIBUTIONS:
+        assert report['distributions'][name]['file'].startswith(
+            str(venv) + os.sep), name
+
+
+def test_the_wheel_holds_the_runtime_only(venv):
+    """The installer and the sample vendordata service are distributions
+    of their own: the nova_mini wheel ships neither.
+    """
+    with zipfile.ZipFile(_wheel(venv, 'nova_mini')) as wheel:
+        names = wheel.namelist()
+    assert 'nova_mini/api/__init__.py' in names
+    stray = [n for n in names
+             if n.startswith(('nova_mini/deploy/',
+                              'nova_mini/vendordata_sample/',
+                              'nova_mini_deploy/',
+                              'nova_mini_vendordata_sample/'))
+             or n.endswith('vendordata-sample-config-generator.conf')]
+    assert stray == []
+    with zipfile.ZipFile(_wheel(venv, 'nova_mini_vendordata_sample')) as w:
+        assert 'nova_mini_vendordata_sample/app.py' in w.namelist()
 
 
 def test_the_wheel_declares_every_entry_point_of_setup_cfg(report):
-    assert report['entry_points'] == declared_entry_points()
+    assert {name: found['entry_points'] for name, found in
+            report['distributions'].items()} == {
+        name: declared_entry_points(directory)
+        for name, (directory, _) in DISTRIBUTIONS.items()}
 
 
 def test_every_entry_point_loads_and_every_module_imports(report):
     assert report['errors'] == []
-    assert report['modules'] > 200
+    assert report['distributions']['nova_mini']['modules'] > 200
+    assert report['distributions']['nova-mini-vendordata-sample'][
+        'modules'] == 5
 
 
 @pytest.fixture(scope='module')
