@@ -36,8 +36,8 @@ from pecan import rest
 
 from nova_mini.api.compute.schemas import server_actions as schema
 from nova_mini.api.compute import server_common
-from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
+from nova_mini.api.compute.views import servers as server_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -253,7 +253,7 @@ class ServerActionController(rest.RestController):
         task.run(instance, instance_action.REBUILD, task.REBUILDING,
                  _REBUILD_FROM, rebuild, **values)
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
-        server = server_view.ServerView(req).updated(instance)['server']
+        server = server_views.ServerView(req).updated(instance)['server']
         if req.since(versions.KEY_NAME_ON_REBUILD):
             server['key_name'] = instance.key_name
         if req.since(versions.PERSONALITY_REMOVED):

@@ -22,8 +22,8 @@ from oslo_utils import strutils
 from oslo_utils import timeutils
 
 from nova_mini.api.compute.schemas import servers as schema
-from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
+from nova_mini.api.compute.views import servers as server_views
 from nova_mini.api import pagination
 from nova_mini import exception
 from nova_mini.objects import instance as instance_obj
@@ -153,11 +153,11 @@ def _task_state(filters, name, value):
 def _power_state(filters, name, value):
     # As the server view shows it: running when active, shut down when
     # stopped, else no state.
-    if value == str(server_view.RUNNING):
+    if value == str(server_views.RUNNING):
         _vm_states(filters, [instance_obj.ACTIVE])
-    elif value == str(server_view.SHUTDOWN):
+    elif value == str(server_views.SHUTDOWN):
         _vm_states(filters, [instance_obj.STOPPED])
-    elif value == str(server_view.NOSTATE):
+    elif value == str(server_views.NOSTATE):
         filters.setdefault('not_vm_states', []).append(
             frozenset([instance_obj.ACTIVE, instance_obj.STOPPED]))
     else:

@@ -44,8 +44,8 @@ from nova_mini.api.compute import server_common
 from nova_mini.api.compute import server_filters
 from nova_mini.api.compute import server_hints
 from nova_mini.api.compute import server_metadata
-from nova_mini.api.compute import server_view
 from nova_mini.api.compute import versions
+from nova_mini.api.compute.views import servers as server_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
@@ -241,7 +241,7 @@ class ServersController(rest.RestController):
             marker=query.marker).objects
         for instance in page:
             instance.expire_build(timeout)
-        return server_view.ServerView(req).index(
+        return server_views.ServerView(req).index(
             page, detail, next_wanted=query.next_wanted(page),
             link_params=schema.index_query['properties'])
 
@@ -260,7 +260,7 @@ class ServersController(rest.RestController):
         req = pecan.request
         instance = server_common.get_server(req.ctxt, server_id,
                                             policies.SHOW)
-        return server_view.ServerView(req).show(instance)
+        return server_views.ServerView(req).show(instance)
 
     @wsgi.expose(status=202)
     @validation.body([(None, schema.create),
@@ -354,7 +354,7 @@ class ServersController(rest.RestController):
         admin_pass = body.get('adminPass')
         if admin_pass is None:
             admin_pass = server_common.generate_password()
-        created = server_view.ServerView(req).created(
+        created = server_views.ServerView(req).created(
             instances[0], admin_pass, body.get('security_groups'))
         # As Nova: Location is the new server's self link.
         location = created['server']['links'][0]['href']
@@ -377,7 +377,7 @@ class ServersController(rest.RestController):
             values['auto_disk_config'] = server_common.disk_config(body)
         if values:
             instance.update_details(**values)
-        return server_view.ServerView(req).updated(instance)
+        return server_views.ServerView(req).updated(instance)
 
     @wsgi.expose(status=204)
     def delete(self, server_id):

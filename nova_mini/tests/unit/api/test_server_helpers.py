@@ -19,8 +19,8 @@ import hashlib
 
 import pytest
 
-from nova_mini.api.compute import server_view
 from nova_mini.api.compute import servers
+from nova_mini.api.compute.views import servers as server_views
 from nova_mini import exception
 from nova_mini import objects
 
@@ -67,17 +67,17 @@ def test_hostname_of_nothing_usable_is_the_uuid(name):
 
 
 def test_host_id_is_empty_without_a_node():
-    assert server_view.host_id(_Server()) == ''
+    assert server_views.host_id(_Server()) == ''
 
 
 def test_host_id_hashes_the_project_and_the_node():
-    host_id = server_view.host_id(_Server(node_uuid=NODE))
+    host_id = server_views.host_id(_Server(node_uuid=NODE))
     assert host_id == hashlib.sha224(
         ('demo' + NODE).encode()).hexdigest()
     # Shared by servers of one project on one node, opaque across
     # projects.
-    assert host_id == server_view.host_id(_Server('t', node_uuid=NODE))
-    assert host_id != server_view.host_id(
+    assert host_id == server_views.host_id(_Server('t', node_uuid=NODE))
+    assert host_id != server_views.host_id(
         _Server(project_id='alt', node_uuid=NODE))
 
 
