@@ -376,6 +376,27 @@ def test_merge_extra_specs_unchanged_writes_nothing(db, admin):
         'a': '1', 'b': '3'}
 
 
+def test_merge_extra_specs_one_connection(db, admin):
+    # The read and the write of a merge share one pooled connection (one
+    # checkout, one transaction context): the cost of a changing POST.
+    _make(admin, 'f1', extra_specs={'a': '1'})
+    checkouts = []
+    pool = db_api.get_engine().pool
+
+    def checkout(*args):
+        checkouts.append(args)
+
+    sa.event.listen(pool, 'checkout', checkout)
+    try:
+        flavor_obj.merge_extra_specs(admin, 'f1', {'a': '2', 'b': '1'})
+        flavor_obj.merge_extra_specs(admin, 'f1', {'a': '2'})
+    finally:
+        sa.event.remove(pool, 'checkout', checkout)
+    assert len(checkouts) == 2
+    assert objects.Flavor.get_by_flavor_id(admin, 'f1').extra_specs == {
+        'a': '2', 'b': '1'}
+
+
 def test_merge_extra_specs_into_a_deleted_flavor(db, admin):
     # The flavor goes between the read of its row id and the write: not
     # found (404), not the foreign key's error (500).
