@@ -31,6 +31,7 @@ from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from nova_mini.db import api as db_api
+from nova_mini import exception
 
 
 @db_api.context_manager.reader
@@ -175,3 +176,51 @@ class DBRow(object):
     def _delete_row(self):
         """Delete the object's row; ``_not_found`` if it is gone."""
         _delete(self._context, type(self), self.id, self.uuid)
+
+
+class DBRowList(object):
+    """Mix-in of the list of a DBRow class, ``ITEM``, whose pages
+    ``_rows(context, filters, sort_key, sort_dir, limit, marker)`` reads
+    (the class says which filters it takes), sorted by one of
+    ``SORT_KEYS``.
+    """
+
+    ITEM = None
+    SORT_KEYS = ()
+
+    @classmethod
+    def _rows(cls, context, filters, sort_key, sort_dir, limit, marker):
+        raise NotImplementedError()
+
+    @classmethod
+    def _of_rows(cls, context, rows):
+        """The list of the objects of ``rows`` (as ITEM's query reads
+        them), without changes.
+        """
+        result = cls(context)
+        result.objects = cls.ITEM._from_rows(context, rows)
+        result.obj_reset_changes()
+        return result
+
+    @classmethod
+    def get_all(cls, context, filters=None, sort_key='id', sort_dir='asc',
+                limit=None, marker=None):
+        """Load a page of the objects.
+
+        :param context: the request context.
+        :param filters: ``{filter: value}``, of the class's filters
+            (``project``: the marker must be of its objects too); None
+            values are ignored.
+        :param sort_key: one of SORT_KEYS (ties go by id).
+        :param sort_dir: ``asc`` or ``desc``.
+        :param limit: the most returned (None: all).
+        :param marker: the uuid of the object the page follows.
+        :returns: a list of the class.
+        :raises nova_mini.exception.NotFound: no object has the marker's
+            uuid (ITEM's ``_not_found``).
+        :raises nova_mini.exception.InvalidSortKey: not a sort key.
+        """
+        if sort_key not in cls.SORT_KEYS:
+            raise exception.InvalidSortKey(sort_key=sort_key)
+        return cls._of_rows(context, cls._rows(
+            context, filters or {}, sort_key, sort_dir, limit, marker))

@@ -26,6 +26,7 @@ from oslo_utils import uuidutils
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import db_row
 from nova_mini.objects import fields
@@ -40,8 +41,8 @@ STEP_KEYS = ('interface', 'step', 'args', 'priority')
 
 def _duplicate(exc, values):
     if any(column.endswith('name') for column in exc.columns or ()):
-        return exception.DeployTemplateDuplicateName(name=values.get('name'))
-    return exception.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
+        return exception_baremetal.DeployTemplateDuplicateName(name=values.get('name'))
+    return exception_baremetal.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
 
 
 def normalized_steps(steps):
@@ -74,7 +75,7 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.DeployTemplateNotFound(template=ident)
+        return exception_baremetal.DeployTemplateNotFound(template=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
@@ -99,9 +100,9 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
     def create(self):
         """Insert the template.
 
-        :raises nova_mini.exception.DeployTemplateDuplicateName: the name
+        :raises nova_mini.exception_baremetal.DeployTemplateDuplicateName: the name
             is taken.
-        :raises nova_mini.exception.DeployTemplateAlreadyExists: the uuid
+        :raises nova_mini.exception_baremetal.DeployTemplateAlreadyExists: the uuid
             is taken.
         """
         values = self._column_changes()
@@ -112,9 +113,9 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
     def save(self):
         """Store the changed fields.
 
-        :raises nova_mini.exception.DeployTemplateDuplicateName: renamed to
+        :raises nova_mini.exception_baremetal.DeployTemplateDuplicateName: renamed to
             a name another template has.
-        :raises nova_mini.exception.DeployTemplateNotFound: it is gone.
+        :raises nova_mini.exception_baremetal.DeployTemplateNotFound: it is gone.
         """
         values = self._column_changes()
         if 'steps' in values:
@@ -134,7 +135,7 @@ def _get_all(context, sort_key, sort_dir, limit, marker):
             models.DeployTemplate, sort_key, sort_dir, limit, marker)
     except exception.MarkerNotFound:
         # As Ironic, which loads the marker as a template.
-        raise exception.DeployTemplateNotFound(template=marker)
+        raise exception_baremetal.DeployTemplateNotFound(template=marker)
 
 
 @db_api.context_manager.reader
@@ -145,40 +146,30 @@ def _get_by_names(context, names):
 
 
 @base.NovaMiniObjectRegistry.register
-class DeployTemplateList(base.ObjectListBase, base.NovaMiniObject):
+class DeployTemplateList(db_row.DBRowList, base.ObjectListBase,
+                         base.NovaMiniObject):
     # Version 1.0: Initial version
     VERSION = '1.0'
+
+    ITEM = DeployTemplate
+    SORT_KEYS = SORT_KEYS
 
     fields = {
         'objects': fields.ListOfObjectsField('DeployTemplate'),
     }
 
     @classmethod
-    def _from_rows(cls, context, rows):
-        result = cls(context)
-        result.objects = DeployTemplate._from_rows(context, rows)
-        result.obj_reset_changes()
-        return result
+    def _rows(cls, context, filters, sort_key, sort_dir, limit, marker):
+        return _get_all(context, sort_key, sort_dir, limit, marker)
 
     @classmethod
     def get_all(cls, context, sort_key='id', sort_dir='asc', limit=None,
                 marker=None):
-        """Load a page of deploy templates.
-
-        :param context: the request context.
-        :param sort_key: one of SORT_KEYS (ties go by id).
-        :param sort_dir: ``asc`` or ``desc``.
-        :param limit: the most returned (None: all).
-        :param marker: the uuid of the template the page follows.
-        :returns: a DeployTemplateList.
-        :raises nova_mini.exception.DeployTemplateNotFound: no template
-            has the marker's uuid.
-        :raises nova_mini.exception.InvalidSortKey: not a sort key.
+        """Load a page of deploy templates (no filters); see
+        DBRowList.get_all.
         """
-        if sort_key not in SORT_KEYS:
-            raise exception.InvalidSortKey(sort_key=sort_key)
-        return cls._from_rows(context, _get_all(context, sort_key, sort_dir,
-                                                limit, marker))
+        return super().get_all(context, None, sort_key, sort_dir, limit,
+                               marker)
 
     @classmethod
     def get_by_names(cls, context, names):
@@ -186,5 +177,5 @@ class DeployTemplateList(base.ObjectListBase, base.NovaMiniObject):
         the order they were created.
         """
         if not names:
-            return cls._from_rows(context, [])
-        return cls._from_rows(context, _get_by_names(context, list(names)))
+            return cls._of_rows(context, [])
+        return cls._of_rows(context, _get_by_names(context, list(names)))

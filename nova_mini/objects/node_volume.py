@@ -23,11 +23,13 @@ decide between concurrent creates: the loser gets a Conflict (409).
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
+from nova_mini.objects import db_row
 from nova_mini.objects import paging
 from nova_mini import states
 
@@ -50,22 +52,13 @@ def _check_node(session, node_id, action, deleting):
         models.Node.provision_state).filter(
         models.Node.id == node_id).with_for_update().first()
     if node is None:
-        raise exception.NodeNotFound(node=node_id)
+        raise exception_baremetal.NodeNotFound(node=node_id)
     if node.power_state == states.POWER_OFF:
         return
     if deleting and node.provision_state in DELETE_ALLOWED:
         return
-    raise exception.VolumeNodeStateInvalid(
+    raise exception_baremetal.VolumeNodeStateInvalid(
         action=action, node=node.uuid, state=node.power_state)
-
-
-def write_error(exc, values, duplicate):
-    """The exception of a write of ``values`` that broke a unique
-    constraint (``duplicate(exc, values)``) or the node's foreign key.
-    """
-    if isinstance(exc, db_exc.DBDuplicateEntry):
-        return duplicate(exc, values)
-    return exception.NodeNotFound(node=values.get('node_id'))
 
 
 @db_api.context_manager.writer
@@ -130,3 +123,71 @@ def get_all(context, cls, filters, sort_key, sort_dir, limit, marker):
         context.session, result, model, sort_key, sort_dir, limit, marker,
         not_found=cls._not_found,
         visible=paging.of_nodes_of(filters.get('project'), model))
+
+
+class VolumeRow(db_row.DBRow):
+    """DBRow of a node's volume resource: read with its node's uuid,
+    owner and lessee, created in any node state (as Ironic), changed and
+    deleted only in the states above.
+
+    A class sets ``ACTION`` (``volume connector``: the words of
+    VolumeNodeStateInvalid) and ``_duplicate(exc, values)``, the
+    exception of a unique constraint a write breaks.
+    """
+
+    JOINED = ('node_uuid', 'node_owner', 'node_lessee')
+    ACTION = None
+
+    @classmethod
+    def _query(cls, session):
+        return query(session, cls.MODEL)
+
+    @classmethod
+    def _write_error(cls, exc, values, ident):
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return cls._duplicate(exc, values)
+        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
+
+    def create(self):
+        """Insert the resource.
+
+        :raises nova_mini.exception.Conflict: a unique constraint (its
+            uuid, its class's own) refuses it (see ``_duplicate``).
+        """
+        values = self._column_changes()
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        self._insert_row(values)
+
+    def save(self):
+        """Store the changed fields, if the (new) node is powered off.
+
+        :raises nova_mini.exception_baremetal.VolumeNodeStateInvalid: it is not.
+        :raises nova_mini.exception.Conflict: a unique constraint refuses
+            the change.
+        :raises nova_mini.exception.NotFound: it is gone (``_not_found``).
+        """
+        result = update(self._context, type(self), self.id, self.uuid,
+                        self.node_id, self._column_changes(),
+                        '%s update' % self.ACTION)
+        self._from_db_object(self._context, self, result)
+
+    def destroy(self):
+        """Delete the resource, if its node is powered off (or enrolled or
+        manageable).
+
+        :raises nova_mini.exception_baremetal.VolumeNodeStateInvalid: it is not.
+        :raises nova_mini.exception.NotFound: it is gone (``_not_found``).
+        """
+        destroy(self._context, type(self), self.id, self.uuid, self.node_id,
+                '%s deletion' % self.ACTION)
+
+
+class VolumeRowList(db_row.DBRowList):
+    """DBRowList of a VolumeRow class: its pages read by ``get_all``
+    above.
+    """
+
+    @classmethod
+    def _rows(cls, context, filters, sort_key, sort_dir, limit, marker):
+        return get_all(context, cls.ITEM, filters, sort_key, sort_dir, limit,
+                       marker)

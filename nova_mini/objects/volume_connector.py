@@ -20,12 +20,9 @@ with its node's uuid, owner and lessee, which its body and policy checks
 need.
 """
 
-from oslo_utils import uuidutils
-
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
-from nova_mini.objects import db_row
 from nova_mini.objects import fields
 from nova_mini.objects import node_volume
 
@@ -42,13 +39,13 @@ def _duplicate(exc, values):
     columns = set(exc.columns or ())
     if columns & {'connector_id', 'type',
                   'uniq_volumeconnectors0type0connector_id'}:
-        return exception.VolumeConnectorTypeAndIdAlreadyExists(
+        return exception_baremetal.VolumeConnectorTypeAndIdAlreadyExists(
             type=values.get('type'), connector_id=values.get('connector_id'))
-    return exception.VolumeConnectorAlreadyExists(uuid=values.get('uuid'))
+    return exception_baremetal.VolumeConnectorAlreadyExists(uuid=values.get('uuid'))
 
 
 @base.NovaMiniObjectRegistry.register
-class VolumeConnector(db_row.DBRow, base.NovaMiniPersistentObject,
+class VolumeConnector(node_volume.VolumeRow, base.NovaMiniPersistentObject,
                       base.NovaMiniObject):
     """A node's volume connector; ``node_uuid``, ``node_owner`` and
     ``node_lessee`` are its node's, read with it.
@@ -59,7 +56,7 @@ class VolumeConnector(db_row.DBRow, base.NovaMiniPersistentObject,
     MODEL = _MODEL
     COLUMNS = COLUMNS
     EMPTY = {'extra': {}}
-    JOINED = ('node_uuid', 'node_owner', 'node_lessee')
+    ACTION = 'volume connector'
 
     fields = {
         'id': fields.IntegerField(),
@@ -73,17 +70,11 @@ class VolumeConnector(db_row.DBRow, base.NovaMiniPersistentObject,
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    @staticmethod
-    def _query(session):
-        return node_volume.query(session, _MODEL)
+    _duplicate = staticmethod(_duplicate)
 
     @staticmethod
     def _not_found(ident):
-        return exception.VolumeConnectorNotFound(connector=ident)
-
-    @staticmethod
-    def _write_error(exc, values, ident):
-        return node_volume.write_error(exc, values, _duplicate)
+        return exception_baremetal.VolumeConnectorNotFound(connector=ident)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
@@ -92,72 +83,20 @@ class VolumeConnector(db_row.DBRow, base.NovaMiniPersistentObject,
         """
         return cls._get_by(context, 'uuid', uuid)
 
-    def create(self):
-        """Insert the connector (no node state check, as Ironic).
-
-        :raises nova_mini.exception.VolumeConnectorTypeAndIdAlreadyExists:
-            its type and connector_id are taken.
-        :raises nova_mini.exception.VolumeConnectorAlreadyExists: its uuid
-            is taken.
-        """
-        values = self._column_changes()
-        values.setdefault('uuid', uuidutils.generate_uuid())
-        self._insert_row(values)
-
-    def save(self):
-        """Store the changed fields, if the (new) node is powered off.
-
-        :raises nova_mini.exception.VolumeNodeStateInvalid: it is not.
-        :raises nova_mini.exception.VolumeConnectorTypeAndIdAlreadyExists:
-            the new type and connector_id are taken.
-        :raises nova_mini.exception.VolumeConnectorNotFound: it is gone.
-        """
-        values = self._column_changes()
-        result = node_volume.update(
-            self._context, type(self), self.id, self.uuid, self.node_id,
-            values, 'volume connector update')
-        self._from_db_object(self._context, self, result)
-
-    def destroy(self):
-        """Delete the connector, if its node is powered off (or enrolled
-        or manageable).
-
-        :raises nova_mini.exception.VolumeNodeStateInvalid: it is not.
-        :raises nova_mini.exception.VolumeConnectorNotFound: it is gone.
-        """
-        node_volume.destroy(self._context, type(self), self.id, self.uuid,
-                            self.node_id, 'volume connector deletion')
-
 
 @base.NovaMiniObjectRegistry.register
-class VolumeConnectorList(base.ObjectListBase, base.NovaMiniObject):
+class VolumeConnectorList(node_volume.VolumeRowList, base.ObjectListBase,
+                          base.NovaMiniObject):
+    """Pages of connectors (``get_all``); filters: ``node_id`` (a
+    node's), ``project`` (those of the nodes it owns or leases).
+    """
+
     # Version 1.0: Initial version
     VERSION = '1.0'
+
+    ITEM = VolumeConnector
+    SORT_KEYS = SORT_KEYS
 
     fields = {
         'objects': fields.ListOfObjectsField('VolumeConnector'),
     }
-
-    @classmethod
-    def get_all(cls, context, filters=None, sort_key='id', sort_dir='asc',
-                limit=None, marker=None):
-        """Load a page of connectors.
-
-        :param filters: ``node_id`` (a node's), ``project`` (those of the
-            nodes it owns or leases); None values are ignored.
-        :param sort_key: one of SORT_KEYS (ties go by id).
-        :param sort_dir: ``asc`` or ``desc``.
-        :param limit: the most returned (None: all).
-        :param marker: the uuid of the connector the page follows.
-        :raises nova_mini.exception.VolumeConnectorNotFound: no connector
-            has the marker's uuid (of ``filters['project']``, if given).
-        :raises nova_mini.exception.InvalidSortKey: not a sort key.
-        """
-        if sort_key not in SORT_KEYS:
-            raise exception.InvalidSortKey(sort_key=sort_key)
-        rows = node_volume.get_all(context, VolumeConnector, filters or {}, sort_key,
-                                   sort_dir, limit, marker)
-        result = cls(context)
-        result.objects = VolumeConnector._from_rows(context, rows)
-        result.obj_reset_changes()
-        return result

@@ -23,6 +23,7 @@ import pytest
 from nova_mini.db import models
 from nova_mini import objects
 from nova_mini.objects import db_row
+from nova_mini.objects import node_volume
 
 # The bare-metal objects stored as one row each.
 CLASSES = ('Port', 'Portgroup', 'Chassis', 'Allocation', 'DeployTemplate',
@@ -119,3 +120,19 @@ def test_columns_are_fields_of_the_model(name):
     assert set(cls.EMPTY) <= set(cls.COLUMNS)
     assert set(cls.JOINED) <= set(cls.fields) - set(cls.COLUMNS)
     assert cls.MODEL in vars(models).values()
+
+
+def test_a_list_of_rows():
+    rows = [(_port_row(id=index), None, None, None, None)
+            for index in (1, 2)]
+    ports = objects.PortList._of_rows('ctx', rows)
+    assert [port.id for port in ports] == [1, 2]
+    assert ports._context == 'ctx' and not ports.obj_what_changed()
+
+
+@pytest.mark.parametrize('name', ('VolumeConnector', 'VolumeTarget'))
+def test_volume_resources_name_their_action(name):
+    cls = getattr(objects, name)
+    assert isinstance(cls, type) and issubclass(cls, node_volume.VolumeRow)
+    assert cls.ACTION == 'volume ' + name[len('Volume'):].lower()
+    assert cls.JOINED == ('node_uuid', 'node_owner', 'node_lessee')
