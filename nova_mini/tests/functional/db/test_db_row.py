@@ -21,7 +21,6 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import exception
-from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 
@@ -78,30 +77,30 @@ RESOURCES = {
     'port': (_port, lambda admin, port: objects.Port.get_by_uuid(
         admin, port.uuid), ('pxe_enabled', False),
         {'extra': {}, 'local_link_connection': {}, 'internal_info': {}},
-        exception_baremetal.PortNotFound),
+        exception.PortNotFound),
     'portgroup': (_group, lambda admin, group: objects.Portgroup.get(
         admin, group.uuid), ('mode', '802.3ad'),
         {'extra': {}, 'internal_info': {}, 'properties': {}},
-        exception_baremetal.PortgroupNotFound),
+        exception.PortgroupNotFound),
     'chassis': (lambda admin, node: _chassis(admin),
                 lambda admin, chassis: objects.Chassis.get_by_uuid(
                     admin, chassis.uuid), ('description', 'd'),
-                {'extra': {}}, exception_baremetal.ChassisNotFound),
+                {'extra': {}}, exception.ChassisNotFound),
     'allocation': (lambda admin, node: _allocation(admin),
                    lambda admin, allocation: objects.Allocation.get_by_uuid(
                        admin, allocation.uuid), ('extra', {'k': 'v'}),
                    {'extra': {}, 'traits': [], 'candidate_nodes': []},
-                   exception_baremetal.AllocationNotFound),
+                   exception.AllocationNotFound),
     'deploy_template': (
         lambda admin, node: _template(admin),
         lambda admin, template: objects.DeployTemplate.get_by_uuid(
             admin, template.uuid), ('name', 'CUSTOM_B'), {'extra': {}},
-        exception_baremetal.DeployTemplateNotFound),
+        exception.DeployTemplateNotFound),
     'node': (lambda admin, node: node,
              lambda admin, node: objects.Node.get_by_uuid(admin, node.uuid),
              ('description', 'd'),
              {'extra': {}, 'instance_info': {}, 'driver_internal_info': {}},
-             exception_baremetal.NodeNotFound),
+             exception.NodeNotFound),
 }
 
 
@@ -149,37 +148,37 @@ def test_joined_values_follow_a_move(admin, node):
 
 def test_unique_constraints_are_their_conflicts(admin, node):
     port = _port(admin, node)
-    with pytest.raises(exception_baremetal.MACAlreadyExists):
+    with pytest.raises(exception.MACAlreadyExists):
         _port(admin, node)
-    with pytest.raises(exception_baremetal.PortExists):
+    with pytest.raises(exception.PortExists):
         _port(admin, node, 2, uuid=port.uuid)
     second = _port(admin, node, 3)
     second.address = port.address
-    with pytest.raises(exception_baremetal.MACAlreadyExists):
+    with pytest.raises(exception.MACAlreadyExists):
         second.save()
     _group(admin, node, address=MAC % 9)
-    with pytest.raises(exception_baremetal.PortgroupDuplicateName):
+    with pytest.raises(exception.PortgroupDuplicateName):
         _group(admin, node)
-    with pytest.raises(exception_baremetal.PortgroupMACAlreadyExists):
+    with pytest.raises(exception.PortgroupMACAlreadyExists):
         _group(admin, node, 'g2', address=MAC % 9)
     chassis = _chassis(admin)
-    with pytest.raises(exception_baremetal.ChassisExists):
+    with pytest.raises(exception.ChassisExists):
         _chassis(admin, uuid=chassis.uuid)
     allocation = _allocation(admin)
-    with pytest.raises(exception_baremetal.AllocationDuplicateName):
+    with pytest.raises(exception.AllocationDuplicateName):
         _allocation(admin)
-    with pytest.raises(exception_baremetal.AllocationAlreadyExists):
+    with pytest.raises(exception.AllocationAlreadyExists):
         _allocation(admin, 'a2', uuid=allocation.uuid)
     renamed = _allocation(admin, 'a3')
     renamed.name = 'a1'
-    with pytest.raises(exception_baremetal.AllocationDuplicateName):
+    with pytest.raises(exception.AllocationDuplicateName):
         renamed.save()
     _template(admin)
     renamed = _template(admin, 'CUSTOM_C')
     renamed.name = 'CUSTOM_A'
-    with pytest.raises(exception_baremetal.DeployTemplateDuplicateName):
+    with pytest.raises(exception.DeployTemplateDuplicateName):
         renamed.save()
-    with pytest.raises(exception_baremetal.NodeNameExists):
+    with pytest.raises(exception.NodeNameExists):
         builders.create_node(admin, 'n1')
 
 
