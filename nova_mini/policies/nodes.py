@@ -17,7 +17,8 @@ everything); a project sees the nodes it owns (``owner``) or leases
 
 The node rules are checked against a target holding ``node.owner`` and
 ``node.lessee`` (absent when the node has none, so that no project
-matches them): see ``api/baremetal/lookup.py`` and ``node_target``.
+matches them): see ``project_target`` and ``authorize`` in
+``api/baremetal/lookup.py``.
 """
 
 from oslo_policy import policy

@@ -10,9 +10,10 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""What a bare-metal request names, found and checked: the node (with
-its policy checks), the project a node list is limited to, and the
-fields selected with ``fields=``.
+"""What a bare-metal request names, found and checked: the policy target
+of a node and of what belongs to one (ports, port groups, volume
+resources), the one visibility check of them all, the node, the project
+a node list is limited to, and the fields selected with ``fields=``.
 
 The page size is ``nova_mini.api.pagination.ironic_limit``; version
 checks are ``req.since(versions.X)`` (``nova_mini.api.microversion``).
@@ -22,10 +23,60 @@ from oslo_utils import uuidutils
 import pecan
 
 from nova_mini.api.baremetal import versions
-from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.policies import nodes as policies
+
+
+def project_target(context, owner=None, lessee=None):
+    """Return the policy target of a node's projects for ``context``: a
+    node's, or a port's, port group's or volume resource's (its node's).
+
+    :param context: the caller's RequestContext.
+    :param owner: the node's owner, if any.
+    :param lessee: the node's lessee, if any.
+    :returns: a dict: the caller's ``project_id`` and ``user_id``, and
+        ``node.owner`` and ``node.lessee`` where the node has them (absent,
+        no project matches them).
+    """
+    target = {'project_id': context.project_id, 'user_id': context.user_id}
+    if owner:
+        target['node.owner'] = owner
+    if lessee:
+        target['node.lessee'] = lessee
+    return target
+
+
+def node_target(context, node):
+    """Return the policy target of ``node`` (None: the caller's own
+    project only) for ``context`` (see project_target).
+    """
+    if node is None:
+        return project_target(context)
+    return project_target(context, node.owner, node.lessee)
+
+
+def authorize(context, target, get_rule, not_found, rules=()):
+    """Check that the caller may see a resource, then ``rules`` on it.
+
+    Seeing it is ``get_rule`` on ``target``: a resource a project may not
+    see is not found, as if it did not exist (Ironic's answer to
+    project-scoped callers); a rule refused on one it sees is 403.
+
+    :param context: the caller's RequestContext.
+    :param target: the resource's policy target (project_target).
+    :param get_rule: the rule of seeing it (``baremetal:<kind>:get``).
+    :param not_found: the exception raised when a project may not see it.
+    :param rules: the rules of the action, checked in order.
+    :raises PolicyNotAuthorized: a rule refused, or ``get_rule`` refused
+        to a caller of no project.
+    """
+    if not context.can(get_rule, target, fatal=False):
+        if context.project_id:
+            raise not_found
+        raise exception.PolicyNotAuthorized(action=get_rule)
+    for rule in rules:
+        context.can(rule, target)
 
 
 def _load_node(context, ident):
@@ -38,12 +89,8 @@ def _load_node(context, ident):
 
 def get_node(ident, *rules):
     """Return the node named by ``ident`` (a UUID, or a name from 1.5)
-    if the caller may see it and passes ``rules`` on it.
-
-    Seeing a node is ``baremetal:node:get`` on its owner and lessee: a
-    node a project may not see is not found, as if it did not exist
-    (Ironic's answer to project-scoped callers); a rule refused on a node
-    it sees is 403.
+    if the caller may see it (``baremetal:node:get``) and passes ``rules``
+    on it (see authorize).
 
     :param ident: the node's UUID or name, as in the URL.
     :param rules: the rules of the action, checked in order on the node.
@@ -54,13 +101,8 @@ def get_node(ident, *rules):
     """
     context = pecan.request.ctxt
     node = _load_node(context, ident)
-    target = node_views.node_target(context, node)
-    if not context.can(policies.GET, target, fatal=False):
-        if context.project_id:
-            raise exception.NodeNotFound(node=ident)
-        raise exception.PolicyNotAuthorized(action=policies.GET)
-    for rule in rules:
-        context.can(rule, target)
+    authorize(context, node_target(context, node), policies.GET,
+              exception.NodeNotFound(node=ident), rules)
     return node
 
 
@@ -77,7 +119,7 @@ def list_project(requested=None):
         another project and list_all does not pass.
     """
     context = pecan.request.ctxt
-    target = node_views.node_target(context, None)
+    target = node_target(context, None)
     if context.can(policies.LIST_ALL, target, fatal=False):
         return requested
     if not context.project_id or (requested and

@@ -314,7 +314,7 @@ class NodesController(rest.RestController):
         if 'owner' in changed and \
                 node.provision_state == states.ACTIVE and \
                 not req.ctxt.can(policies.UPDATE_OWNER_PROVISIONED,
-                                 node_views.node_target(req.ctxt, node),
+                                 lookup.node_target(req.ctxt, node),
                                  fatal=False):
             raise exception.InvalidState(
                 reason='Cannot update owner of node %s while it is in '

@@ -29,7 +29,6 @@ from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import portgroups as schema
 from nova_mini.api.baremetal.schemas import ports as port_schema
 from nova_mini.api.baremetal import versions
-from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api.baremetal.views import portgroups as portgroups_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
@@ -56,14 +55,10 @@ def get_portgroup(ident, *rules):
     """
     context = pecan.request.ctxt
     group = objects.Portgroup.get(context, ident)
-    target = ports.node_projects_target(context, group.node_owner,
-                                        group.node_lessee)
-    if not context.can(policies.GET, target, fatal=False):
-        if context.project_id:
-            raise exception.PortgroupNotFound(portgroup=ident)
-        raise exception.PolicyNotAuthorized(action=policies.GET)
-    for rule in rules:
-        context.can(rule, target)
+    lookup.authorize(
+        context, lookup.project_target(context, group.node_owner,
+                                       group.node_lessee),
+        policies.GET, exception.PortgroupNotFound(portgroup=ident), rules)
     return group
 
 
@@ -193,7 +188,7 @@ class PortgroupsController(rest.RestController):
                 if value is not None}
         _check_values(body)
         node = lookup.get_node(body.pop('node_uuid'))
-        req.ctxt.can(policies.CREATE, node_views.node_target(req.ctxt, node))
+        req.ctxt.can(policies.CREATE, lookup.node_target(req.ctxt, node))
         group = objects.Portgroup(req.ctxt, node_id=node.id, **body)
         group.create()
         view = portgroups_views.PortgroupView(req)
@@ -223,7 +218,7 @@ class PortgroupsController(rest.RestController):
         if 'node_uuid' in changed:
             node = lookup.get_node(changed.pop('node_uuid'))
             req.ctxt.can(policies.UPDATE,
-                         node_views.node_target(req.ctxt, node))
+                         lookup.node_target(req.ctxt, node))
             changed['node_id'] = node.id
         for name, value in changed.items():
             setattr(group, name, value)

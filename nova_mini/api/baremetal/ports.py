@@ -31,7 +31,6 @@ from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import ports as schema
 from nova_mini.api.baremetal import versions
-from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api.baremetal.views import ports as ports_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
@@ -49,18 +48,6 @@ _EMPTY = {'extra': {}, 'local_link_connection': {}, 'pxe_enabled': True,
           'is_smartnic': False}
 
 
-def node_projects_target(context, owner, lessee):
-    """The policy target of a node's port or port group: as the node's
-    (api/baremetal/node_views.node_target), from its owner and lessee.
-    """
-    target = {'project_id': context.project_id, 'user_id': context.user_id}
-    if owner:
-        target['node.owner'] = owner
-    if lessee:
-        target['node.lessee'] = lessee
-    return target
-
-
 def _get_port(ident, *rules):
     """The port of uuid ``ident`` if the caller may see it (else not
     found, as nodes), after checking ``rules`` on it.
@@ -69,14 +56,10 @@ def _get_port(ident, *rules):
     if not uuidutils.is_uuid_like(ident):
         raise exception.PortNotFound(port=ident)
     port = objects.Port.get_by_uuid(context, ident)
-    target = node_projects_target(context, port.node_owner,
-                                  port.node_lessee)
-    if not context.can(policies.GET, target, fatal=False):
-        if context.project_id:
-            raise exception.PortNotFound(port=ident)
-        raise exception.PolicyNotAuthorized(action=policies.GET)
-    for rule in rules:
-        context.can(rule, target)
+    lookup.authorize(
+        context, lookup.project_target(context, port.node_owner,
+                                       port.node_lessee),
+        policies.GET, exception.PortNotFound(port=ident), rules)
     return port
 
 
@@ -241,7 +224,7 @@ class PortsController(rest.RestController):
         body = dict(req.json)
         _check_values(body)
         node = lookup.get_node(body.pop('node_uuid'))
-        req.ctxt.can(policies.CREATE, node_views.node_target(req.ctxt, node))
+        req.ctxt.can(policies.CREATE, lookup.node_target(req.ctxt, node))
         body['portgroup_id'] = _group_id(
             req.ctxt, body.pop('portgroup_uuid', None), node.id,
             body.get('physical_network'), None)
@@ -285,7 +268,7 @@ class PortsController(rest.RestController):
         if 'node_uuid' in changed:
             node = lookup.get_node(changed.pop('node_uuid'))
             req.ctxt.can(policies.UPDATE,
-                         node_views.node_target(req.ctxt, node))
+                         lookup.node_target(req.ctxt, node))
             changed['node_id'] = node_id = node.id
         if {'portgroup_uuid', 'physical_network', 'node_id'} & set(changed):
             changed['portgroup_id'] = _group_id(

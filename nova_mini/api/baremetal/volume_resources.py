@@ -26,7 +26,6 @@ from pecan import rest
 
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
-from nova_mini.api.baremetal import ports
 from nova_mini.api.baremetal.schemas import nodes as node_schema
 from nova_mini.api.baremetal.schemas import volumes as schema
 from nova_mini.api.baremetal import versions
@@ -42,8 +41,7 @@ since_volume = microversion.versioned(min_version=versions.VOLUME)
 
 
 def _target(context, item):
-    return ports.node_projects_target(context, item.node_owner,
-                                      item.node_lessee)
+    return lookup.project_target(context, item.node_owner, item.node_lessee)
 
 
 def _bool(text):
@@ -111,13 +109,8 @@ class VolumeResourcesController(rest.RestController):
                 'Expected a UUID for the volume %s, but received %s.'
                 % (self.VIEW.COLLECTION[:-1], ident))
         item = getattr(objects, self.OBJECT).get_by_uuid(context, ident)
-        target = _target(context, item)
-        if not context.can(policies.GET, target, fatal=False):
-            if context.project_id:
-                raise self._not_found(ident)
-            raise exception.PolicyNotAuthorized(action=policies.GET)
-        for rule in rules:
-            context.can(rule, target)
+        lookup.authorize(context, _target(context, item), policies.GET,
+                         self._not_found(ident), rules)
         return item
 
     def _list_params(self, req, view):
@@ -185,7 +178,7 @@ class VolumeResourcesController(rest.RestController):
             node = objects.Node.get_by_uuid(req.ctxt, node_uuid)
         except exception.NodeNotFound:
             node = None
-        target = ports.node_projects_target(
+        target = lookup.project_target(
             req.ctxt, node and node.owner, node and node.lessee)
         req.ctxt.can(policies.CREATE, target)
         if node is None:

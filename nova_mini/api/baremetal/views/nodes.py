@@ -20,6 +20,7 @@ rules allow them (a lessee does not see the owner's).
 
 from oslo_utils import strutils
 
+from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import versions
 from nova_mini.api.baremetal.views import base
 from nova_mini.api import secrets
@@ -171,9 +172,9 @@ class NodeView(base.ResourceView):
         if node is None:
             if rule not in self._decisions:
                 self._decisions[rule] = self.context.can(
-                    rule, node_target(self.context, None), fatal=False)
+                    rule, lookup.node_target(self.context, None), fatal=False)
             return self._decisions[rule]
-        return self.context.can(rule, node_target(self.context, node),
+        return self.context.can(rule, lookup.node_target(self.context, node),
                                 fatal=False)
 
     def _filtered(self, node, rule):
@@ -307,21 +308,3 @@ class NodeView(base.ResourceView):
                                      if node.instance_uuid is not None}
         return super().collection(nodes, limit, path, fields=fields,
                                   detail=detail, query=query)
-
-
-def node_target(context, node):
-    """Return the policy target of ``node`` for ``context``.
-
-    :param context: the caller's RequestContext.
-    :param node: the Node (None: the caller's own project only).
-    :returns: a dict: the caller's ``project_id`` and ``user_id``, and
-        ``node.owner`` and ``node.lessee`` where the node has them (absent,
-        no project matches them).
-    """
-    target = {'project_id': context.project_id, 'user_id': context.user_id}
-    if node is not None:
-        if node.owner:
-            target['node.owner'] = node.owner
-        if node.lessee:
-            target['node.lessee'] = node.lessee
-    return target
