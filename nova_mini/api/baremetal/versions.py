@@ -97,7 +97,7 @@ HISTORY = [
 
 # Versions that code checks, by what they changed. A range that ends
 # where a change begins is written with the change's version (a
-# validation schema list, or ``version < X``), never the one before.
+# validation schema list, or ``not req.since(X)``), never the one before.
 AVAILABLE_STATE = microversion.APIVersion('1.2')
 DRIVER_INTERNAL_INFO = microversion.APIVersion('1.3')
 MANAGEMENT_VERBS = microversion.APIVersion('1.4')

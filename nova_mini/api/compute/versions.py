@@ -110,7 +110,7 @@ HISTORY = [
 
 # Versions that code checks, by what they changed. A range that ends
 # where a change begins is written with the change's version (a
-# validation schema list, or ``version < X``), never the one before.
+# validation schema list, or ``not req.since(X)``), never the one before.
 BASE = microversion.APIVersion('2.1')
 KEYPAIR_TYPE = microversion.APIVersion('2.2')
 SERVER_EXTENDED_ATTRIBUTES = microversion.APIVersion('2.3')
