@@ -36,6 +36,10 @@ _DAEMON = textwrap.dedent('''
 
     def app(environ, start_response):
         if environ['PATH_INFO'] == '/slow':
+            # Tells the test that this request is in flight.
+            with open(sys.argv[3], 'a') as started:
+                print('started', file=started)
+            # The slow request itself: the work SIGTERM lets finish.
             time.sleep(float(sys.argv[2]))
             body = b'slow done ' + b'x' * 65536
         else:
@@ -84,13 +88,23 @@ def _wait_ready(port, proc, timeout=60):
     raise AssertionError('the server did not answer')
 
 
+def _wait_for_lines(path, count, proc, timeout=60):
+    deadline = time.monotonic() + timeout
+    while len(path.read_text().splitlines()) < count:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline, path.read_text()
+        time.sleep(0.02)
+
+
 def test_sigterm_finishes_requests_in_flight_and_refuses_new_ones(
         tmp_path):
     script = tmp_path / 'daemon.py'
     script.write_text(_DAEMON)
+    started = tmp_path / 'started'
+    started.touch()
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(script), str(port), str(SLOW)],
+        [sys.executable, str(script), str(port), str(SLOW), str(started)],
         env={k: v for k, v in os.environ.items() if k != 'NOTIFY_SOCKET'},
         cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE)
@@ -98,7 +112,8 @@ def test_sigterm_finishes_requests_in_flight_and_refuses_new_ones(
         _wait_ready(port, proc)
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             slow = [pool.submit(_get, port, '/slow') for _i in range(4)]
-            time.sleep(1)
+            # SIGTERM once the four are in the application.
+            _wait_for_lines(started, 4, proc)
             proc.send_signal(signal.SIGTERM)
             signalled = time.monotonic()
             # New connections while the slow ones finish.

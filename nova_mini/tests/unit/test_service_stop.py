@@ -28,6 +28,7 @@ import time
 # widens the window in which a stop signal used to be lost.
 _DAEMON = textwrap.dedent('''
     import os
+    import signal
     import sys
     import time
 
@@ -40,11 +41,16 @@ _DAEMON = textwrap.dedent('''
 
 
     def post_fork(arbiter, worker):
-        # Says the worker is there (its pid), then lingers.
+        # Says the worker is there (its pid), then lingers until the stop
+        # signal has come (pending, as the worker blocks it until its own
+        # handlers are in place), or for 20 s if it never shows.
         with open(sys.argv[3] + '.tmp', 'w') as marker:
             marker.write(str(os.getpid()))
         os.rename(sys.argv[3] + '.tmp', sys.argv[3])
-        time.sleep(2)
+        deadline = time.monotonic() + 20
+        while (signal.SIGTERM not in signal.sigpending()
+               and time.monotonic() < deadline):
+            time.sleep(0.01)
 
 
     class SlowBootServer(service.WSGIServer):
@@ -107,7 +113,7 @@ def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
         # READY=1 comes before the worker is forked: the SIGTERM lands
         # while the worker sleeps in post_fork.
         assert listener.recv(1024).startswith(b'READY=1')
-        # The worker is in post_fork (it sleeps there 2 s).
+        # The worker is in post_fork (it waits there for the signal).
         worker = int(_wait_for(marker, proc))
         started = time.monotonic()
         proc.send_signal(signal.SIGTERM)

@@ -457,7 +457,7 @@ def test_expired_build_is_not_built(stack):
                                 vm_state=instance_obj.BUILDING,
                                 node_uuid=None, fault=None)
     instance.create()
-    time.sleep(0.01)
+    time.sleep(0.01)    # the clock: its 0 s build deadline passes
     spec = request_spec.RequestSpec.from_components(
         admin, flavor, instance_uuids=[instance.uuid])
     scheduler.build_instances(admin, spec, [instance.uuid])

@@ -109,7 +109,7 @@ _WSGI_PROCESS = textwrap.dedent('''
 
     assert callable(api.application)
     print('built', flush=True)
-    time.sleep(60)
+    time.sleep(60)      # alive (its heartbeat thread runs) until killed
 ''')
 
 

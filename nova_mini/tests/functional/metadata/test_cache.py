@@ -74,7 +74,7 @@ def test_entries_expire(make_app, make_instance):
     app = make_app(**{'metadata.metadata_cache_expiration': 1})
     instance = make_instance()
     first = _seed(app, instance)
-    time.sleep(1.2)
+    time.sleep(1.2)     # the clock: the 1 s expiration runs out
     assert _seed(app, instance) != first
 
 

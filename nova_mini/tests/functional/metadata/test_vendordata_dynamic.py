@@ -237,7 +237,7 @@ def test_entries_expire(serve, dynamic):
     assert providers.vendor_data2(instance)['ad'] == {'version': 1}
     upstream.version = 2
     assert providers.vendor_data2(instance)['ad'] == {'version': 1}
-    time.sleep(1.1)
+    time.sleep(1.1)     # the clock: the 1 s lifetime runs out
     assert providers.vendor_data2(instance)['ad'] == {'version': 2}
     assert server.calls == 2
 
@@ -314,7 +314,7 @@ def test_a_304_refreshes_the_lifetime_from_its_headers(serve, dynamic):
     providers = dynamic('ad@' + server.url)
     instance = make_instance()
     providers.vendor_data2(instance)
-    time.sleep(1.1)
+    time.sleep(1.1)     # the clock: the 1 s lifetime runs out
     assert providers.vendor_data2(instance)['ad'] == {'version': 1}
     assert server.requests[1].headers['If-None-Match'] == '"v1"'
     for _i in range(3):
@@ -330,7 +330,7 @@ def test_lifetimes_are_capped(serve, dynamic):
     providers.vendor_data2(instance)
     providers.vendor_data2(instance)
     assert server.calls == 1
-    time.sleep(1.1)
+    time.sleep(1.1)     # the clock: the 1 s lifetime runs out
     providers.vendor_data2(instance)
     assert server.calls == 2
 
