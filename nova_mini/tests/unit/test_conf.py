@@ -183,8 +183,6 @@ def test_console_scripts_are_installed():
 
 
 def test_oslo_entry_points_answer():
-    # (by group and name: oslo.config.opts also lists the sample
-    # vendordata service's own options)
     installed = {(ep.group, ep.name): ep for ep in
                  importlib.metadata.distribution('nova_mini').entry_points}
     listed = installed[('oslo.config.opts', 'nova_mini.conf')].load()()
