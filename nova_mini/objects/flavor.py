@@ -248,8 +248,8 @@ _VISIBLE_ROW_ID_AND_SPECS = _ROW_ID_AND_SPECS.where(_PUBLIC_OR_SHARED)
 
 # NOTE: the read and the merge are two statements standing alone, as two
 # transactions would be (the merge is whole whatever was read), on one
-# connection of the writer: one checkout and one transaction context per
-# request instead of two, a tenth of the extra-spec POST's CPU.
+# connection of the writer: one pool checkout and one transaction context
+# per request instead of two.
 @db_api.autocommit
 @db_api.context_manager.writer.connection
 def _merge_changed_specs(context, flavor_id, specs):
