@@ -32,10 +32,16 @@ ignored ones aside) in a git repository of its own: pbr lists package
 data from git, and nothing is written into the tree. The requirements'
 wheels are downloaded once per content of requirements.txt into
 ``$NOVA_MINI_CACHE/wheelhouse`` (nova_mini_deploy.venvs.cache_dir) and
-installed from there without an index.
+installed from there without an index. The wheels are built by the
+setuptools, wheel and pbr that tools/constraints/build.txt admits.
+
+Network: building a wheel needs PyPI (pip fetches the build backend, as a
+new user's pip does), and so does the first run for a requirements.txt
+(the download of its wheels); the error of either step says so.
 """
 
 import configparser
+import email.parser
 import glob
 import hashlib
 import json
@@ -49,6 +55,7 @@ import urllib.error
 import urllib.request
 import zipfile
 
+from packaging import requirements
 import pytest
 
 from nova_mini_deploy import util
@@ -57,6 +64,7 @@ from nova_mini_deploy import venvs
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
 REQUIREMENTS = os.path.join(REPO, 'requirements.txt')
+BUILD_CONSTRAINTS = os.path.join(REPO, 'tools', 'constraints', 'build.txt')
 SCRIPT_GROUPS = ('console_scripts', 'wsgi_scripts')
 # The sample vendordata service: its directory, distribution and package.
 SAMPLE = 'contrib/sample-vendordata-service'
@@ -89,9 +97,17 @@ SCRIPTS = sorted(name for directory, _ in DISTRIBUTIONS.values()
                  for name in declared_entry_points(directory)[group])
 
 
-def _run(argv, log, timeout=600, **kwargs):
+def _run(argv, log, timeout=600, env=None, **kwargs):
     return util.run(argv, log_path=str(log), timeout=timeout,
-                    env=venvs.clean_env(), **kwargs)
+                    env=env or venvs.clean_env(), **kwargs)
+
+
+def _build_env():
+    """The environment of ``pip wheel``: the build backend that pip
+    installs in its isolated build environment is constrained (pip hands
+    PIP_CONSTRAINT on to that install, not its ``-c``).
+    """
+    return dict(venvs.clean_env(), PIP_CONSTRAINT=BUILD_CONSTRAINTS)
 
 
 def _snapshot(dest, log):
@@ -130,7 +146,10 @@ def _wheelhouse(log):
                     shutil.rmtree(old)
             shutil.rmtree(path + '.partial', ignore_errors=True)
             _run([sys.executable, '-m', 'pip', 'wheel', '-q', '-w',
-                  path + '.partial', '-r', REQUIREMENTS], log, timeout=600)
+                  path + '.partial', '-r', REQUIREMENTS], log, timeout=600,
+                 env=_build_env(),
+                 what="downloading the requirements' wheels into %s (needs "
+                      "PyPI, once per requirements.txt)" % path)
             os.rename(path + '.partial', path)
         os.utime(path)
     return path
@@ -149,7 +168,9 @@ def venv(tmp_path_factory):
     for name, (directory, _) in DISTRIBUTIONS.items():
         _run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '-q', '-w',
               str(root / 'dist'), str(root / 'src' / directory)], log,
-             cwd=str(root))
+             cwd=str(root), env=_build_env(),
+             what='building the wheel of %s (pip fetches its build backend '
+                  'from PyPI, within tools/constraints/build.txt)' % name)
         wheel, = glob.glob(str(root / 'dist' / (
             '%s-*.whl' % name.replace('-', '_'))))
         wheels.append(wheel)
@@ -209,6 +230,32 @@ def test_the_wheel_holds_the_runtime_only(venv):
     assert stray == []
     with zipfile.ZipFile(_wheel(venv, 'nova_mini_vendordata_sample')) as w:
         assert 'nova_mini_vendordata_sample/app.py' in w.namelist()
+
+
+def _constraint(name):
+    with open(BUILD_CONSTRAINTS) as lines:
+        for line in lines:
+            line = line.split('#', 1)[0].strip()
+            if line:
+                req = requirements.Requirement(line)
+                if req.name == name:
+                    return req.specifier
+    raise AssertionError('%s is not in %s' % (name, BUILD_CONSTRAINTS))
+
+
+@pytest.mark.parametrize('name', ['nova_mini', 'nova_mini_vendordata_sample'])
+def test_the_wheel_is_built_by_the_pinned_setuptools(venv, name):
+    with zipfile.ZipFile(_wheel(venv, name)) as wheel:
+        [info] = [n for n in wheel.namelist()
+                  if n.endswith('.dist-info/WHEEL')]
+        fields = email.parser.Parser().parsestr(wheel.read(info).decode())
+    # "setuptools (84.2.1)", or "bdist_wheel (0.45.1)" from the wheel
+    # package's own command.
+    generator, built_by = fields['Generator'].rstrip(')').split(' (')
+    assert generator in ('setuptools', 'bdist_wheel'), fields['Generator']
+    package = 'setuptools' if generator == 'setuptools' else 'wheel'
+    assert built_by in _constraint(package), (fields['Generator'],
+                                              BUILD_CONSTRAINTS)
 
 
 def test_the_wheel_declares_every_entry_point_of_setup_cfg(report):
