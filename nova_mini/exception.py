@@ -10,7 +10,10 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Domain exceptions of nova_mini.
+"""Domain exceptions of nova_mini: the base classes, those of the APIs'
+requests and versions, the database, the message broker and the
+scheduler, the compute resources and the metadata service. The bare-metal
+resources' are in nova_mini.exception_baremetal.
 
 They know nothing of HTTP: each API root maps them to its own status codes
 and error format in one place (nova_mini.api.faults).
@@ -251,73 +254,6 @@ class BaremetalAPIVersionNotSupported(APIVersionNotSupported):
                'supported range is [%(min_version)s, %(max_version)s].')
 
 
-class NodeNotFound(NotFound):
-    msg_fmt = 'Node %(node)s could not be found.'
-
-
-class VifAlreadyAttached(Conflict):
-    msg_fmt = ('Unable to attach VIF %(vif)s: it is already attached to node '
-               '%(node)s. Detach it first to attach it again.')
-
-
-class NodeTraitNotFound(NotFound):
-    msg_fmt = "Node %(node)s has no trait '%(trait)s'."
-
-
-class NodeExists(Conflict):
-    msg_fmt = 'A node with UUID %(uuid)s already exists.'
-
-
-class NodeNameExists(Conflict):
-    msg_fmt = 'A node with name %(name)s already exists.'
-
-
-class InstanceAssociated(Conflict):
-    msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
-               'node, it cannot be associated with node %(node)s too.')
-
-
-class NodeAssociated(Conflict):
-    msg_fmt = ('Node %(node)s is associated with instance '
-               '%(instance_uuid)s.')
-
-
-class InvalidState(Conflict):
-    msg_fmt = '%(reason)s'
-
-
-class InvalidStateRequested(Invalid):
-    msg_fmt = ('The requested action "%(action)s" cannot be performed on '
-               'node %(node)s while it is in state "%(state)s".')
-
-
-class NodeClaimLost(Invalid):
-    msg_fmt = ('Node %(node)s is no longer claimed by instance '
-               '%(instance)s: it cannot be deployed for it.')
-
-
-class NodeInMaintenance(Invalid):
-    msg_fmt = ('The requested action "%(action)s" cannot be performed on '
-               'node %(node)s while it is in maintenance mode.')
-
-
-class InstanceRescueFailure(Invalid):
-    # Ironic's message; it answers 500, nova_mini 400 (the caller can set
-    # the node's rescue_interface).
-    msg_fmt = ('Failed to rescue instance %(instance)s for node %(node)s: '
-               '%(reason)s')
-
-
-class TooManyTraits(Invalid):
-    msg_fmt = ('Node %(node)s cannot have %(count)d traits: at most '
-               '%(limit)d traits per node are allowed.')
-
-
-class MissingNodeTraits(Invalid):
-    msg_fmt = ('Node %(node)s lacks traits required by its instance_info: '
-               '%(missing)s.')
-
-
 class MethodNotAllowedForVersion(MethodNotAllowed):
     # Ironic's answer (405) to some methods of versions before theirs.
     msg_fmt = ('The method is not allowed for this resource at version '
@@ -395,140 +331,6 @@ class MetadataSignatureInvalid(Forbidden):
     msg_fmt = 'Invalid proxy request signature.'
 
 
-class ChassisNotFound(NotFound):
-    msg_fmt = 'Chassis %(chassis)s could not be found.'
-
-
-class ChassisExists(Conflict):
-    msg_fmt = 'A chassis with UUID %(uuid)s already exists.'
-
-
-class ChassisNotEmpty(Invalid):
-    msg_fmt = ('Cannot complete the requested action because chassis '
-               '%(chassis)s contains nodes: delete them or move them to '
-               'another chassis first.')
-
-
-class PortNotFound(NotFound):
-    msg_fmt = 'Port %(port)s could not be found.'
-
-
-class PortExists(Conflict):
-    msg_fmt = 'A port with UUID %(uuid)s already exists.'
-
-
-class MACAlreadyExists(Conflict):
-    msg_fmt = 'A port with MAC address %(mac)s already exists.'
-
-
-class VolumeConnectorNotFound(NotFound):
-    msg_fmt = 'Volume connector %(connector)s could not be found.'
-
-
-class VolumeTargetNotFound(NotFound):
-    msg_fmt = 'Volume target %(target)s could not be found.'
-
-
-class VolumeConnectorAlreadyExists(Conflict):
-    msg_fmt = 'A volume connector with UUID %(uuid)s already exists.'
-
-
-class VolumeConnectorTypeAndIdAlreadyExists(Conflict):
-    msg_fmt = ('A volume connector with type %(type)s and connector ID '
-               '%(connector_id)s already exists: each connector ID belongs '
-               'to one node.')
-
-
-class VolumeTargetAlreadyExists(Conflict):
-    msg_fmt = 'A volume target with UUID %(uuid)s already exists.'
-
-
-class VolumeTargetBootIndexAlreadyExists(Conflict):
-    msg_fmt = ('A volume target with boot index \'%(boot_index)s\' for the '
-               'same node already exists: choose another boot index.')
-
-
-class VolumeNodeStateInvalid(Invalid):
-    # Ironic's wording, which its clients match.
-    msg_fmt = ('The requested action "%(action)s" can not be performed on '
-               'node "%(node)s" while it is in state "%(state)s".')
-
-
-class DriverNotFound(Invalid):
-    msg_fmt = ('No valid host was found. Reason: No conductor service '
-               'registered which supports driver %(driver)s. Use one of: '
-               '%(drivers)s.')
-
-
-class HardwareTypeNotFound(NotFound):
-    # Ironic's 404 for a driver path naming a hardware type no conductor
-    # drives.
-    msg_fmt = ('Could not find the following driver(s) or hardware type(s): '
-               '%(driver)s.')
-
-
-class AllocationNotFound(NotFound):
-    msg_fmt = 'Allocation %(allocation)s could not be found.'
-
-
-class NodeAllocationNotFound(NotFound):
-    msg_fmt = 'Allocation for node %(node)s was not found.'
-
-
-class AllocationDuplicateName(Conflict):
-    msg_fmt = 'An allocation with name %(name)s already exists.'
-
-
-class AllocationAlreadyExists(Conflict):
-    msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
-
-
-class DeployTemplateNotFound(NotFound):
-    msg_fmt = 'Deploy template %(template)s could not be found.'
-
-
-class DeployTemplateDuplicateName(Conflict):
-    msg_fmt = ('A deploy template with name %(name)s already exists: '
-               'choose another name, or change that template.')
-
-
-class DeployTemplateAlreadyExists(Conflict):
-    msg_fmt = 'A deploy template with UUID %(uuid)s already exists.'
-
-
-class InvalidDeployTemplate(Invalid):
-    msg_fmt = 'Deploy template invalid: %(err)s.'
-
-
-class DeployStepsRefused(Invalid):
-    # Ironic's 400 to a deploy whose deploy templates the node's
-    # interfaces cannot run as written.
-    msg_fmt = ('Failed to validate deploy or power info for node %(node)s: '
-               '%(reason)s')
-
-
-class IncompatibleInterface(Invalid):
-    msg_fmt = ("%(interface_type)s interface implementation "
-               "'%(interface_impl)s' is not supported by hardware type "
-               "%(hardware_type)s. Use one of: %(valid)s.")
-
-
-class InvalidBootDevice(Invalid):
-    msg_fmt = ('Invalid boot device %(device)s specified. The node '
-               'supports: %(supported)s.')
-
-
-class NodeProtected(Forbidden):
-    msg_fmt = ('Node %(node)s is protected and cannot be undeployed, '
-               'rebuilt or deleted: unset its "protected" field first.')
-
-
-class UnsupportedDriverExtension(Invalid):
-    msg_fmt = ('Driver %(driver)s does not support %(extension)s (disabled '
-               'or not implemented): set the node\'s %(extension)s_interface '
-               'to one that implements it.')
-
-
 class KeypairNotFound(NotFound):
     msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
 
@@ -552,46 +354,3 @@ class InstanceActionNotFound(NotFound):
 
 class InstanceIsLocked(Conflict):
     msg_fmt = 'Instance %(instance_uuid)s is locked'
-
-
-class PortgroupNotFound(NotFound):
-    msg_fmt = 'Portgroup %(portgroup)s could not be found.'
-
-
-class PortgroupExists(Conflict):
-    msg_fmt = 'A portgroup with UUID %(uuid)s already exists.'
-
-
-class PortgroupMACAlreadyExists(Conflict):
-    msg_fmt = 'A portgroup with MAC address %(mac)s already exists.'
-
-
-class PortgroupDuplicateName(Conflict):
-    msg_fmt = 'A portgroup with name %(name)s already exists.'
-
-
-class PortgroupNotEmpty(Invalid):
-    msg_fmt = ('Cannot complete the requested action because portgroup '
-               '%(portgroup)s contains ports: delete them or move them out '
-               'of the group first.')
-
-
-class ManagementActionUnsupported(Invalid):
-    # Ironic's 400 for an action its fake management interface lacks.
-    msg_fmt = ('Driver %(driver)s does not support %(extension)s (disabled '
-               'or not implemented): no management interface of this '
-               'hardware type can do it.')
-
-
-class InvalidIndicator(Invalid):
-    msg_fmt = '%(reason)s'
-
-
-class BIOSSettingNotFound(NotFound):
-    msg_fmt = ("Node %(node)s doesn't have a BIOS setting '%(name)s': list "
-               "the node's BIOS settings to see those it has.")
-
-
-class ConductorNotFound(NotFound):
-    msg_fmt = ('Conductor %(conductor)s could not be found: list the '
-               'conductors to see their host names.')

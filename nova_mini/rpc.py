@@ -23,6 +23,7 @@ from oslo_messaging.rpc import dispatcher
 
 from nova_mini import context as nm_context
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base as objects_base
 
 _TRANSPORT = None
@@ -117,7 +118,8 @@ def get_transport(conf):
         # Domain exceptions raised by a server are re-raised as themselves
         # in the caller (NoValidHost, ...).
         _TRANSPORT = messaging.get_rpc_transport(
-            conf, allowed_remote_exmods=[exception.__name__])
+            conf, allowed_remote_exmods=[exception.__name__,
+                                         exception_baremetal.__name__])
     return _TRANSPORT
 
 

@@ -28,7 +28,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import db_row
 from nova_mini.objects import fields
@@ -54,7 +54,7 @@ def _destroy(context, allocation_id, ident):
     row = context.session.execute(_ALLOCATIONS.select().where(
         _ALLOCATIONS.c.id == allocation_id)).first()
     if row is None:
-        raise exception.AllocationNotFound(allocation=ident)
+        raise exception_baremetal.AllocationNotFound(allocation=ident)
     if row.node_id is not None:
         # The update comes first: it locks the node's row, so that no
         # deploy moves it between the check and the release.
@@ -76,11 +76,11 @@ def _check_removable(uuid, node):
     # As Ironic: the allocation of a deployed node, or of one moving
     # between states, stays (unless the node is in maintenance).
     if node.provision_state == 'active':
-        raise exception.InvalidState(reason=(
+        raise exception_baremetal.InvalidState(reason=(
             'Cannot remove allocation %s for node %s, because the node is '
             'active (and maintenance mode is off)' % (uuid, node.uuid)))
     if node.target_provision_state is not None:
-        raise exception.InvalidState(reason=(
+        raise exception_baremetal.InvalidState(reason=(
             'Cannot remove allocation %s for node %s, because the node is '
             'in state %s where updates are not allowed (and maintenance '
             'mode is off)' % (uuid, node.uuid, node.provision_state)))
@@ -131,15 +131,15 @@ class Allocation(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.AllocationNotFound(allocation=ident)
+        return exception_baremetal.AllocationNotFound(allocation=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
         if isinstance(exc, db_exc.DBDuplicateEntry):
             if 'uuid' in values and not any(
                     column.endswith('name') for column in exc.columns or ()):
-                return exception.AllocationAlreadyExists(uuid=values['uuid'])
-            return exception.AllocationDuplicateName(name=values.get('name'))
+                return exception_baremetal.AllocationAlreadyExists(uuid=values['uuid'])
+            return exception_baremetal.AllocationDuplicateName(name=values.get('name'))
         return exc
 
     @classmethod
@@ -164,9 +164,9 @@ class Allocation(db_row.DBRow, base.NovaMiniPersistentObject,
     def create(self):
         """Insert the allocation (state ``allocating`` unless set).
 
-        :raises nova_mini.exception.AllocationAlreadyExists: the uuid is
+        :raises nova_mini.exception_baremetal.AllocationAlreadyExists: the uuid is
             taken.
-        :raises nova_mini.exception.AllocationDuplicateName: the name is.
+        :raises nova_mini.exception_baremetal.AllocationDuplicateName: the name is.
         """
         values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
@@ -180,9 +180,9 @@ class Allocation(db_row.DBRow, base.NovaMiniPersistentObject,
     def destroy(self):
         """Delete the allocation and free its node.
 
-        :raises nova_mini.exception.InvalidState: the node is deployed or
+        :raises nova_mini.exception_baremetal.InvalidState: the node is deployed or
             moving, and not in maintenance.
-        :raises nova_mini.exception.AllocationNotFound: it is gone.
+        :raises nova_mini.exception_baremetal.AllocationNotFound: it is gone.
         """
         _destroy(self._context, self.id, self.uuid)
 
@@ -202,7 +202,7 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
     return paging.page(
         context.session, query, models.Allocation, sort_key, sort_dir, limit,
         marker,
-        not_found=lambda uuid: exception.AllocationNotFound(allocation=uuid),
+        not_found=lambda uuid: exception_baremetal.AllocationNotFound(allocation=uuid),
         visible=None if project is None else visible)
 
 

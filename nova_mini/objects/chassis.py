@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import db_row
 from nova_mini.objects import fields
@@ -46,13 +46,13 @@ def _destroy(context, chassis_id, ident):
     except db_exc.DBReferenceError:
         # A node joining the chassis committed while this delete waited
         # for its row: the foreign key keeps the chassis.
-        raise exception.ChassisNotEmpty(chassis=ident)
+        raise exception_baremetal.ChassisNotEmpty(chassis=ident)
     if deleted:
         return
     if context.session.execute(sa.select(_CHASSIS.c.id).where(
             _CHASSIS.c.id == chassis_id)).first() is None:
-        raise exception.ChassisNotFound(chassis=ident)
-    raise exception.ChassisNotEmpty(chassis=ident)
+        raise exception_baremetal.ChassisNotFound(chassis=ident)
+    raise exception_baremetal.ChassisNotEmpty(chassis=ident)
 
 
 @base.NovaMiniObjectRegistry.register
@@ -75,12 +75,12 @@ class Chassis(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.ChassisNotFound(chassis=ident)
+        return exception_baremetal.ChassisNotFound(chassis=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
         if isinstance(exc, db_exc.DBDuplicateEntry):
-            return exception.ChassisExists(uuid=values.get('uuid'))
+            return exception_baremetal.ChassisExists(uuid=values.get('uuid'))
         return exc
 
     @classmethod
@@ -106,8 +106,8 @@ class Chassis(db_row.DBRow, base.NovaMiniPersistentObject,
     def destroy(self):
         """Delete the chassis.
 
-        :raises nova_mini.exception.ChassisNotEmpty: nodes name it.
-        :raises nova_mini.exception.ChassisNotFound: it is gone.
+        :raises nova_mini.exception_baremetal.ChassisNotEmpty: nodes name it.
+        :raises nova_mini.exception_baremetal.ChassisNotFound: it is gone.
         """
         _destroy(self._context, self.id, self.uuid)
 
@@ -118,7 +118,7 @@ def _get_all(context, sort_key, sort_dir, limit, marker):
     return paging.page(
         context.session, context.session.query(models.Chassis),
         models.Chassis, sort_key, sort_dir, limit, marker,
-        not_found=lambda uuid: exception.ChassisNotFound(chassis=uuid))
+        not_found=lambda uuid: exception_baremetal.ChassisNotFound(chassis=uuid))
 
 
 @base.NovaMiniObjectRegistry.register

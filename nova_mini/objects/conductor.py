@@ -35,6 +35,7 @@ from nova_mini import conf
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_interfaces
 
 # nova_mini's services drive every node, whatever its conductor_group:
@@ -120,7 +121,7 @@ def _get(session, hostname):
     row = session.query(models.Conductor).filter_by(
         hostname=hostname).first()
     if row is None:
-        raise exception.ConductorNotFound(conductor=hostname)
+        raise exception_baremetal.ConductorNotFound(conductor=hostname)
     return row
 
 
@@ -128,7 +129,7 @@ def _get(session, hostname):
 def get(context, hostname):
     """Return the conductor row of ``hostname``, online or not.
 
-    :raises nova_mini.exception.ConductorNotFound: no such conductor.
+    :raises nova_mini.exception_baremetal.ConductorNotFound: no such conductor.
     """
     return _get(context.session, hostname)
 
@@ -144,7 +145,7 @@ def get_all(context, sort_key='id', sort_dir='asc', limit=None,
     :param marker: the hostname of the conductor the page follows.
     :raises nova_mini.exception.InvalidSortKey: not a sort key.
     :raises nova_mini.exception.Invalid: not a sort direction.
-    :raises nova_mini.exception.ConductorNotFound: the marker is no
+    :raises nova_mini.exception_baremetal.ConductorNotFound: the marker is no
         conductor's hostname.
     """
     if sort_key not in SORT_KEYS:

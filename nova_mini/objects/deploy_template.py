@@ -26,6 +26,7 @@ from oslo_utils import uuidutils
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import db_row
 from nova_mini.objects import fields
@@ -40,8 +41,8 @@ STEP_KEYS = ('interface', 'step', 'args', 'priority')
 
 def _duplicate(exc, values):
     if any(column.endswith('name') for column in exc.columns or ()):
-        return exception.DeployTemplateDuplicateName(name=values.get('name'))
-    return exception.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
+        return exception_baremetal.DeployTemplateDuplicateName(name=values.get('name'))
+    return exception_baremetal.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
 
 
 def normalized_steps(steps):
@@ -74,7 +75,7 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.DeployTemplateNotFound(template=ident)
+        return exception_baremetal.DeployTemplateNotFound(template=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
@@ -99,9 +100,9 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
     def create(self):
         """Insert the template.
 
-        :raises nova_mini.exception.DeployTemplateDuplicateName: the name
+        :raises nova_mini.exception_baremetal.DeployTemplateDuplicateName: the name
             is taken.
-        :raises nova_mini.exception.DeployTemplateAlreadyExists: the uuid
+        :raises nova_mini.exception_baremetal.DeployTemplateAlreadyExists: the uuid
             is taken.
         """
         values = self._column_changes()
@@ -112,9 +113,9 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
     def save(self):
         """Store the changed fields.
 
-        :raises nova_mini.exception.DeployTemplateDuplicateName: renamed to
+        :raises nova_mini.exception_baremetal.DeployTemplateDuplicateName: renamed to
             a name another template has.
-        :raises nova_mini.exception.DeployTemplateNotFound: it is gone.
+        :raises nova_mini.exception_baremetal.DeployTemplateNotFound: it is gone.
         """
         values = self._column_changes()
         if 'steps' in values:
@@ -134,7 +135,7 @@ def _get_all(context, sort_key, sort_dir, limit, marker):
             models.DeployTemplate, sort_key, sort_dir, limit, marker)
     except exception.MarkerNotFound:
         # As Ironic, which loads the marker as a template.
-        raise exception.DeployTemplateNotFound(template=marker)
+        raise exception_baremetal.DeployTemplateNotFound(template=marker)
 
 
 @db_api.context_manager.reader

@@ -21,6 +21,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.db import retry as db_retry
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import base
 from nova_mini.objects import bios_setting
@@ -85,11 +86,11 @@ def capacity_of(properties):
 def _duplicate(exc, values, node_ident):
     columns = set(exc.columns or ())
     if 'name' in columns or 'uniq_nodes0name' in columns:
-        return exception.NodeNameExists(name=values.get('name'))
+        return exception_baremetal.NodeNameExists(name=values.get('name'))
     if 'instance_uuid' in columns or 'uniq_nodes0instance_uuid' in columns:
-        return exception.InstanceAssociated(
+        return exception_baremetal.InstanceAssociated(
             instance_uuid=values.get('instance_uuid'), node=node_ident)
-    return exception.NodeExists(uuid=values.get('uuid'))
+    return exception_baremetal.NodeExists(uuid=values.get('uuid'))
 
 
 def _chassis_gone(values):
@@ -113,7 +114,7 @@ def _destroy(context, node_id, node_ident):
     bios_setting.destroy_of_node(context, node_id)
     if not context.session.execute(_NODES.delete().where(
             _NODES.c.id == node_id)).rowcount:
-        raise exception.NodeNotFound(node=node_ident)
+        raise exception_baremetal.NodeNotFound(node=node_ident)
 
 
 @base.NovaMiniObjectRegistry.register
@@ -203,7 +204,7 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.NodeNotFound(node=ident)
+        return exception_baremetal.NodeNotFound(node=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
@@ -248,7 +249,7 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         """Insert the node (traits are set afterwards, with NodeTraitList).
 
         :raises nova_mini.exception.Invalid: traits were given.
-        :raises nova_mini.exception.NodeExists: its uuid is taken
+        :raises nova_mini.exception_baremetal.NodeExists: its uuid is taken
             (NodeNameExists: its name).
         """
         values = self.obj_get_changes()
@@ -274,8 +275,8 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         """Store the changed fields (not traits: see NodeTraitList).
 
         :raises nova_mini.exception.Invalid: traits were changed.
-        :raises nova_mini.exception.NodeNotFound: the node is gone.
-        :raises nova_mini.exception.NodeNameExists: its new name is taken.
+        :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
+        :raises nova_mini.exception_baremetal.NodeNameExists: its new name is taken.
         """
         values = self.obj_get_changes()
         if values.pop('traits', None) is not None:
@@ -302,7 +303,7 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         :param instance_info: the node's instance_info, set with the claim.
         :returns: True if this call won the node, False if it is gone
             (claimed by another, or no longer available).
-        :raises nova_mini.exception.InstanceAssociated: the instance has
+        :raises nova_mini.exception_baremetal.InstanceAssociated: the instance has
             another node already.
         """
         return node_provision.claim(context, node_uuid, instance_uuid,
@@ -349,7 +350,7 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         for _attempt in range(3):
             try:
                 node = cls.get_by_instance_uuid(context, instance_uuid)
-            except exception.NodeNotFound:
+            except exception_baremetal.NodeNotFound:
                 return None
             if node.provision_state != states.AVAILABLE:
                 break
@@ -364,7 +365,7 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         try:
             node.set_provision_state(states.UNDEPLOY,
                                      instance_uuid=instance_uuid)
-        except (exception.InvalidStateRequested, exception.NodeClaimLost):
+        except (exception_baremetal.InvalidStateRequested, exception_baremetal.NodeClaimLost):
             # Moved meanwhile (by an operator, or to another instance):
             # leave it alone.
             return None
@@ -402,18 +403,18 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
             instance_info, see nova_mini.objects.node_rescue).
         :param clean_steps: the steps of a cleaning, run in the same
             transaction (see nova_mini.objects.node_clean).
-        :raises nova_mini.exception.InvalidStateRequested: not from the
+        :raises nova_mini.exception_baremetal.InvalidStateRequested: not from the
             node's state.
-        :raises nova_mini.exception.NodeClaimLost: the node is claimed by
+        :raises nova_mini.exception_baremetal.NodeClaimLost: the node is claimed by
             another instance, or by none, now.
-        :raises nova_mini.exception.NodeInMaintenance: in maintenance.
-        :raises nova_mini.exception.MissingNodeTraits: a deploy to a node
+        :raises nova_mini.exception_baremetal.NodeInMaintenance: in maintenance.
+        :raises nova_mini.exception_baremetal.MissingNodeTraits: a deploy to a node
             lacking traits its instance_info asks for.
-        :raises nova_mini.exception.InstanceRescueFailure: a rescue
+        :raises nova_mini.exception_baremetal.InstanceRescueFailure: a rescue
             with the no-rescue interface.
-        :raises nova_mini.exception.UnsupportedDriverExtension: an
+        :raises nova_mini.exception_baremetal.UnsupportedDriverExtension: an
             inspection with the no-inspect interface.
-        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
         """
         values = node_provision.set_provision_state(
             self._context, self, action, instance_uuid=instance_uuid,
@@ -441,7 +442,7 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker,
         marker_row = marker_query.first()
         if marker_row is None:
             # Ironic's answer to a marker naming no node.
-            raise exception.NodeNotFound(node=marker)
+            raise exception_baremetal.NodeNotFound(node=marker)
     if sort_key not in SORT_KEYS:
         raise exception.InvalidSortKey(sort_key=sort_key)
     keys = [sort_key] if sort_key == 'id' else [sort_key, 'id']
@@ -478,7 +479,7 @@ class NodeList(base.ObjectListBase, base.NovaMiniObject):
         :param marker: the uuid of the node the page follows.
         :param with_traits: load their traits too, in one more query.
         :returns: a NodeList.
-        :raises nova_mini.exception.NodeNotFound: no node has the
+        :raises nova_mini.exception_baremetal.NodeNotFound: no node has the
             marker's uuid (of ``filters['project']``, if given).
         :raises nova_mini.exception.InvalidSortKey: not a sort key.
         """

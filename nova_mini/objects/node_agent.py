@@ -24,7 +24,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_power
 from nova_mini.objects import node_rescue
 
@@ -40,14 +40,14 @@ def node_uuid_by_addresses(context, addresses):
 
     :param addresses: MAC addresses in lower case.
     :returns: the node's uuid.
-    :raises nova_mini.exception.NodeNotFound: no node has one, or several
+    :raises nova_mini.exception_baremetal.NodeNotFound: no node has one, or several
         do.
     """
     rows = context.session.execute(sa.select(_NODES.c.uuid).distinct().join(
         _PORTS, _PORTS.c.node_id == _NODES.c.id).where(
             _PORTS.c.address.in_(addresses))).all()
     if len(rows) != 1:
-        raise exception.NodeNotFound(node=', '.join(addresses))
+        raise exception_baremetal.NodeNotFound(node=', '.join(addresses))
     return rows[0].uuid
 
 
@@ -59,7 +59,7 @@ def issue_token(context, node):
     :param node: the Node; its ``driver_internal_info`` is updated.
     :returns: the new token, or MASKED_TOKEN if the node had one already
         (a second lookup learns nothing, and nothing is written).
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     issued = []
 

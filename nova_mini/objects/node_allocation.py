@@ -33,7 +33,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import node_filters
 from nova_mini.objects import node_provision
@@ -105,7 +105,7 @@ def _fail(allocation, error):
     allocation.node_id = None
     try:
         allocation.save()
-    except exception.AllocationNotFound:
+    except exception_baremetal.AllocationNotFound:
         # Deleted meanwhile: nothing to record.
         pass
 
@@ -140,7 +140,7 @@ def allocate(allocation):
             try:
                 taken = _take(context, allocation, node_id, node_uuid,
                               instance_info)
-            except exception.InstanceAssociated:
+            except exception_baremetal.InstanceAssociated:
                 # The uuid given to the allocation is another node's
                 # instance.
                 raise AllocationFailed(
@@ -164,7 +164,7 @@ def _backfill(context, allocation, node):
         _NODES.c.provision_state, _NODES.c.resource_class,
         _NODES.c.instance_uuid).where(_NODES.c.id == node.id)).first()
     if row is None:
-        raise exception.NodeNotFound(node=node.uuid)
+        raise exception_baremetal.NodeNotFound(node=node.uuid)
     if row.provision_state != states.ACTIVE:
         errors.append('Node must be in the "active" state, but the current '
                       'state is "%s"' % row.provision_state)
@@ -238,8 +238,8 @@ def create(allocation, node=None):
     :param node: the Node of a backfill (1.58), or None.
     :returns: ``(the allocation as created, allocating; the allocation
         as given, active or error)``.
-    :raises nova_mini.exception.AllocationAlreadyExists: the uuid is
+    :raises nova_mini.exception_baremetal.AllocationAlreadyExists: the uuid is
         taken.
-    :raises nova_mini.exception.AllocationDuplicateName: the name is.
+    :raises nova_mini.exception_baremetal.AllocationDuplicateName: the name is.
     """
     return _create(allocation._context, allocation, node)

@@ -44,7 +44,7 @@ An abort of ``clean wait`` ends in ``clean failed``, its target
 the database.
 """
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import clean_steps as steps_obj
 from nova_mini.objects import node_rescue
 from nova_mini import states
@@ -76,8 +76,8 @@ def _failed(row, steps, last_error):
 
 def _clean(context, row, node_id, node_uuid, user_steps):
     if row.maintenance:
-        raise exception.NodeInMaintenance(action=states.CLEAN,
-                                          node=node_uuid)
+        raise exception_baremetal.NodeInMaintenance(action=states.CLEAN,
+                                                    node=node_uuid)
     steps, errors, recorded = steps_obj.validate(row, user_steps)
     if errors:
         return _failed(row, recorded, 'Cannot clean node %s: %s'
@@ -110,7 +110,7 @@ def changes(context, row, prior, node_id, node_uuid, action,
     :param action: a states.TRANSITIONS key.
     :param user_steps: the clean steps of a cleaning.
     :returns: a dict of column values (empty for another action).
-    :raises nova_mini.exception.NodeInMaintenance: a cleaning of a node
+    :raises nova_mini.exception_baremetal.NodeInMaintenance: a cleaning of a node
         in maintenance.
     """
     if action == states.CLEAN:

@@ -36,6 +36,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import deploy_steps
 from nova_mini.objects import deploy_template
 from nova_mini.objects import node_interfaces
@@ -62,14 +63,14 @@ def plan(templates, drivers, node_uuid):
     :param node_uuid: the node's uuid, for the messages.
     :returns: ``(steps, error)``: the steps to run in order, or None and
         why the deploy fails.
-    :raises nova_mini.exception.DeployStepsRefused: the templates' steps
+    :raises nova_mini.exception_baremetal.DeployStepsRefused: the templates' steps
         cannot be taken as written.
     """
     try:
         deploy_steps.check_steps(templates, drivers, skip_missing=True)
     except exception.Invalid as exc:
-        raise exception.DeployStepsRefused(node=node_uuid,
-                                           reason=exc.format_message())
+        raise exception_baremetal.DeployStepsRefused(node=node_uuid,
+                                                     reason=exc.format_message())
     try:
         user_steps = deploy_steps.check_steps(templates, drivers)
     except exception.Invalid as exc:
@@ -98,7 +99,7 @@ def changes(context, node, action, more, traits):
         it is built on.
     :param traits: the traits of the node's instance.
     :returns: a dict of column values.
-    :raises nova_mini.exception.DeployStepsRefused: see plan().
+    :raises nova_mini.exception_baremetal.DeployStepsRefused: see plan().
     """
     row = _node_row(context, node.id)
     info = dict(more.get('driver_internal_info',

@@ -20,7 +20,7 @@ one; here the state set on a settable indicator is kept in the node's
 state}``), so the next read shows it; an indicator never set is ``ON``.
 """
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_power
 
 ON = 'ON'
@@ -51,11 +51,11 @@ def split(ident):
     """Return ``(name, component)`` of an indicator named
     ``<name>@<component>`` (the first ``@`` splits them, as Ironic's).
 
-    :raises nova_mini.exception.InvalidIndicator: no ``@``.
+    :raises nova_mini.exception_baremetal.InvalidIndicator: no ``@``.
     """
     name, sep, component = ident.partition('@')
     if not sep:
-        raise exception.InvalidIndicator(
+        raise exception_baremetal.InvalidIndicator(
             reason='Malformed indicator name "%s": name an indicator '
                    '<indicator>@<component>, as the list of the node\'s '
                    'indicators shows them.' % ident)
@@ -65,11 +65,11 @@ def split(ident):
 def _describe(ident):
     name, component = split(ident)
     if component not in INDICATORS:
-        raise exception.InvalidIndicator(
+        raise exception_baremetal.InvalidIndicator(
             reason='Invalid component %s specified: the node has %s.' % (
                 component, ', '.join(sorted(INDICATORS))))
     if name not in INDICATORS[component]:
-        raise exception.InvalidIndicator(
+        raise exception_baremetal.InvalidIndicator(
             reason='Invalid indicator %s specified: component %s has %s.' % (
                 name, component, ', '.join(sorted(INDICATORS[component]))))
     return INDICATORS[component][name]
@@ -78,7 +78,7 @@ def _describe(ident):
 def get_state(node, ident):
     """Return the state of indicator ``ident`` (``<name>@<component>``).
 
-    :raises nova_mini.exception.InvalidIndicator: no such indicator.
+    :raises nova_mini.exception_baremetal.InvalidIndicator: no such indicator.
     """
     _describe(ident)
     info = node.driver_internal_info or {}
@@ -90,17 +90,17 @@ def set_state(context, node, ident, state):
 
     :param context: the request context.
     :param node: the Node; its driver_internal_info is updated.
-    :raises nova_mini.exception.InvalidIndicator: no such indicator, a
+    :raises nova_mini.exception_baremetal.InvalidIndicator: no such indicator, a
         read-only one, or a state it does not have.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     described = _describe(ident)
     if described['readonly']:
-        raise exception.InvalidIndicator(
+        raise exception_baremetal.InvalidIndicator(
             reason='Indicator %s is read-only: its state cannot be set.'
                    % ident)
     if state not in described['states']:
-        raise exception.InvalidIndicator(
+        raise exception_baremetal.InvalidIndicator(
             reason='Invalid state %s for indicator %s: use one of %s.' % (
                 state, ident, ', '.join(described['states'])))
     node_power.change_internal_info(context, node, lambda info: dict(

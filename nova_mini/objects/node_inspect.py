@@ -28,7 +28,7 @@ of the move.
 
 from oslo_utils import timeutils
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_rescue
 from nova_mini import states
 
@@ -44,14 +44,14 @@ def changes(row, action):
         ``inspect_interface``, ``driver_internal_info``.
     :param action: a states.TRANSITIONS key.
     :returns: a dict of column values (empty for another action).
-    :raises nova_mini.exception.UnsupportedDriverExtension: the node's
+    :raises nova_mini.exception_baremetal.UnsupportedDriverExtension: the node's
         inspect interface is ``no-inspect``.
     """
     if action != states.INSPECT:
         return {}
     if row.inspect_interface == NO_INSPECT:
-        raise exception.UnsupportedDriverExtension(driver=row.driver,
-                                                   extension='inspect')
+        raise exception_baremetal.UnsupportedDriverExtension(driver=row.driver,
+                                                             extension='inspect')
     info = {key: value
             for key, value in (row.driver_internal_info or {}).items()
             if key not in node_rescue.AGENT_KEYS}

@@ -20,7 +20,7 @@ configuration enables). There is no networking service, so the network
 interface is ``noop`` only.
 """
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 
 FAKE_HARDWARE = 'fake-hardware'
 
@@ -51,10 +51,10 @@ def check_driver(driver):
     """Refuse a hardware type nova_mini does not drive.
 
     :param driver: the node's ``driver``.
-    :raises nova_mini.exception.DriverNotFound: not one of HARDWARE_TYPES.
+    :raises nova_mini.exception_baremetal.DriverNotFound: not one of HARDWARE_TYPES.
     """
     if driver not in HARDWARE_TYPES:
-        raise exception.DriverNotFound(
+        raise exception_baremetal.DriverNotFound(
             driver=driver, drivers=', '.join(sorted(HARDWARE_TYPES)))
 
 
@@ -65,7 +65,7 @@ def resolve(driver, values):
     :param values: ``{field: implementation or None}`` for some of FIELDS;
         None or absent means the default.
     :returns: ``{field: implementation}`` for every field of FIELDS.
-    :raises nova_mini.exception.IncompatibleInterface: an implementation
+    :raises nova_mini.exception_baremetal.IncompatibleInterface: an implementation
         the hardware type does not have.
     """
     supported = HARDWARE_TYPES[driver]
@@ -76,7 +76,7 @@ def resolve(driver, values):
         if impl is None:
             impl = supported[name][0]
         elif impl not in supported[name]:
-            raise exception.IncompatibleInterface(
+            raise exception_baremetal.IncompatibleInterface(
                 interface_type=name, interface_impl=impl,
                 hardware_type=driver, valid=', '.join(supported[name]))
         result[field] = impl

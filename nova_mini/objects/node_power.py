@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import states
 
 REBOOT = 'rebooting'
@@ -55,7 +55,7 @@ def _store(context, node_id, node_ident, values):
     values['updated_at'] = timeutils.utcnow()
     if not context.session.execute(_NODES.update().where(
             _NODES.c.id == node_id).values(**values)).rowcount:
-        raise exception.NodeNotFound(node=node_ident)
+        raise exception_baremetal.NodeNotFound(node=node_ident)
     return values
 
 
@@ -64,11 +64,11 @@ def set_power_state(context, node, target):
 
     :param context: the request context.
     :param node: the Node; its fields are updated.
-    :raises nova_mini.exception.InvalidStateRequested: not a target.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.InvalidStateRequested: not a target.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     if target not in TARGETS:
-        raise exception.InvalidStateRequested(
+        raise exception_baremetal.InvalidStateRequested(
             action=target, node=node.uuid, state=node.power_state)
     values = _store(context, node.id, node.uuid,
                     {'power_state': TARGETS[target],
@@ -82,7 +82,7 @@ def set_console(context, node, enabled):
     :param context: the request context.
     :param node: the Node; its fields are updated.
     :param enabled: a bool.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     _apply(node, _store(context, node.id, node.uuid,
                         {'console_enabled': bool(enabled)}))
@@ -104,12 +104,12 @@ def set_boot_device(context, node, device, persistent=False):
     :param node: the Node; its fields are updated.
     :param device: a boot device name.
     :param persistent: a bool.
-    :raises nova_mini.exception.InvalidBootDevice: not one of
+    :raises nova_mini.exception_baremetal.InvalidBootDevice: not one of
         SUPPORTED_BOOT_DEVICES.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     if device not in SUPPORTED_BOOT_DEVICES:
-        raise exception.InvalidBootDevice(
+        raise exception_baremetal.InvalidBootDevice(
             device=device, supported=', '.join(SUPPORTED_BOOT_DEVICES))
     store_internal_info(context, node, BOOT_DEVICE_KEY,
                         {'boot_device': device,
@@ -121,7 +121,7 @@ def store_internal_info(context, node, key, value):
 
     :param context: the request context.
     :param node: the Node; its fields are updated.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     change_internal_info(context, node, lambda info: dict(info, **{key: value}))
 
@@ -136,13 +136,13 @@ def change_internal_info(context, node, change):
     :param node: the Node; its fields are updated.
     :param change: called with a copy of the stored document; returns the
         new document, or None to write nothing. What it raises is raised.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     row = context.session.execute(
         sa.select(_NODES.c.driver_internal_info)
         .where(_NODES.c.id == node.id).with_for_update()).first()
     if row is None:
-        raise exception.NodeNotFound(node=node.uuid)
+        raise exception_baremetal.NodeNotFound(node=node.uuid)
     info = change(dict(row.driver_internal_info or {}))
     if info is not None:
         _apply(node, _store(context, node.id, node.uuid,

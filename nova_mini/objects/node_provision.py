@@ -48,6 +48,7 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import node_clean
@@ -240,12 +241,12 @@ def set_provision_state(context, node, action, instance_uuid=None,
         *[_NODES.c[field] for field in node_interfaces.FIELDS]).where(
             _NODES.c.id == node.id)).first()
     if row is None:
-        raise exception.NodeNotFound(node=node.uuid)
+        raise exception_baremetal.NodeNotFound(node=node.uuid)
     if not count:
         if instance_uuid is not None and row.instance_uuid != instance_uuid:
-            raise exception.NodeClaimLost(node=node.uuid,
-                                          instance=instance_uuid)
-        raise exception.InvalidStateRequested(
+            raise exception_baremetal.NodeClaimLost(node=node.uuid,
+                                                    instance=instance_uuid)
+        raise exception_baremetal.InvalidStateRequested(
             action=action, node=node.uuid, state=row.provision_state)
     more = node_rescue.changes(row, node.uuid, action, rescue_password)
     more.update(node_inspect.changes(row, action))
@@ -253,12 +254,12 @@ def set_provision_state(context, node, action, instance_uuid=None,
                                    action, clean_steps))
     if action == states.DEPLOY:
         if row.maintenance:
-            raise exception.NodeInMaintenance(action=action, node=node.uuid)
+            raise exception_baremetal.NodeInMaintenance(action=action, node=node.uuid)
         missing = missing_traits(row.instance_info,
                                  node_trait._names(context, node.id))
         if missing:
-            raise exception.MissingNodeTraits(node=node.uuid,
-                                              missing=', '.join(missing))
+            raise exception_baremetal.MissingNodeTraits(node=node.uuid,
+                                                        missing=', '.join(missing))
         more = _deploy_info(context, row)
     elif action == states.UNDEPLOY:
         more.update(instance_info={}, instance_uuid=None)
@@ -347,7 +348,7 @@ def claim(context, node_uuid, instance_uuid, instance_info):
     decides which of several concurrent schedulers wins a node.
 
     :returns: whether it did; see Node.claim for the parameters.
-    :raises nova_mini.exception.InstanceAssociated: the instance has
+    :raises nova_mini.exception_baremetal.InstanceAssociated: the instance has
         another node already.
     """
     params = {'node_uuid': node_uuid, 'new_instance_uuid': instance_uuid,
@@ -359,8 +360,8 @@ def claim(context, node_uuid, instance_uuid, instance_info):
             _CLAIM[instance_info is not None], params).rowcount)
     except db_exc.DBDuplicateEntry:
         # The instance already has another node.
-        raise exception.InstanceAssociated(instance_uuid=instance_uuid,
-                                           node=node_uuid)
+        raise exception_baremetal.InstanceAssociated(instance_uuid=instance_uuid,
+                                                     node=node_uuid)
 
 
 @db_api.autocommit

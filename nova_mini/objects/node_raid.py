@@ -24,6 +24,7 @@ import jsonschema
 from jsonschema import exceptions as jsonschema_exc
 
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_interfaces
 
 _LOGICAL_DISK = {
@@ -68,7 +69,7 @@ SCHEMA = {
 def validate(node, config):
     """Check ``config``, a target RAID configuration for ``node``.
 
-    :raises nova_mini.exception.UnsupportedDriverExtension: the node's
+    :raises nova_mini.exception_baremetal.UnsupportedDriverExtension: the node's
         RAID interface does nothing (and ``config`` is not empty).
     :raises nova_mini.exception.Invalid: ``config`` breaks the schema, or
         names more than one root volume.
@@ -76,8 +77,8 @@ def validate(node, config):
     if not config:
         return
     if not node_interfaces.implemented(node, 'raid'):
-        raise exception.UnsupportedDriverExtension(driver=node.driver,
-                                                   extension='raid')
+        raise exception_baremetal.UnsupportedDriverExtension(driver=node.driver,
+                                                             extension='raid')
     try:
         jsonschema.validate(config, SCHEMA)
     except jsonschema_exc.ValidationError as e:

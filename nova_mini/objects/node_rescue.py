@@ -35,7 +35,7 @@ move.
 
 from oslo_utils import secretutils
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import states
 
 # driver_internal_info keys of a ramdisk's agent (see api.baremetal.ramdisk).
@@ -79,18 +79,18 @@ def changes(row, node_uuid, action, rescue_password=None):
     :param action: a states.TRANSITIONS key.
     :param rescue_password: the password of a rescue.
     :returns: a dict of column values (maybe empty).
-    :raises nova_mini.exception.NodeInMaintenance: a rescue or unrescue
+    :raises nova_mini.exception_baremetal.NodeInMaintenance: a rescue or unrescue
         of a node in maintenance.
-    :raises nova_mini.exception.InstanceRescueFailure: a rescue with
+    :raises nova_mini.exception_baremetal.InstanceRescueFailure: a rescue with
         ``no-rescue``.
     """
     dii = row.driver_internal_info
     if action in (states.RESCUE_TARGET, states.UNRESCUE) and \
             row.maintenance:
-        raise exception.NodeInMaintenance(action=action, node=node_uuid)
+        raise exception_baremetal.NodeInMaintenance(action=action, node=node_uuid)
     if action == states.RESCUE_TARGET:
         if row.rescue_interface == NO_RESCUE:
-            raise exception.InstanceRescueFailure(
+            raise exception_baremetal.InstanceRescueFailure(
                 instance=row.instance_uuid, node=node_uuid,
                 reason='Validation failed: %s' % _unsupported(row.driver))
         info = dict(row.instance_info or {})

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import fields
 
@@ -47,7 +47,7 @@ def _lock_node(context, node_id, node_ident):
         _NODES.update().where(_NODES.c.id == node_id).values(
             updated_at=timeutils.utcnow())).rowcount
     if not count:
-        raise exception.NodeNotFound(node=node_ident)
+        raise exception_baremetal.NodeNotFound(node=node_ident)
 
 
 def _names(context, node_id):
@@ -58,8 +58,8 @@ def _names(context, node_id):
 
 def _check_limit(node_ident, count):
     if count > MAX_TRAITS_PER_NODE:
-        raise exception.TooManyTraits(node=node_ident, count=count,
-                                      limit=MAX_TRAITS_PER_NODE)
+        raise exception_baremetal.TooManyTraits(node=node_ident, count=count,
+                                                limit=MAX_TRAITS_PER_NODE)
 
 
 @db_api.context_manager.writer
@@ -93,7 +93,7 @@ def _remove(context, node_id, node_ident, trait):
     count = context.session.execute(_TRAITS.delete().where(
         _TRAITS.c.node_id == node_id, _TRAITS.c.trait == trait)).rowcount
     if not count:
-        raise exception.NodeTraitNotFound(node=node_ident, trait=trait)
+        raise exception_baremetal.NodeTraitNotFound(node=node_ident, trait=trait)
 
 
 @db_api.context_manager.reader
@@ -138,8 +138,8 @@ class NodeTrait(base.NovaMiniPersistentObject, base.NovaMiniObject):
         """Add the trait to the node; adding a trait it has changes nothing.
 
         :param node_ident: how errors name the node (default: its id).
-        :raises nova_mini.exception.TooManyTraits: past the limit.
-        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        :raises nova_mini.exception_baremetal.TooManyTraits: past the limit.
+        :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
         """
         _add(self._context, self.node_id, node_ident or self.node_id,
              self.trait)
@@ -153,8 +153,8 @@ class NodeTrait(base.NovaMiniPersistentObject, base.NovaMiniObject):
         :param node_id: the node's id.
         :param trait: the trait's name.
         :param node_ident: how errors name the node (default: its id).
-        :raises nova_mini.exception.NodeTraitNotFound: the node lacks it.
-        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        :raises nova_mini.exception_baremetal.NodeTraitNotFound: the node lacks it.
+        :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
         """
         _remove(context, node_id, node_ident or node_id, trait)
 
@@ -193,9 +193,9 @@ class NodeTraitList(base.ObjectListBase, base.NovaMiniObject):
         :param traits: the trait names (duplicates are dropped).
         :param node_ident: how errors name the node (default: its id).
         :returns: the new NodeTraitList.
-        :raises nova_mini.exception.TooManyTraits: past the limit; nothing
+        :raises nova_mini.exception_baremetal.TooManyTraits: past the limit; nothing
             changes.
-        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
         """
         names = sorted(set(traits))
         _check_limit(node_ident or node_id, len(names))
@@ -209,7 +209,7 @@ class NodeTraitList(base.ObjectListBase, base.NovaMiniObject):
         :param context: the request context.
         :param node_id: the node's id.
         :param node_ident: how errors name the node (default: its id).
-        :raises nova_mini.exception.NodeNotFound: the node is gone.
+        :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
         """
         _replace(context, node_id, node_ident or node_id, [])
 

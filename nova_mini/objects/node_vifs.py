@@ -20,7 +20,7 @@ node_power.change_internal_info's locked read and write, so that
 concurrent attachments are all kept.
 """
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import node_power
 
@@ -36,13 +36,13 @@ def vif_list(node):
 def attach(context, node, vif_id):
     """Attach VIF ``vif_id`` to ``node``.
 
-    :raises nova_mini.exception.VifAlreadyAttached: it is attached already.
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.VifAlreadyAttached: it is attached already.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     def _attach(info):
         vifs = list(info.get(VIFS_KEY) or [])
         if any(vif['id'] == vif_id for vif in vifs):
-            raise exception.VifAlreadyAttached(vif=vif_id, node=node.uuid)
+            raise exception_baremetal.VifAlreadyAttached(vif=vif_id, node=node.uuid)
         changed = dict(info, **{VIFS_KEY: vifs + [{'id': vif_id}]})
         # Written below the object's save(): the bound of every JSON
         # document (some 1,300 VIFs of uuids) is checked here.
@@ -56,7 +56,7 @@ def detach(context, node, vif_id):
     """Detach VIF ``vif_id`` from ``node`` (nothing changes if it is not
     attached).
 
-    :raises nova_mini.exception.NodeNotFound: the node is gone.
+    :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
     def _detach(info):
         vifs = list(info.get(VIFS_KEY) or [])

@@ -28,7 +28,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import db_row
 from nova_mini.objects import paging
 from nova_mini import states
@@ -52,12 +52,12 @@ def _check_node(session, node_id, action, deleting):
         models.Node.provision_state).filter(
         models.Node.id == node_id).with_for_update().first()
     if node is None:
-        raise exception.NodeNotFound(node=node_id)
+        raise exception_baremetal.NodeNotFound(node=node_id)
     if node.power_state == states.POWER_OFF:
         return
     if deleting and node.provision_state in DELETE_ALLOWED:
         return
-    raise exception.VolumeNodeStateInvalid(
+    raise exception_baremetal.VolumeNodeStateInvalid(
         action=action, node=node.uuid, state=node.power_state)
 
 
@@ -146,7 +146,7 @@ class VolumeRow(db_row.DBRow):
     def _write_error(cls, exc, values, ident):
         if isinstance(exc, db_exc.DBDuplicateEntry):
             return cls._duplicate(exc, values)
-        return exception.NodeNotFound(node=values.get('node_id'))
+        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
 
     def create(self):
         """Insert the resource.
@@ -161,7 +161,7 @@ class VolumeRow(db_row.DBRow):
     def save(self):
         """Store the changed fields, if the (new) node is powered off.
 
-        :raises nova_mini.exception.VolumeNodeStateInvalid: it is not.
+        :raises nova_mini.exception_baremetal.VolumeNodeStateInvalid: it is not.
         :raises nova_mini.exception.Conflict: a unique constraint refuses
             the change.
         :raises nova_mini.exception.NotFound: it is gone (``_not_found``).
@@ -175,7 +175,7 @@ class VolumeRow(db_row.DBRow):
         """Delete the resource, if its node is powered off (or enrolled or
         manageable).
 
-        :raises nova_mini.exception.VolumeNodeStateInvalid: it is not.
+        :raises nova_mini.exception_baremetal.VolumeNodeStateInvalid: it is not.
         :raises nova_mini.exception.NotFound: it is gone (``_not_found``).
         """
         destroy(self._context, type(self), self.id, self.uuid, self.node_id,

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import db_row
 from nova_mini.objects import fields
@@ -43,8 +43,8 @@ SORT_KEYS = ('id', 'uuid', 'address', 'pxe_enabled', 'physical_network',
 def _duplicate(exc, values):
     columns = set(exc.columns or ())
     if 'address' in columns or 'uniq_ports0address' in columns:
-        return exception.MACAlreadyExists(mac=values.get('address'))
-    return exception.PortExists(uuid=values.get('uuid'))
+        return exception_baremetal.MACAlreadyExists(mac=values.get('address'))
+    return exception_baremetal.PortExists(uuid=values.get('uuid'))
 
 
 def _query(session):
@@ -98,13 +98,13 @@ class Port(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.PortNotFound(port=ident)
+        return exception_baremetal.PortNotFound(port=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
         if isinstance(exc, db_exc.DBDuplicateEntry):
             return _duplicate(exc, values)
-        return exception.NodeNotFound(node=values.get('node_id'))
+        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):
@@ -119,8 +119,8 @@ class Port(db_row.DBRow, base.NovaMiniPersistentObject,
     def create(self):
         """Insert the port.
 
-        :raises nova_mini.exception.MACAlreadyExists: its address is taken.
-        :raises nova_mini.exception.PortExists: its uuid is taken.
+        :raises nova_mini.exception_baremetal.MACAlreadyExists: its address is taken.
+        :raises nova_mini.exception_baremetal.PortExists: its uuid is taken.
         """
         values = self._column_changes()
         values.setdefault('uuid', uuidutils.generate_uuid())
@@ -130,9 +130,9 @@ class Port(db_row.DBRow, base.NovaMiniPersistentObject,
     def save(self):
         """Store the changed fields.
 
-        :raises nova_mini.exception.MACAlreadyExists: its new address is
+        :raises nova_mini.exception_baremetal.MACAlreadyExists: its new address is
             taken.
-        :raises nova_mini.exception.PortNotFound: it is gone.
+        :raises nova_mini.exception_baremetal.PortNotFound: it is gone.
         """
         values = self._column_changes()
         self._update_row(values)
@@ -163,7 +163,7 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
                                     models.Node.lessee == project))
     return paging.page(
         context.session, query, models.Port, sort_key, sort_dir, limit,
-        marker, not_found=lambda uuid: exception.PortNotFound(port=uuid),
+        marker, not_found=lambda uuid: exception_baremetal.PortNotFound(port=uuid),
         visible=paging.of_nodes_of(filters.get('project'), models.Port))
 
 

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import db_row
 from nova_mini.objects import fields
@@ -44,10 +44,10 @@ DEFAULT_MODE = 'active-backup'
 def _duplicate(exc, values):
     columns = set(exc.columns or ())
     if 'address' in columns or 'uniq_portgroups0address' in columns:
-        return exception.PortgroupMACAlreadyExists(mac=values.get('address'))
+        return exception_baremetal.PortgroupMACAlreadyExists(mac=values.get('address'))
     if 'name' in columns or 'uniq_portgroups0name' in columns:
-        return exception.PortgroupDuplicateName(name=values.get('name'))
-    return exception.PortgroupExists(uuid=values.get('uuid'))
+        return exception_baremetal.PortgroupDuplicateName(name=values.get('name'))
+    return exception_baremetal.PortgroupExists(uuid=values.get('uuid'))
 
 
 def _query(session):
@@ -63,13 +63,13 @@ def _destroy(context, group_id, ident):
         deleted = context.session.execute(_GROUPS.delete().where(
             _GROUPS.c.id == group_id, ~has_ports)).rowcount
     except db_exc.DBReferenceError:
-        raise exception.PortgroupNotEmpty(portgroup=ident)
+        raise exception_baremetal.PortgroupNotEmpty(portgroup=ident)
     if deleted:
         return
     if context.session.execute(sa.select(_GROUPS.c.id).where(
             _GROUPS.c.id == group_id)).first() is None:
-        raise exception.PortgroupNotFound(portgroup=ident)
-    raise exception.PortgroupNotEmpty(portgroup=ident)
+        raise exception_baremetal.PortgroupNotFound(portgroup=ident)
+    raise exception_baremetal.PortgroupNotEmpty(portgroup=ident)
 
 
 @base.NovaMiniObjectRegistry.register
@@ -106,13 +106,13 @@ class Portgroup(db_row.DBRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.PortgroupNotFound(portgroup=ident)
+        return exception_baremetal.PortgroupNotFound(portgroup=ident)
 
     @staticmethod
     def _write_error(exc, values, ident):
         if isinstance(exc, db_exc.DBDuplicateEntry):
             return _duplicate(exc, values)
-        return exception.NodeNotFound(node=values.get('node_id'))
+        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
 
     @classmethod
     def get(cls, context, ident):
@@ -125,7 +125,7 @@ class Portgroup(db_row.DBRow, base.NovaMiniPersistentObject,
     def create(self):
         """Insert the port group.
 
-        :raises nova_mini.exception.PortgroupMACAlreadyExists: its
+        :raises nova_mini.exception_baremetal.PortgroupMACAlreadyExists: its
             address is taken (PortgroupDuplicateName: its name,
             PortgroupExists: its uuid).
         """
@@ -147,8 +147,8 @@ class Portgroup(db_row.DBRow, base.NovaMiniPersistentObject,
     def destroy(self):
         """Delete the port group.
 
-        :raises nova_mini.exception.PortgroupNotEmpty: ports are in it.
-        :raises nova_mini.exception.PortgroupNotFound: it is gone.
+        :raises nova_mini.exception_baremetal.PortgroupNotEmpty: ports are in it.
+        :raises nova_mini.exception_baremetal.PortgroupNotFound: it is gone.
         """
         _destroy(self._context, self.id, self.uuid)
 
@@ -167,7 +167,7 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
     return paging.page(
         context.session, query, models.Portgroup, sort_key, sort_dir, limit,
         marker,
-        not_found=lambda uuid: exception.PortgroupNotFound(portgroup=uuid),
+        not_found=lambda uuid: exception_baremetal.PortgroupNotFound(portgroup=uuid),
         visible=paging.of_nodes_of(filters.get('project'), models.Portgroup))
 
 

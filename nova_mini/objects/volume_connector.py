@@ -21,7 +21,7 @@ need.
 """
 
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import node_volume
@@ -39,9 +39,9 @@ def _duplicate(exc, values):
     columns = set(exc.columns or ())
     if columns & {'connector_id', 'type',
                   'uniq_volumeconnectors0type0connector_id'}:
-        return exception.VolumeConnectorTypeAndIdAlreadyExists(
+        return exception_baremetal.VolumeConnectorTypeAndIdAlreadyExists(
             type=values.get('type'), connector_id=values.get('connector_id'))
-    return exception.VolumeConnectorAlreadyExists(uuid=values.get('uuid'))
+    return exception_baremetal.VolumeConnectorAlreadyExists(uuid=values.get('uuid'))
 
 
 @base.NovaMiniObjectRegistry.register
@@ -74,7 +74,7 @@ class VolumeConnector(node_volume.VolumeRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.VolumeConnectorNotFound(connector=ident)
+        return exception_baremetal.VolumeConnectorNotFound(connector=ident)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):

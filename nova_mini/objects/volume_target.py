@@ -18,7 +18,7 @@ target is loaded with its node's uuid, owner and lessee.
 """
 
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini.objects import node_volume
@@ -35,9 +35,9 @@ def _duplicate(exc, values):
     columns = set(exc.columns or ())
     if columns & {'boot_index', 'node_id',
                   'uniq_volumetargets0node_id0boot_index'}:
-        return exception.VolumeTargetBootIndexAlreadyExists(
+        return exception_baremetal.VolumeTargetBootIndexAlreadyExists(
             boot_index=values.get('boot_index'))
-    return exception.VolumeTargetAlreadyExists(uuid=values.get('uuid'))
+    return exception_baremetal.VolumeTargetAlreadyExists(uuid=values.get('uuid'))
 
 
 @base.NovaMiniObjectRegistry.register
@@ -72,7 +72,7 @@ class VolumeTarget(node_volume.VolumeRow, base.NovaMiniPersistentObject,
 
     @staticmethod
     def _not_found(ident):
-        return exception.VolumeTargetNotFound(target=ident)
+        return exception_baremetal.VolumeTargetNotFound(target=ident)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):

@@ -19,6 +19,7 @@ import oslo_messaging as messaging
 
 from nova_mini import conf
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import instance_action
 from nova_mini.objects import node as node_obj
@@ -112,7 +113,7 @@ class SchedulerManager(object):
             # claimed it, since the selection.
             node.set_provision_state(states.DEPLOY,
                                      instance_uuid=instance.uuid)
-        except exception.DeployStepsRefused as exc:
+        except exception_baremetal.DeployStepsRefused as exc:
             # Nova's Ironic driver's words for a refused deploy request.
             failed = 'Failed to request Ironic to provision instance %s: %s' % (
                 instance.uuid, exc.format_message())
@@ -121,9 +122,9 @@ class SchedulerManager(object):
             node_obj.Node.release(ctxt, instance.uuid)
             instance.mark_error(failed, code=500)
             return failed
-        except (exception.MissingNodeTraits, exception.NodeInMaintenance,
-                exception.InvalidStateRequested, exception.NodeClaimLost,
-                exception.NodeNotFound) as exc:
+        except (exception_baremetal.MissingNodeTraits, exception_baremetal.NodeInMaintenance,
+                exception_baremetal.InvalidStateRequested, exception_baremetal.NodeClaimLost,
+                exception_baremetal.NodeNotFound) as exc:
             LOG.info('Deploying node %s for instance %s failed: %s',
                      selection.node_uuid, instance.uuid, exc)
             node_obj.Node.release(ctxt, instance.uuid)

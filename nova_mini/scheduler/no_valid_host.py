@@ -29,6 +29,7 @@ from oslo_log import log as logging
 
 from nova_mini.db import api as db_api
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_candidates
 from nova_mini.objects import node_counts
 
@@ -433,16 +434,16 @@ def deploy_refused(exc):
         NodeNotFound.
     :returns: a NoValidHost.
     """
-    if isinstance(exc, exception.MissingNodeTraits):
+    if isinstance(exc, exception_baremetal.MissingNodeTraits):
         missing = exc.kwargs.get('missing')
         happened = 'lost the required trait%s %s' % (
             '' if isinstance(missing, str) and ',' not in missing else 's',
             missing) if missing else 'lost a required trait'
-    elif isinstance(exc, exception.NodeInMaintenance):
+    elif isinstance(exc, exception_baremetal.NodeInMaintenance):
         happened = 'went into maintenance'
-    elif isinstance(exc, exception.NodeNotFound):
+    elif isinstance(exc, exception_baremetal.NodeNotFound):
         happened = 'was deleted'
-    elif isinstance(exc, exception.NodeClaimLost):
+    elif isinstance(exc, exception_baremetal.NodeClaimLost):
         happened = 'was taken by another server'
     else:
         happened = 'left provision state available'

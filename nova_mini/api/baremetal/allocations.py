@@ -38,6 +38,7 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import node_allocation
@@ -78,7 +79,7 @@ def get_allocation(ident, rule):
     if not context.can(policies.GET, _target(allocation.owner),
                        fatal=False):
         if context.project_id:
-            raise exception.AllocationNotFound(allocation=ident)
+            raise exception_baremetal.AllocationNotFound(allocation=ident)
         raise exception.PolicyNotAuthorized(action=policies.GET)
     context.can(rule, _target(allocation.owner))
     return allocation
@@ -125,7 +126,7 @@ def _list(req, node=None):
         if ident is not None:
             try:
                 node = lookup.get_node(ident)
-            except exception.NodeNotFound as error:
+            except exception_baremetal.NodeNotFound as error:
                 raise exception.Invalid(str(error))
     if node is not None:
         filters['node_id'] = node.id
@@ -171,7 +172,7 @@ def _create_values(req):
                                     'allocation in this API version')
         try:
             node = lookup.get_node(body.pop('node'))
-        except exception.NodeNotFound as error:
+        except exception_baremetal.NodeNotFound as error:
             raise exception.Invalid(str(error))
     if not body.get('resource_class'):
         if node is None:
@@ -211,7 +212,7 @@ def _candidate_uuids(idents, restricted):
     for ident in idents:
         try:
             node = lookup.get_node(ident)
-        except exception.NodeNotFound as error:
+        except exception_baremetal.NodeNotFound as error:
             raise exception.Invalid(str(error))
         if restricted and pecan.request.ctxt.project_id not in (
                 node.owner, node.lessee):
@@ -227,7 +228,7 @@ def _node_exists(context, ident):
             objects.Node.get_by_uuid(context, ident)
         else:
             objects.Node.get_by_name(context, ident)
-    except exception.NodeNotFound:
+    except exception_baremetal.NodeNotFound:
         return False
     return True
 
@@ -243,8 +244,8 @@ class NodeAllocationController(rest.RestController):
         try:
             allocation = objects.Allocation.get_by_node_id(
                 pecan.request.ctxt, node.id)
-        except exception.AllocationNotFound:
-            raise exception.NodeAllocationNotFound(node=self.node_ident)
+        except exception_baremetal.AllocationNotFound:
+            raise exception_baremetal.NodeAllocationNotFound(node=self.node_ident)
         return get_allocation(allocation.uuid, rule)
 
     @wsgi.expose()
@@ -256,7 +257,7 @@ class NodeAllocationController(rest.RestController):
         fields = lookup.get_fields(view)
         try:
             allocation = self._allocation(policies.GET)
-        except exception.NodeNotFound as error:
+        except exception_baremetal.NodeNotFound as error:
             # As Ironic, reading the allocation of a node that does not
             # exist is a bad request (400); a node hidden from the
             # caller stays not found (404).

@@ -36,6 +36,7 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import deploy_template as template_obj
 from nova_mini.policies import deploy_templates as policies
@@ -70,7 +71,7 @@ def _check_template(values):
                                  for step in values['steps'])
     duplicates = sorted(key for key, count in counts.items() if count > 1)
     if duplicates:
-        raise exception.InvalidDeployTemplate(err=(
+        raise exception_baremetal.InvalidDeployTemplate(err=(
             'Duplicate deploy steps. A template cannot have multiple deploy '
             'steps with the same interface and step. Duplicates: %s'
             % '; '.join('interface: %s, step: %s' % key

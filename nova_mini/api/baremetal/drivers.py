@@ -32,6 +32,7 @@ from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import conductor
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import drivers as policies
@@ -77,7 +78,7 @@ def _hosts(name):
 
 def _get_driver(name):
     if name not in node_interfaces.HARDWARE_TYPES:
-        raise exception.HardwareTypeNotFound(driver=name)
+        raise exception_baremetal.HardwareTypeNotFound(driver=name)
     return node_interfaces.HARDWARE_TYPES[name]
 
 
@@ -134,7 +135,7 @@ class DriverRaidController(rest.RestController):
             raise versions.not_acceptable(req)
         interfaces = _get_driver(self.driver_name)
         if interfaces['raid'][0] in _NO_RAID:
-            raise exception.HardwareTypeNotFound(driver=self.driver_name)
+            raise exception_baremetal.HardwareTypeNotFound(driver=self.driver_name)
         return dict(_LOGICAL_DISK_PROPERTIES)
 
 
@@ -193,7 +194,7 @@ class DriversController(rest.RestController):
         _get_driver(driver_name)
         hosts = _hosts(driver_name)
         if not hosts:
-            raise exception.HardwareTypeNotFound(driver=driver_name)
+            raise exception_baremetal.HardwareTypeNotFound(driver=driver_name)
         return _render(driver_name, hosts, detail=True)
 
     @pecan.expose()

@@ -24,6 +24,7 @@ import pecan
 
 from nova_mini.api.baremetal import versions
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.policies import nodes as policies
 
@@ -84,7 +85,7 @@ def _load_node(context, ident):
         return objects.Node.get_by_uuid(context, ident)
     if pecan.request.since(versions.NODE_NAME):
         return objects.Node.get_by_name(context, ident)
-    raise exception.NodeNotFound(node=ident)
+    raise exception_baremetal.NodeNotFound(node=ident)
 
 
 def get_node(ident, *rules):
@@ -102,7 +103,7 @@ def get_node(ident, *rules):
     context = pecan.request.ctxt
     node = _load_node(context, ident)
     authorize(context, node_target(context, node), policies.GET,
-              exception.NodeNotFound(node=ident), rules)
+              exception_baremetal.NodeNotFound(node=ident), rules)
     return node
 
 

@@ -31,7 +31,7 @@ from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import bios_setting
 from nova_mini.policies import nodes as policies
 
@@ -65,8 +65,8 @@ class NodeBiosController(rest.RestController):
         node = lookup.get_node(self.node_ident, policies.GET_BIOS)
         row = bios_setting.get(req.ctxt, node.id, setting_name)
         if row is None:
-            raise exception.BIOSSettingNotFound(node=node.uuid,
-                                                name=setting_name)
+            raise exception_baremetal.BIOSSettingNotFound(node=node.uuid,
+                                                          name=setting_name)
         return {setting_name: _setting(req, node.uuid, row)}
 
 

@@ -26,7 +26,7 @@ from nova_mini.api.baremetal import versions
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_power
 from nova_mini.policies import nodes as policies
 
@@ -77,7 +77,7 @@ class InjectNmiController(rest.RestController):
         # As Ironic's conductor: the management interface validates the
         # node (the fake one accepts any), then is asked for the action,
         # which Ironic's fake management interface does not implement.
-        raise exception.ManagementActionUnsupported(
+        raise exception_baremetal.ManagementActionUnsupported(
             driver=node.driver, extension='inject_nmi')
 
 

@@ -34,6 +34,7 @@ from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_interfaces
 from nova_mini.objects import node_power
 from nova_mini.objects import node_raid
@@ -78,8 +79,8 @@ class NodeConsoleController(rest.RestController):
 
 def _check_console(node):
     if not node_interfaces.implemented(node, 'console'):
-        raise exception.UnsupportedDriverExtension(driver=node.driver,
-                                                   extension='console')
+        raise exception_baremetal.UnsupportedDriverExtension(driver=node.driver,
+                                                             extension='console')
 
 
 def _check_move_from(node, target):
@@ -87,7 +88,7 @@ def _check_move_from(node, target):
     (the move checks it again): 400 if ``target`` cannot start from it.
     """
     if node.provision_state not in states.TRANSITIONS[target][0]:
-        raise exception.InvalidStateRequested(
+        raise exception_baremetal.InvalidStateRequested(
             action=target, node=node.uuid, state=node.provision_state)
 
 
@@ -176,7 +177,7 @@ class NodeStatesController(rest.RestController):
             raise versions.not_acceptable(req)
         try:
             node_raid.set_target(node, req.json)
-        except exception.UnsupportedDriverExtension as e:
+        except exception_baremetal.UnsupportedDriverExtension as e:
             # Ironic answers 404 here: RAID is an optional interface.
             raise exception.NotFound(e.format_message())
 
@@ -194,13 +195,13 @@ class NodeStatesController(rest.RestController):
             [policies.SET_PROVISION_STATE_CLEAN_STEPS] if steps else [])
         node = lookup.get_node(self.node_ident, *rules)
         if node.maintenance and target in (states.DEPLOY, states.REBUILD):
-            raise exception.NodeInMaintenance(action=target, node=node.uuid)
+            raise exception_baremetal.NodeInMaintenance(action=target, node=node.uuid)
         if steps or target == states.CLEAN:
             _check_clean_steps(node, target, steps)
         if password is not None or target == states.RESCUE_TARGET:
             _check_rescue_password(node, target, password)
         if node.protected and target in (states.UNDEPLOY, states.REBUILD):
-            raise exception.NodeProtected(node=node.uuid)
+            raise exception_baremetal.NodeProtected(node=node.uuid)
         node.set_provision_state(target, rescue_password=password,
                                  clean_steps=steps)
         return _accepted(node_views.NodeView(req).link(

@@ -40,6 +40,7 @@ from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import node as node_obj
 from nova_mini.objects import node_deploy
@@ -101,7 +102,7 @@ def _chassis_id(chassis_uuid):
     try:
         return objects.Chassis.get_by_uuid(pecan.request.ctxt,
                                            chassis_uuid).id
-    except exception.ChassisNotFound as exc:
+    except exception_baremetal.ChassisNotFound as exc:
         # Ironic's answer: the body is wrong (400), not the URL.
         raise exception.Invalid(exc.format_message())
 
@@ -154,7 +155,7 @@ def _check_interface_change(node, patched, changed):
         return
     for name in node_interfaces.FIELDS:
         if name in changed:
-            raise exception.InvalidState(
+            raise exception_baremetal.InvalidState(
                 reason='Node %s cannot have its %s changed in provision '
                        'state "%s": put it in maintenance first, or change '
                        'it in one of the states %s.' % (
@@ -171,7 +172,7 @@ def _check_flags(node, changed):
         if changed.get(flag) is False:
             changed[reason] = None
         elif changed.get(flag) and not allowed(node.provision_state):
-            raise exception.InvalidState(
+            raise exception_baremetal.InvalidState(
                 reason='Node %s cannot be made %s in provision state "%s".'
                        % (node.uuid, flag, node.provision_state))
         if changed.get(reason) and \
@@ -309,14 +310,14 @@ class NodesController(rest.RestController):
         _check_flags(node, changed)
         if 'instance_uuid' in changed and node.instance_uuid and \
                 patched.get('instance_uuid'):
-            raise exception.NodeAssociated(node=node.uuid,
-                                           instance_uuid=node.instance_uuid)
+            raise exception_baremetal.NodeAssociated(node=node.uuid,
+                                                     instance_uuid=node.instance_uuid)
         if 'owner' in changed and \
                 node.provision_state == states.ACTIVE and \
                 not req.ctxt.can(policies.UPDATE_OWNER_PROVISIONED,
                                  lookup.node_target(req.ctxt, node),
                                  fatal=False):
-            raise exception.InvalidState(
+            raise exception_baremetal.InvalidState(
                 reason='Cannot update owner of node %s while it is in '
                        'state "%s".' % (node.uuid, node.provision_state))
         if changed.get('maintenance') is False:
@@ -330,13 +331,13 @@ class NodesController(rest.RestController):
     def delete(self, node_ident):
         node = lookup.get_node(node_ident, policies.DELETE)
         if node.protected:
-            raise exception.NodeProtected(node=node.uuid)
+            raise exception_baremetal.NodeProtected(node=node.uuid)
         if node.instance_uuid:
-            raise exception.NodeAssociated(node=node.uuid,
-                                           instance_uuid=node.instance_uuid)
+            raise exception_baremetal.NodeAssociated(node=node.uuid,
+                                                     instance_uuid=node.instance_uuid)
         if node.provision_state not in states.DELETE_ALLOWED and \
                 not node.maintenance:
-            raise exception.InvalidState(
+            raise exception_baremetal.InvalidState(
                 reason='Can not delete node %s while it is in provision '
                        'state "%s". Valid provision states to start '
                        'deletion are: %s.' % (
@@ -356,7 +357,7 @@ class NodesController(rest.RestController):
             else:
                 result[name] = {
                     'result': False,
-                    'reason': exception.UnsupportedDriverExtension(
+                    'reason': exception_baremetal.UnsupportedDriverExtension(
                         driver=node.driver,
                         extension=name).format_message()}
         try:
@@ -369,7 +370,7 @@ class NodesController(rest.RestController):
             if missing:
                 result['deploy'] = {
                     'result': False,
-                    'reason': exception.MissingNodeTraits(
+                    'reason': exception_baremetal.MissingNodeTraits(
                         node=node.uuid,
                         missing=', '.join(missing)).format_message()}
             else:

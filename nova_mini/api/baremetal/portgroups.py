@@ -34,6 +34,7 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import portgroup as portgroup_obj
 from nova_mini.policies import portgroups as policies
@@ -58,7 +59,7 @@ def get_portgroup(ident, *rules):
     lookup.authorize(
         context, lookup.project_target(context, group.node_owner,
                                        group.node_lessee),
-        policies.GET, exception.PortgroupNotFound(portgroup=ident), rules)
+        policies.GET, exception_baremetal.PortgroupNotFound(portgroup=ident), rules)
     return group
 
 

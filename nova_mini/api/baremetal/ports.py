@@ -35,6 +35,7 @@ from nova_mini.api.baremetal.views import ports as ports_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import port as port_obj
 from nova_mini.policies import ports as policies
@@ -54,12 +55,12 @@ def _get_port(ident, *rules):
     """
     context = pecan.request.ctxt
     if not uuidutils.is_uuid_like(ident):
-        raise exception.PortNotFound(port=ident)
+        raise exception_baremetal.PortNotFound(port=ident)
     port = objects.Port.get_by_uuid(context, ident)
     lookup.authorize(
         context, lookup.project_target(context, port.node_owner,
                                        port.node_lessee),
-        policies.GET, exception.PortNotFound(port=ident), rules)
+        policies.GET, exception_baremetal.PortNotFound(port=ident), rules)
     return port
 
 
@@ -96,7 +97,7 @@ def _group_id(context, group_ident, node_id, physical_network, port_id):
         return None
     try:
         group = objects.Portgroup.get(context, group_ident)
-    except exception.PortgroupNotFound as exc:
+    except exception_baremetal.PortgroupNotFound as exc:
         raise exception.Invalid(exc.format_message())
     if group.node_id != node_id:
         raise exception.Invalid('Port can not be added to port group %s: '
@@ -131,7 +132,7 @@ def _filter_portgroup(req, group_ident, node_ident, project):
     group = objects.Portgroup.get(req.ctxt, group_ident)
     if project is not None and project not in (group.node_owner,
                                                group.node_lessee):
-        raise exception.PortgroupNotFound(portgroup=group_ident)
+        raise exception_baremetal.PortgroupNotFound(portgroup=group_ident)
     return group
 
 

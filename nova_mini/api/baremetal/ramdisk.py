@@ -44,6 +44,7 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import node_agent
 from nova_mini.objects import node_rescue
@@ -145,7 +146,7 @@ class LookupController(rest.RestController):
                 node_uuid = node_agent.node_uuid_by_addresses(context,
                                                               addresses)
             node = objects.Node.get_by_uuid(context, node_uuid)
-        except exception.NodeNotFound as exc:
+        except exception_baremetal.NodeNotFound as exc:
             LOG.error('Lookup: no node found: %s', exc)
             raise exception.NotFound()
         if node.provision_state not in states.LOOKUP_ALLOWED:

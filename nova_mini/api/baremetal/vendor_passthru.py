@@ -28,6 +28,7 @@ from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import vendor_interfaces
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import conductor
 from nova_mini.objects import node_interfaces
 from nova_mini.policies import vendor_passthru as policies
@@ -141,5 +142,5 @@ class DriverVendorPassthruController(_PassthruController):
         # found.
         if interfaces is None or not conductor.alive_hostnames(
                 req.ctxt, driver=self.driver_name):
-            raise exception.HardwareTypeNotFound(driver=self.driver_name)
+            raise exception_baremetal.HardwareTypeNotFound(driver=self.driver_name)
         return interfaces['vendor'][0]

@@ -20,7 +20,7 @@ from nova_mini.api.baremetal.views import volume as volume_views
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import volume_connector
 
 
@@ -30,7 +30,7 @@ class VolumeConnectorsController(
     OBJECT = 'VolumeConnector'
     LIST = 'VolumeConnectorList'
     SORT_KEYS = volume_connector.SORT_KEYS
-    NOT_FOUND = (exception.VolumeConnectorNotFound, 'connector')
+    NOT_FOUND = (exception_baremetal.VolumeConnectorNotFound, 'connector')
     CHECK_PATCHED = staticmethod(validation.value_checker(
         schema.connector_patched, 'volume connector'))
     PATCHABLE = ('connector_id', 'extra', 'node_uuid', 'type')

@@ -34,6 +34,7 @@ from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.policies import volumes as policies
 
@@ -176,7 +177,7 @@ class VolumeResourcesController(rest.RestController):
         """
         try:
             node = objects.Node.get_by_uuid(req.ctxt, node_uuid)
-        except exception.NodeNotFound:
+        except exception_baremetal.NodeNotFound:
             node = None
         target = lookup.project_target(
             req.ctxt, node and node.owner, node and node.lessee)
@@ -218,7 +219,7 @@ class VolumeResourcesController(rest.RestController):
                                     'received %s.' % node_uuid)
         try:
             node = lookup.get_node(node_uuid)
-        except (exception.NodeNotFound, exception.Forbidden):
+        except (exception_baremetal.NodeNotFound, exception.Forbidden):
             raise refusal
         if node.owner != item.node_owner:
             raise refusal

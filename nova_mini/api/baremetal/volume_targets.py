@@ -25,7 +25,7 @@ from nova_mini.api.baremetal.views import volume as volume_views
 from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import volume_target
 
 
@@ -34,7 +34,7 @@ class VolumeTargetsController(volume_resources.VolumeResourcesController):
     OBJECT = 'VolumeTarget'
     LIST = 'VolumeTargetList'
     SORT_KEYS = volume_target.SORT_KEYS
-    NOT_FOUND = (exception.VolumeTargetNotFound, 'target')
+    NOT_FOUND = (exception_baremetal.VolumeTargetNotFound, 'target')
     CHECK_PATCHED = staticmethod(validation.value_checker(
         schema.target_patched, 'volume target'))
     PATCHABLE = ('boot_index', 'extra', 'node_uuid', 'properties',

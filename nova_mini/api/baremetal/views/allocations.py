@@ -14,7 +14,7 @@
 
 from nova_mini.api.baremetal import versions
 from nova_mini.api.baremetal.views import base
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 
 
@@ -42,6 +42,6 @@ class AllocationView(base.ResourceView):
             try:
                 self._node_uuids[node_id] = objects.Node.get_by_id(
                     self.context, node_id).uuid
-            except exception.NodeNotFound:
+            except exception_baremetal.NodeNotFound:
                 self._node_uuids[node_id] = None
         return self._node_uuids[node_id]

@@ -24,7 +24,7 @@ from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import versions
 from nova_mini.api.baremetal.views import base
 from nova_mini.api import secrets
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import allocation as allocation_obj
 from nova_mini.objects import conductor
@@ -284,7 +284,7 @@ class NodeView(base.ResourceView):
             try:
                 self._chassis_uuids[chassis_id] = objects.Chassis.get_by_id(
                     self.context, chassis_id).uuid
-            except exception.ChassisNotFound:
+            except exception_baremetal.ChassisNotFound:
                 self._chassis_uuids[chassis_id] = None
         return self._chassis_uuids[chassis_id]
 

@@ -21,6 +21,7 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 
@@ -77,30 +78,30 @@ RESOURCES = {
     'port': (_port, lambda admin, port: objects.Port.get_by_uuid(
         admin, port.uuid), ('pxe_enabled', False),
         {'extra': {}, 'local_link_connection': {}, 'internal_info': {}},
-        exception.PortNotFound),
+        exception_baremetal.PortNotFound),
     'portgroup': (_group, lambda admin, group: objects.Portgroup.get(
         admin, group.uuid), ('mode', '802.3ad'),
         {'extra': {}, 'internal_info': {}, 'properties': {}},
-        exception.PortgroupNotFound),
+        exception_baremetal.PortgroupNotFound),
     'chassis': (lambda admin, node: _chassis(admin),
                 lambda admin, chassis: objects.Chassis.get_by_uuid(
                     admin, chassis.uuid), ('description', 'd'),
-                {'extra': {}}, exception.ChassisNotFound),
+                {'extra': {}}, exception_baremetal.ChassisNotFound),
     'allocation': (lambda admin, node: _allocation(admin),
                    lambda admin, allocation: objects.Allocation.get_by_uuid(
                        admin, allocation.uuid), ('extra', {'k': 'v'}),
                    {'extra': {}, 'traits': [], 'candidate_nodes': []},
-                   exception.AllocationNotFound),
+                   exception_baremetal.AllocationNotFound),
     'deploy_template': (
         lambda admin, node: _template(admin),
         lambda admin, template: objects.DeployTemplate.get_by_uuid(
             admin, template.uuid), ('name', 'CUSTOM_B'), {'extra': {}},
-        exception.DeployTemplateNotFound),
+        exception_baremetal.DeployTemplateNotFound),
     'node': (lambda admin, node: node,
              lambda admin, node: objects.Node.get_by_uuid(admin, node.uuid),
              ('description', 'd'),
              {'extra': {}, 'instance_info': {}, 'driver_internal_info': {}},
-             exception.NodeNotFound),
+             exception_baremetal.NodeNotFound),
 }
 
 
@@ -148,37 +149,37 @@ def test_joined_values_follow_a_move(admin, node):
 
 def test_unique_constraints_are_their_conflicts(admin, node):
     port = _port(admin, node)
-    with pytest.raises(exception.MACAlreadyExists):
+    with pytest.raises(exception_baremetal.MACAlreadyExists):
         _port(admin, node)
-    with pytest.raises(exception.PortExists):
+    with pytest.raises(exception_baremetal.PortExists):
         _port(admin, node, 2, uuid=port.uuid)
     second = _port(admin, node, 3)
     second.address = port.address
-    with pytest.raises(exception.MACAlreadyExists):
+    with pytest.raises(exception_baremetal.MACAlreadyExists):
         second.save()
     _group(admin, node, address=MAC % 9)
-    with pytest.raises(exception.PortgroupDuplicateName):
+    with pytest.raises(exception_baremetal.PortgroupDuplicateName):
         _group(admin, node)
-    with pytest.raises(exception.PortgroupMACAlreadyExists):
+    with pytest.raises(exception_baremetal.PortgroupMACAlreadyExists):
         _group(admin, node, 'g2', address=MAC % 9)
     chassis = _chassis(admin)
-    with pytest.raises(exception.ChassisExists):
+    with pytest.raises(exception_baremetal.ChassisExists):
         _chassis(admin, uuid=chassis.uuid)
     allocation = _allocation(admin)
-    with pytest.raises(exception.AllocationDuplicateName):
+    with pytest.raises(exception_baremetal.AllocationDuplicateName):
         _allocation(admin)
-    with pytest.raises(exception.AllocationAlreadyExists):
+    with pytest.raises(exception_baremetal.AllocationAlreadyExists):
         _allocation(admin, 'a2', uuid=allocation.uuid)
     renamed = _allocation(admin, 'a3')
     renamed.name = 'a1'
-    with pytest.raises(exception.AllocationDuplicateName):
+    with pytest.raises(exception_baremetal.AllocationDuplicateName):
         renamed.save()
     _template(admin)
     renamed = _template(admin, 'CUSTOM_C')
     renamed.name = 'CUSTOM_A'
-    with pytest.raises(exception.DeployTemplateDuplicateName):
+    with pytest.raises(exception_baremetal.DeployTemplateDuplicateName):
         renamed.save()
-    with pytest.raises(exception.NodeNameExists):
+    with pytest.raises(exception_baremetal.NodeNameExists):
         builders.create_node(admin, 'n1')
 
 

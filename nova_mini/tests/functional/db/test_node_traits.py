@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from nova_mini import context as nm_context
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import node_trait
 from nova_mini.tests.fixtures import builders
@@ -55,14 +55,14 @@ def test_add_is_idempotent_and_remove_reports_absence(admin):
         objects.NodeTrait(admin, node_id=node.id, trait='CUSTOM_A').create()
     assert _traits(admin, node) == ['CUSTOM_A']
     objects.NodeTrait.destroy(admin, node.id, 'CUSTOM_A')
-    with pytest.raises(exception.NodeTraitNotFound):
+    with pytest.raises(exception_baremetal.NodeTraitNotFound):
         objects.NodeTrait.destroy(admin, node.id, 'CUSTOM_A')
 
 
 def test_unknown_node(admin):
-    with pytest.raises(exception.NodeNotFound):
+    with pytest.raises(exception_baremetal.NodeNotFound):
         objects.NodeTrait(admin, node_id=12345, trait='CUSTOM_A').create()
-    with pytest.raises(exception.NodeNotFound):
+    with pytest.raises(exception_baremetal.NodeNotFound):
         objects.NodeTraitList.create(admin, 12345, ['CUSTOM_A'])
 
 
@@ -87,10 +87,10 @@ def test_the_schema_cascades_too(admin, db):
 def test_rejected_replace_keeps_the_old_set(admin):
     old = ['CUSTOM_T%02d' % i for i in range(LIMIT)]
     node = builders.create_node(admin, 'n1', old)
-    with pytest.raises(exception.TooManyTraits):
+    with pytest.raises(exception_baremetal.TooManyTraits):
         objects.NodeTraitList.create(
             admin, node.id, ['CUSTOM_N%02d' % i for i in range(LIMIT + 1)])
-    with pytest.raises(exception.TooManyTraits):
+    with pytest.raises(exception_baremetal.TooManyTraits):
         objects.NodeTrait(admin, node_id=node.id, trait='CUSTOM_X').create()
     assert _traits(admin, node) == old
 
@@ -112,7 +112,7 @@ def test_concurrent_adds_never_pass_the_limit(admin):
                                   trait='CUSTOM_T%d_%d' % (index, round_)
                                   ).create()
                 added.append(index)
-            except exception.TooManyTraits:
+            except exception_baremetal.TooManyTraits:
                 pass
 
     assert _race(add) == []
@@ -137,7 +137,7 @@ def test_concurrent_replaces_and_adds(admin):
                             context, node_id=node.id,
                             trait='CUSTOM_A%d_%d_%d' % (index, round_, i)
                         ).create()
-                    except exception.TooManyTraits:
+                    except exception_baremetal.TooManyTraits:
                         pass
 
     assert _race(write) == []

@@ -20,6 +20,7 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 
@@ -65,20 +66,20 @@ def test_unique_constraints_are_conflicts(admin):
     node = builders.create_node(admin, 'n1', power_state='power off')
     other = builders.create_node(admin, 'n2', power_state='power off')
     connector = _connector(admin, node, 'c1')
-    with pytest.raises(exception.VolumeConnectorTypeAndIdAlreadyExists):
+    with pytest.raises(exception_baremetal.VolumeConnectorTypeAndIdAlreadyExists):
         _connector(admin, other, 'c1')
     _connector(admin, other, 'c1', kind='ip')
-    with pytest.raises(exception.VolumeConnectorAlreadyExists):
+    with pytest.raises(exception_baremetal.VolumeConnectorAlreadyExists):
         _connector(admin, other, 'c2', uuid=connector.uuid)
     target = _target(admin, node, 0)
-    with pytest.raises(exception.VolumeTargetBootIndexAlreadyExists):
+    with pytest.raises(exception_baremetal.VolumeTargetBootIndexAlreadyExists):
         _target(admin, node, 0)
     _target(admin, other, 0)
-    with pytest.raises(exception.VolumeTargetAlreadyExists):
+    with pytest.raises(exception_baremetal.VolumeTargetAlreadyExists):
         _target(admin, other, 1, uuid=target.uuid)
     second = _target(admin, node, 1)
     second.boot_index = 0
-    with pytest.raises(exception.VolumeTargetBootIndexAlreadyExists):
+    with pytest.raises(exception_baremetal.VolumeTargetBootIndexAlreadyExists):
         second.save()
     assert objects.VolumeTarget.get_by_uuid(admin,
                                             second.uuid).boot_index == 1
@@ -89,10 +90,10 @@ def test_changes_need_the_node_powered_off(admin):
                                 provision_state='available')
     connector = _connector(admin, node, 'c1')
     connector.extra = {'a': 'b'}
-    with pytest.raises(exception.VolumeNodeStateInvalid) as error:
+    with pytest.raises(exception_baremetal.VolumeNodeStateInvalid) as error:
         connector.save()
     assert 'volume connector update' in error.value.format_message()
-    with pytest.raises(exception.VolumeNodeStateInvalid):
+    with pytest.raises(exception_baremetal.VolumeNodeStateInvalid):
         connector.destroy()
     loaded = objects.VolumeConnector.get_by_uuid(admin, connector.uuid)
     assert loaded.extra == {}
@@ -104,7 +105,7 @@ def test_changes_need_the_node_powered_off(admin):
     assert objects.VolumeConnector.get_by_uuid(
         admin, connector.uuid).extra == {'a': 'b'}
     loaded.destroy()
-    with pytest.raises(exception.VolumeConnectorNotFound):
+    with pytest.raises(exception_baremetal.VolumeConnectorNotFound):
         objects.VolumeConnector.get_by_uuid(admin, connector.uuid)
 
 
@@ -114,10 +115,10 @@ def test_deletion_while_on_in_some_states(admin, state):
                                 provision_state=state)
     target = _target(admin, node, 0)
     target.volume_id = 'vol-x'
-    with pytest.raises(exception.VolumeNodeStateInvalid):
+    with pytest.raises(exception_baremetal.VolumeNodeStateInvalid):
         target.save()
     target.destroy()
-    with pytest.raises(exception.VolumeTargetNotFound):
+    with pytest.raises(exception_baremetal.VolumeTargetNotFound):
         objects.VolumeTarget.get_by_uuid(admin, target.uuid)
 
 
@@ -142,7 +143,7 @@ def test_pages_and_filters(admin):
     assert [c.connector_id for c in of_node] == ['c2', 'c1', 'c0']
     with pytest.raises(exception.InvalidSortKey):
         objects.VolumeConnectorList.get_all(admin, sort_key='extra')
-    with pytest.raises(exception.VolumeTargetNotFound):
+    with pytest.raises(exception_baremetal.VolumeTargetNotFound):
         objects.VolumeTargetList.get_all(admin, marker=made[0].uuid)
 
 

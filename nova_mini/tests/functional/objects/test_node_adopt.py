@@ -18,7 +18,7 @@ given to a server.
 from oslo_utils import uuidutils
 import pytest
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 
@@ -63,7 +63,7 @@ def test_adopt_ends_active_as_the_node_was(admin, state, maintenance,
                                    'deploy failed', 'adopting'])
 def test_adopt_from_other_states_changes_nothing(admin, state):
     node = _node(admin, state)
-    with pytest.raises(exception.InvalidStateRequested):
+    with pytest.raises(exception_baremetal.InvalidStateRequested):
         node.set_provision_state('adopt')
     stored = _load(admin, node)
     assert stored.provision_state == state

@@ -21,7 +21,7 @@ import threading
 import pytest
 
 from nova_mini import context as nm_context
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import node_agent
 from nova_mini.tests.fixtures import builders
@@ -73,7 +73,7 @@ def test_racing_lookups_give_out_one_token(admin):
 
 
 def test_no_token_for_a_node_gone(admin):
-    with pytest.raises(exception.NodeNotFound):
+    with pytest.raises(exception_baremetal.NodeNotFound):
         node_agent.issue_token(admin, objects.Node(
             admin, id=12345, uuid='4f1c1f9e-2a57-4e43-9a0c-3f0d1d5c2b11',
             driver_internal_info={}))
@@ -91,5 +91,5 @@ def test_node_by_addresses(admin):
         admin, ['52:54:00:00:00:03', '52:54:00:00:00:09']) == two.uuid
     for addresses in (['52:54:00:00:00:09'],
                       ['52:54:00:00:00:01', '52:54:00:00:00:03']):
-        with pytest.raises(exception.NodeNotFound):
+        with pytest.raises(exception_baremetal.NodeNotFound):
             node_agent.node_uuid_by_addresses(admin, addresses)

@@ -17,7 +17,7 @@ allocation, tearing its node down or deleting the node does.
 
 import pytest
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import node_allocation
 from nova_mini.tests.fixtures import builders
@@ -89,7 +89,7 @@ def test_delete_frees_the_node_unless_active(admin):
     node = _node(admin, 'n')
     allocation = _allocate(admin)
     objects.Node.get_by_uuid(admin, node.uuid).set_provision_state('active')
-    with pytest.raises(exception.InvalidState):
+    with pytest.raises(exception_baremetal.InvalidState):
         allocation.destroy()
     assert objects.Node.get_by_uuid(admin, node.uuid).instance_uuid == (
         allocation.uuid)
@@ -99,7 +99,7 @@ def test_delete_frees_the_node_unless_active(admin):
     stored.save()
     allocation.destroy()
     assert objects.Node.get_by_uuid(admin, node.uuid).instance_uuid is None
-    with pytest.raises(exception.AllocationNotFound):
+    with pytest.raises(exception_baremetal.AllocationNotFound):
         objects.Allocation.get_by_uuid(admin, allocation.uuid)
 
 
@@ -109,12 +109,12 @@ def test_tear_down_and_node_delete_remove_the_allocation(admin):
     stored = objects.Node.get_by_uuid(admin, node.uuid)
     stored.set_provision_state('active')
     stored.set_provision_state('deleted')
-    with pytest.raises(exception.AllocationNotFound):
+    with pytest.raises(exception_baremetal.AllocationNotFound):
         objects.Allocation.get_by_uuid(admin, allocation.uuid)
     again = _allocate(admin)
     assert again.node_id == node.id
     objects.Node.get_by_uuid(admin, node.uuid).destroy()
-    with pytest.raises(exception.AllocationNotFound):
+    with pytest.raises(exception_baremetal.AllocationNotFound):
         objects.Allocation.get_by_uuid(admin, again.uuid)
 
 
@@ -139,9 +139,9 @@ def test_backfill_needs_an_active_matching_node(admin):
 def test_names_and_uuids_are_unique(admin):
     first = objects.Allocation(admin, name='a', resource_class='gold')
     first.create()
-    with pytest.raises(exception.AllocationDuplicateName):
+    with pytest.raises(exception_baremetal.AllocationDuplicateName):
         objects.Allocation(admin, name='a', resource_class='gold').create()
-    with pytest.raises(exception.AllocationAlreadyExists):
+    with pytest.raises(exception_baremetal.AllocationAlreadyExists):
         objects.Allocation(admin, uuid=first.uuid,
                            resource_class='gold').create()
 
@@ -167,9 +167,9 @@ def test_a_create_that_fails_leaves_no_allocation(admin):
     """
     node = _node(admin, 'n', provision_state='active')
     objects.Node.get_by_uuid(admin, node.uuid).destroy()
-    with pytest.raises(exception.NodeNotFound):
+    with pytest.raises(exception_baremetal.NodeNotFound):
         node_allocation.create(
             objects.Allocation(admin, name='late', resource_class='gold'),
             node)
-    with pytest.raises(exception.AllocationNotFound):
+    with pytest.raises(exception_baremetal.AllocationNotFound):
         objects.Allocation.get_by_name(admin, 'late')

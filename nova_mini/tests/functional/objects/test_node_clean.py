@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import bios_setting
 from nova_mini.tests.fixtures import builders
@@ -75,7 +75,7 @@ def test_factory_reset_deletes_the_settings(admin):
                                    'clean wait', 'active'])
 def test_clean_from_other_states_changes_nothing(admin, state):
     node = _node(admin, state)
-    with pytest.raises(exception.InvalidStateRequested):
+    with pytest.raises(exception_baremetal.InvalidStateRequested):
         node.set_provision_state('clean', clean_steps=[APPLY])
     stored = _load(admin, node)
     assert stored.provision_state == state
@@ -85,7 +85,7 @@ def test_clean_from_other_states_changes_nothing(admin, state):
 
 def test_clean_in_maintenance_changes_nothing(admin):
     node = _node(admin, maintenance=True)
-    with pytest.raises(exception.NodeInMaintenance):
+    with pytest.raises(exception_baremetal.NodeInMaintenance):
         node.set_provision_state('clean', clean_steps=[APPLY])
     stored = _load(admin, node)
     assert stored.provision_state == 'manageable'

@@ -16,7 +16,7 @@ Node.set_provision_state): what is stored, and what a refusal leaves.
 
 import pytest
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 
@@ -60,7 +60,7 @@ def test_inspect_ends_manageable_and_forgets_the_agent(admin, state,
                                    'inspecting', 'inspect wait'])
 def test_inspect_from_other_states_changes_nothing(admin, state):
     node = _node(admin, state)
-    with pytest.raises(exception.InvalidStateRequested):
+    with pytest.raises(exception_baremetal.InvalidStateRequested):
         node.set_provision_state('inspect')
     stored = _load(admin, node)
     assert stored.provision_state == state
@@ -70,7 +70,7 @@ def test_inspect_from_other_states_changes_nothing(admin, state):
 
 def test_no_inspect_is_refused_and_changes_nothing(admin):
     node = _node(admin, inspect_interface='no-inspect')
-    with pytest.raises(exception.UnsupportedDriverExtension) as caught:
+    with pytest.raises(exception_baremetal.UnsupportedDriverExtension) as caught:
         node.set_provision_state('inspect')
     assert 'does not support inspect' in str(caught.value)
     stored = _load(admin, node)

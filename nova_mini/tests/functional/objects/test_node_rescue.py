@@ -19,7 +19,7 @@ from oslo_utils import secretutils
 from oslo_utils import uuidutils
 import pytest
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 
@@ -67,8 +67,8 @@ def test_rescue_again_replaces_the_password(admin):
 
 
 @pytest.mark.parametrize('values, error', [
-    ({'maintenance': True}, exception.NodeInMaintenance),
-    ({'rescue_interface': 'no-rescue'}, exception.InstanceRescueFailure),
+    ({'maintenance': True}, exception_baremetal.NodeInMaintenance),
+    ({'rescue_interface': 'no-rescue'}, exception_baremetal.InstanceRescueFailure),
 ])
 def test_refused_rescue_changes_nothing(admin, values, error):
     node = _node(admin, **values)
@@ -131,7 +131,7 @@ def test_tear_down_from_rescue_states(admin, state):
 @pytest.mark.parametrize('state', ['rescuing', 'unrescuing'])
 def test_no_tear_down_from_transitional_states(admin, state):
     node = _node(admin, state)
-    with pytest.raises(exception.InvalidStateRequested):
+    with pytest.raises(exception_baremetal.InvalidStateRequested):
         node.set_provision_state('deleted')
 
 

@@ -23,6 +23,7 @@ import pytest
 
 from nova_mini import context as nm_context
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects import request_spec
 from nova_mini.scheduler import filter_scheduler
@@ -183,7 +184,7 @@ def test_claim_is_conditional(admin):
     assert stored.instance_uuid == first
     assert stored.instance_info == {'traits': ['X']}
     other = _node(admin, 'o')
-    with pytest.raises(exception.InstanceAssociated):
+    with pytest.raises(exception_baremetal.InstanceAssociated):
         objects.Node.claim(admin, other.uuid, first)
     assert not objects.Node.unclaim(admin, node.uuid, second)
     assert objects.Node.unclaim(admin, node.uuid, first)

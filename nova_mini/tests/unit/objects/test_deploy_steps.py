@@ -20,6 +20,7 @@ import types
 import pytest
 
 from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import deploy_steps
 from nova_mini.objects import node_deploy
 
@@ -220,7 +221,7 @@ def test_flow_steps_are_left_out():
 def test_plan_refuses_what_cannot_be_taken_as_written():
     drivers = deploy_steps.driver_steps(_node())
     templates = [_template('CUSTOM_ON', _step('deploy', 'deploy', 10))]
-    with pytest.raises(exception.DeployStepsRefused) as caught:
+    with pytest.raises(exception_baremetal.DeployStepsRefused) as caught:
         node_deploy.plan(templates, drivers, 'n-1')
     assert str(caught.value).startswith(
         'Failed to validate deploy or power info for node n-1: '

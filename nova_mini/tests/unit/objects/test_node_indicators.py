@@ -18,7 +18,7 @@ import types
 
 import pytest
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_indicators
 
 
@@ -46,7 +46,7 @@ def test_split(ident, expected):
 
 
 def test_a_name_without_at_is_malformed():
-    with pytest.raises(exception.InvalidIndicator) as caught:
+    with pytest.raises(exception_baremetal.InvalidIndicator) as caught:
         node_indicators.split('led')
     assert 'Malformed indicator name "led"' in caught.value.format_message()
 
@@ -70,7 +70,7 @@ def test_on_until_set_then_as_kept():
     ('led-1@chassis', 'Invalid indicator led-1 specified'),
 ])
 def test_unknown_indicators(ident, message):
-    with pytest.raises(exception.InvalidIndicator) as caught:
+    with pytest.raises(exception_baremetal.InvalidIndicator) as caught:
         node_indicators.get_state(_node(), ident)
     assert message in caught.value.format_message()
 
@@ -81,6 +81,6 @@ def test_unknown_indicators(ident, message):
     ('led@system', 'on', 'use one of BLINKING, OFF, ON'),
 ])
 def test_refused_changes(ident, state, message):
-    with pytest.raises(exception.InvalidIndicator) as caught:
+    with pytest.raises(exception_baremetal.InvalidIndicator) as caught:
         node_indicators.set_state(None, _node(), ident, state)
     assert message in caught.value.format_message()

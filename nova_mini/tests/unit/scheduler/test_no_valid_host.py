@@ -16,7 +16,7 @@ details for administrators, and the reasons withheld from users.
 
 import pytest
 
-from nova_mini import exception
+from nova_mini import exception_baremetal
 from nova_mini.objects import node_state
 from nova_mini.scheduler import no_valid_host
 
@@ -350,16 +350,16 @@ def test_claims_lost():
 
 
 @pytest.mark.parametrize('exc, happened', [
-    (exception.MissingNodeTraits(node=NODE, missing='CUSTOM_GPU'),
+    (exception_baremetal.MissingNodeTraits(node=NODE, missing='CUSTOM_GPU'),
      'lost the required trait CUSTOM_GPU'),
-    (exception.MissingNodeTraits(node=NODE, missing='CUSTOM_A, CUSTOM_B'),
+    (exception_baremetal.MissingNodeTraits(node=NODE, missing='CUSTOM_A, CUSTOM_B'),
      'lost the required traits CUSTOM_A, CUSTOM_B'),
-    (exception.NodeInMaintenance(node=NODE, action='active'),
+    (exception_baremetal.NodeInMaintenance(node=NODE, action='active'),
      'went into maintenance'),
-    (exception.InvalidStateRequested(node=NODE, action='active',
-                                     state='manageable'),
+    (exception_baremetal.InvalidStateRequested(node=NODE, action='active',
+                                               state='manageable'),
      'left provision state available'),
-    (exception.NodeNotFound(node=NODE), 'was deleted')])
+    (exception_baremetal.NodeNotFound(node=NODE), 'was deleted')])
 def test_deploy_refused_names_no_node(exc, happened):
     refused = no_valid_host.deploy_refused(exc)
     assert refused.format_message() == (
