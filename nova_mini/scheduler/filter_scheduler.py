@@ -28,6 +28,7 @@ from nova_mini.objects import node as node_obj
 from nova_mini.objects import node_candidates
 from nova_mini.objects import node_provision
 from nova_mini.objects import selection as selection_obj
+from nova_mini.scheduler import claim_failures
 from nova_mini.scheduler import expiring_cache
 from nova_mini.scheduler import filters
 from nova_mini.scheduler import no_valid_host
@@ -393,7 +394,7 @@ class FilterScheduler(object):
                 pending = lost
                 if not pending:
                     return [claimed[u] for u in instance_uuids]
-            raise no_valid_host.claims_lost(rounds, len(pending))
+            raise claim_failures.claims_lost(rounds, len(pending))
         except Exception:
             # In a transaction of its own (_claim_in_turn) the rollback
             # undoes these too.

@@ -24,8 +24,8 @@ from nova_mini.objects import instance as instance_obj
 from nova_mini.objects import instance_action
 from nova_mini.objects import node as node_obj
 from nova_mini import rpc
+from nova_mini.scheduler import claim_failures
 from nova_mini.scheduler import filter_scheduler
-from nova_mini.scheduler import no_valid_host
 from nova_mini.scheduler import rpcapi
 from nova_mini import states
 from nova_mini import version
@@ -129,7 +129,7 @@ class SchedulerManager(object):
                      selection.node_uuid, instance.uuid, exc)
             node_obj.Node.release(ctxt, instance.uuid)
             # The node is named in the details (admins) only.
-            refused = no_valid_host.deploy_refused(exc)
+            refused = claim_failures.deploy_refused(exc)
             instance.mark_error(refused.format_message(), code=500,
                                 details=refused.kwargs['details'])
             return refused.format_message()

@@ -29,7 +29,6 @@ from oslo_log import log as logging
 
 from nova_mini.db import api as db_api
 from nova_mini import exception
-from nova_mini import exception_baremetal
 from nova_mini.objects import node_candidates
 from nova_mini.objects import node_counts
 
@@ -401,53 +400,3 @@ def explain(context, spec_obj, wanted, suitable, stages, filters_for,
         details = 'Scheduler stages (nodes passed): %s' % ', '.join(
             '%s: %d' % item for item in stages.items())
     return exception.NoValidHost(reason=reason, details=details)
-
-
-def claims_lost(rounds, instances):
-    """Return the NoValidHost for instances whose every selected node was
-    claimed by other requests.
-
-    :param rounds: how many times the request selected and lost.
-    :param instances: how many instances were left without a node.
-    :returns: a NoValidHost.
-    """
-    reason = ('Other requests claimed the nodes chosen for this one at the '
-              'same time, %d time%s in a row; there were enough suitable '
-              'nodes, so booting again may succeed.'
-              % (rounds, '' if rounds == 1 else 's'))
-    details = ('Claim rounds: %d, instances left without a node: %d '
-               '(the larger of [filter_scheduler] max_attempts and the '
-               "scheduler's own minimum bounds the rounds)."
-               % (rounds, instances))
-    return exception.NoValidHost(reason=reason, details=details)
-
-
-def deploy_refused(exc):
-    """Return the NoValidHost for a claimed node whose deploy was refused
-    (it changed between the selection and the deploy).
-
-    The user reads what happened to "the node chosen for this server";
-    the node itself is named in the details only.
-
-    :param exc: the exception the deploy raised: MissingNodeTraits,
-        NodeInMaintenance, InvalidStateRequested, NodeClaimLost or
-        NodeNotFound.
-    :returns: a NoValidHost.
-    """
-    if isinstance(exc, exception_baremetal.MissingNodeTraits):
-        missing = exc.kwargs.get('missing')
-        happened = 'lost the required trait%s %s' % (
-            '' if isinstance(missing, str) and ',' not in missing else 's',
-            missing) if missing else 'lost a required trait'
-    elif isinstance(exc, exception_baremetal.NodeInMaintenance):
-        happened = 'went into maintenance'
-    elif isinstance(exc, exception_baremetal.NodeNotFound):
-        happened = 'was deleted'
-    elif isinstance(exc, exception_baremetal.NodeClaimLost):
-        happened = 'was taken by another server'
-    else:
-        happened = 'left provision state available'
-    reason = ('The node chosen for this server %s before it was deployed; '
-              'booting again may succeed.' % happened)
-    return exception.NoValidHost(reason=reason,
-                                 details=exc.format_message())

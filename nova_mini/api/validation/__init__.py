@@ -23,11 +23,9 @@ import re
 import unicodedata
 
 import jsonschema
-from oslo_utils import strutils
 import pecan
 
 from nova_mini.api import microversion
-from nova_mini.api import secrets
 from nova_mini.api.validation import compiled
 from nova_mini.api.validation import messages
 from nova_mini import exception
@@ -267,7 +265,7 @@ def _body_message(error):
         if isinstance(field, int) and len(error.path) > 1:
             field = '%s[%d]' % (error.path[-2], field)   # tags[0]
         return ('Invalid input for field/attribute %s. Value: %s. %s'
-                % (field, _quoted(error), messages.problem(error)))
+                % (field, messages.quoted(error), messages.problem(error)))
     if error.validator == 'type':
         return 'The request body must be %s.' % messages.type_words(
             error.validator_value)
@@ -275,53 +273,6 @@ def _body_message(error):
     if problem.startswith('Must '):
         problem = 'The request body m' + problem[1:]
     return problem
-
-
-# Fields whose whole value may hold secrets (a BMC password, a config
-# drive).
-_SECRET_HOLDERS = frozenset(['driver_info', 'driver_internal_info',
-                             'instance_info'])
-
-
-def _secret_name(name):
-    if not isinstance(name, str):
-        return False
-    return (name in _SECRET_HOLDERS or name in secrets.DRIVER_SECRETS or
-            name in secrets.INSTANCE_SECRETS or secrets.is_secret_key(name))
-
-
-def _holds_secret(value, depth=0):
-    if depth > 40:     # bodies are at most 32 deep; be safe anyway
-        return True
-    if isinstance(value, dict):
-        path = value.get('path')
-        if isinstance(path, str) and any(
-                _secret_name(token) for token in path.split('/')):
-            return True      # a JSON patch operation on a secret
-        return any(_secret_name(key) or _holds_secret(item, depth + 1)
-                   for key, item in value.items())
-    if isinstance(value, list):
-        return any(_holds_secret(item, depth + 1) for item in value)
-    if isinstance(value, str):
-        return strutils.mask_password(value, secrets.MASK) != value
-    return False
-
-
-def _quoted(error):
-    """The value a 400 may quote: ``******`` when it is a secret (a field
-    named as one on its path: adminPass, rescue_password, agent_token,
-    driver_info ...) or holds one. The message is answered to a client
-    that may not be the secret's owner's, and logged.
-    """
-    if any(_secret_name(name) for name in error.path) or \
-            _holds_secret(error.instance):
-        return secrets.MASK
-    return _short(error.instance)
-
-
-def _short(value, limit=300):
-    text = str(value)
-    return text if len(text) <= limit else text[:limit] + '...'
 
 
 # Bodies are JSON; a missing Content-Type or text/plain is taken as JSON
@@ -446,22 +397,7 @@ def query(schemas):
     :raises ValueError: the versions do not strictly increase.
     """
     return _versioned('query', schemas,
-                      lambda req: req.GET.dict_of_lists(), _query_message)
-
-
-def _query_message(error):
-    """Nova's wording: the parameter, its value, what is wrong; errors of
-    the whole query (an unknown parameter) as jsonschema words them.
-    """
-    if not error.path:
-        return error.message
-    if error.validator == 'maxItems' and len(error.path) == 1:
-        problem = 'Give this parameter at most %d time%s.' % (
-            error.validator_value, 's' if error.validator_value > 1 else '')
-    else:
-        problem = messages.problem(error)
-    return 'Invalid input for query parameters %s. Value: %s. %s' % (
-        error.path[0], _quoted(error), problem)
+                      lambda req: req.GET.dict_of_lists(), messages.query_message)
 
 
 def single_param(schema):
@@ -504,7 +440,7 @@ def value_checker(schema, name):
         elif isinstance(instance, (dict, list)):
             where = ''
         else:
-            where = ' ' + _short(repr(instance))
+            where = ' ' + messages.short(repr(instance))
         # messages.problem never quotes the value.
         raise exception.ValidationError(
             detail='Invalid %s%s. %s' % (name, where,

@@ -17,8 +17,14 @@ jsonschema words a violation for the schema's author ("'x' does not match
 (digits 0-9 only)."). A schema says it with a ``description`` (what the
 value must be, as a noun phrase), else its pattern or format is looked up
 in the tables below; a unit test checks that every pattern, ``anyOf`` and
-``oneOf`` of the request schemas has words.
+``oneOf`` of the request schemas has words. A 400 quotes the value it
+refuses unless the value is or holds a secret (``quoted``).
 """
+
+from oslo_utils import strutils
+
+from nova_mini.api import secrets
+
 
 # What a trait is, where a trait is refused (node traits, ``trait:`` extra
 # specs).
@@ -205,3 +211,65 @@ def problem(error):
     if kind == 'uniqueItems':
         return 'Must not hold the same item twice.'
     return error.message
+
+
+# Fields whose whole value may hold secrets (a BMC password, a config
+# drive).
+_SECRET_HOLDERS = frozenset(['driver_info', 'driver_internal_info',
+                             'instance_info'])
+
+
+def _secret_name(name):
+    if not isinstance(name, str):
+        return False
+    return (name in _SECRET_HOLDERS or name in secrets.DRIVER_SECRETS or
+            name in secrets.INSTANCE_SECRETS or secrets.is_secret_key(name))
+
+
+def _holds_secret(value, depth=0):
+    if depth > 40:     # bodies are at most 32 deep; be safe anyway
+        return True
+    if isinstance(value, dict):
+        path = value.get('path')
+        if isinstance(path, str) and any(
+                _secret_name(token) for token in path.split('/')):
+            return True      # a JSON patch operation on a secret
+        return any(_secret_name(key) or _holds_secret(item, depth + 1)
+                   for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds_secret(item, depth + 1) for item in value)
+    if isinstance(value, str):
+        return strutils.mask_password(value, secrets.MASK) != value
+    return False
+
+
+def quoted(error):
+    """The value a 400 may quote: ``******`` when it is a secret (a field
+    named as one on its path: adminPass, rescue_password, agent_token,
+    driver_info ...) or holds one. The message is answered to a client
+    that may not be the secret's owner's, and logged.
+    """
+    if any(_secret_name(name) for name in error.path) or \
+            _holds_secret(error.instance):
+        return secrets.MASK
+    return short(error.instance)
+
+
+def short(value, limit=300):
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + '...'
+
+
+def query_message(error):
+    """Nova's wording: the parameter, its value, what is wrong; errors of
+    the whole query (an unknown parameter) as jsonschema words them.
+    """
+    if not error.path:
+        return error.message
+    if error.validator == 'maxItems' and len(error.path) == 1:
+        words = 'Give this parameter at most %d time%s.' % (
+            error.validator_value, 's' if error.validator_value > 1 else '')
+    else:
+        words = problem(error)
+    return 'Invalid input for query parameters %s. Value: %s. %s' % (
+        error.path[0], quoted(error), words)

@@ -15,7 +15,8 @@
 - no import cycle between its modules, counting the imports made inside
   functions (a deferred import hides a cycle, it does not remove it);
 - the API handlers reach the database through the objects only: no module
-  under ``nova_mini/api`` imports ``nova_mini.db``.
+  under ``nova_mini/api`` imports ``nova_mini.db``;
+- no module longer than ``MAX_LINES``.
 """
 
 import ast
@@ -25,6 +26,20 @@ import nova_mini
 
 PACKAGE = os.path.dirname(nova_mini.__file__)
 REPO = os.path.dirname(PACKAGE)
+
+MAX_LINES = 450
+
+# Modules allowed past MAX_LINES: the database models (one table each,
+# read together), and, for now, the modules issue 26 is splitting in
+# other steps (objects/flavor.py, and objects/node_candidates.py and
+# objects/node.py, which move with the scheduler's SQL and the bare-metal
+# objects): remove each once split.
+LONG_MODULES = frozenset([
+    'nova_mini/db/models.py',
+    'nova_mini/objects/flavor.py',
+    'nova_mini/objects/node_candidates.py',
+    'nova_mini/objects/node.py',
+])
 
 
 def _modules(package=PACKAGE):
@@ -207,3 +222,22 @@ def test_api_does_not_import_db():
         if module.startswith('nova_mini.api') and db:
             offenders.append('%s imports %s' % (module, ', '.join(db)))
     assert not offenders, '\n'.join(offenders)
+
+
+def test_module_sizes():
+    too_long = []
+    for path in _modules().values():
+        relative = os.path.relpath(path, REPO).replace(os.sep, '/')
+        with open(path) as source:
+            lines = sum(1 for _line in source)
+        if lines > MAX_LINES and relative not in LONG_MODULES:
+            too_long.append('%s: %d lines' % (relative, lines))
+    assert not too_long, 'modules over %d lines:\n%s' % (
+        MAX_LINES, '\n'.join(sorted(too_long)))
+
+
+def test_long_modules_exist():
+    # A stale exception would hide a module that grows back.
+    missing = [path for path in LONG_MODULES
+               if not os.path.exists(os.path.join(REPO, path))]
+    assert not missing, missing

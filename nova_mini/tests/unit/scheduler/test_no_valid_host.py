@@ -16,12 +16,10 @@ details for administrators, and the reasons withheld from users.
 
 import pytest
 
-from nova_mini import exception_baremetal
 from nova_mini.objects import node_state
 from nova_mini.scheduler import no_valid_host
 
 GOLD = 'CUSTOM_BAREMETAL_GOLD'
-NODE = '4b1e6a3c-92d1-4c55-8b0e-2f7d3c9a1e64'
 
 
 def _c(total=0, available=0, in_use=0, maintenance=0, **more):
@@ -337,34 +335,3 @@ def test_find_rejection_none_when_enough_pass():
     nodes = [_node(n, 'u' + n) for n in 'ab']
     assert no_valid_host.find_rejection(
         nodes, None, [_Filter('First', {'a'})], 1) is None
-
-
-def test_claims_lost():
-    exc = no_valid_host.claims_lost(3, 2)
-    assert exc.format_message() == (
-        'No valid host was found. Other requests claimed the nodes chosen '
-        'for this one at the same time, 3 times in a row; there were enough '
-        'suitable nodes, so booting again may succeed.')
-    assert exc.kwargs['details'].startswith(
-        'Claim rounds: 3, instances left without a node: 2')
-
-
-@pytest.mark.parametrize('exc, happened', [
-    (exception_baremetal.MissingNodeTraits(node=NODE, missing='CUSTOM_GPU'),
-     'lost the required trait CUSTOM_GPU'),
-    (exception_baremetal.MissingNodeTraits(node=NODE, missing='CUSTOM_A, CUSTOM_B'),
-     'lost the required traits CUSTOM_A, CUSTOM_B'),
-    (exception_baremetal.NodeInMaintenance(node=NODE, action='active'),
-     'went into maintenance'),
-    (exception_baremetal.InvalidStateRequested(node=NODE, action='active',
-                                               state='manageable'),
-     'left provision state available'),
-    (exception_baremetal.NodeNotFound(node=NODE), 'was deleted')])
-def test_deploy_refused_names_no_node(exc, happened):
-    refused = no_valid_host.deploy_refused(exc)
-    assert refused.format_message() == (
-        'No valid host was found. The node chosen for this server %s before '
-        'it was deployed; booting again may succeed.' % happened)
-    # Administrators see which node.
-    assert refused.kwargs['details'] == exc.format_message()
-    assert NODE in refused.kwargs['details']
