@@ -40,10 +40,11 @@ trap cleanup EXIT
 log "nova_mini tests: repo $REPO, venv $VENV"
 
 # 1. Debian packages: the services the tests talk to, what pip may need
-#    to build wheels, and systemd-analyze (the unit files' tests).
+#    to build wheels, systemd-analyze (the unit files' tests) and sudo
+#    (the installer's as_root for users other than root: its tests).
 apt_ensure python3-venv python3-dev build-essential libpq-dev libffi-dev \
     libssl-dev rabbitmq-server postgresql memcached mariadb-server \
-    cloud-init haproxy systemd
+    cloud-init haproxy systemd sudo
 
 # 2. The project, its test requirements, the sample operator plugins
 #    that the extra-spec and vendordata plugin tests load, and, editable
