@@ -432,14 +432,16 @@ class Instance(Base):
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
         # Server lists: a project's (or every project's) newest first, a
-        # name prefix, and the builds gone overdue (objects/instance.py).
+        # name prefix, and a project's builds gone overdue
+        # (objects/instance_build.py; migration 0024 says why both
+        # equalities are in one index).
         sa.Index('instances_project_id_created_at_idx', 'project_id',
                  'created_at', 'id'),
         sa.Index('instances_created_at_idx', 'created_at', 'id'),
         sa.Index('instances_project_id_name_idx', 'project_id', 'name',
                  postgresql_ops={'name': 'text_pattern_ops'}),
-        sa.Index('instances_vm_state_created_at_idx', 'vm_state',
-                 'created_at'),
+        sa.Index('instances_vm_state_project_id_created_at_idx',
+                 'vm_state', 'project_id', 'created_at'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True)
