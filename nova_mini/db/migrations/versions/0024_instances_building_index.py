@@ -17,8 +17,9 @@ Every server list first looks for its project's builds gone overdue
 (``vm_state = 'building' AND project_id = ? AND created_at < ?``). On
 SQLite, without statistics, (vm_state, created_at) and (project_id,
 created_at, id) weigh the same for it, and which one the planner takes
-follows their order in the schema, which the table rebuilds of 0012,
-0015 and 0023 changed: it took the project's, and read every server of
+follows their order in the schema. The table rebuilds of 0015 and 0023
+recreate the indexes in an order that varies from one ``db sync`` to the
+next: most databases got the project's index, and read every server of
 the project (8.5 ms at 10k servers, linear in them). With both equalities
 in one index there is no tie; the check of every project's builds reads
 the building servers, as before.
