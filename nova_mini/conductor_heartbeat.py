@@ -11,7 +11,7 @@
 #    under the License.
 
 """The heartbeat of a nova-mini-api service in the conductors registry
-(nova_mini.objects.conductor): registered when the service is ready,
+(nova_mini.objects.baremetal.conductor): registered when the service is ready,
 refreshed every ``[conductor] heartbeat_interval`` seconds by a daemon
 thread, marked offline when it stops cleanly.
 
@@ -28,7 +28,7 @@ import sqlalchemy as sa
 from sqlalchemy import orm
 from sqlalchemy import pool
 
-from nova_mini.objects import conductor
+from nova_mini.objects.baremetal import conductor
 
 LOG = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ never waits).
 
 Manual cleaning runs its steps within the request too: a manageable node
 is manageable again, or ``clean failed`` when a step is refused or fails
-(see objects/node_clean.py). ``clean wait`` is handled as Ironic handles
+(see objects/baremetal/node_clean.py). ``clean wait`` is handled as Ironic handles
 it (abort) if a node is found in it.
 """
 
@@ -108,7 +108,7 @@ CLEAN = 'clean'
 # transitional states a conductor passes through. The state an abort ends
 # in depends on the state it starts from: ABORTED maps one to the other.
 # A manage from clean failed leaves the power (and last_error) as they
-# are, as Ironic's (objects/node_provision.py).
+# are, as Ironic's (objects/baremetal/node_provision.py).
 TRANSITIONS = {
     MANAGE: ((ENROLL, AVAILABLE, CLEANFAIL), MANAGEABLE, POWER_OFF),
     PROVIDE: ((MANAGEABLE,), AVAILABLE, POWER_OFF),

@@ -46,7 +46,7 @@ def _values(given):
 
 
 def filters(command):
-    """The node list filters (objects.node_filters) of the options.
+    """The node list filters (objects.baremetal.node_filters) of the options.
 
     :raises nova_mini.exception.Invalid: a bad trait name, or too many
         traits in one filter (the API's 400s).

@@ -35,7 +35,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import migration
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import node_trait
+from nova_mini.objects.baremetal import node_trait
 
 CONF = conf.CONF
 

@@ -128,7 +128,7 @@ class Node(Base):
         # The scheduler's ranking by memory (RAMWeigher), ties by id.
         sa.Index('nodes_memory_mb_idx', 'memory_mb', 'id'),
         # The same ranking of the free nodes only (what the scheduler
-        # reads first, objects/node_candidates.FREE): on a full fleet it
+        # reads first, scheduler/candidates.FREE): on a full fleet it
         # does not step over the deployed ones.
         # MySQL and MariaDB have no partial index (and MariaDB no index on
         # an expression): there the scheduler reads nodes_memory_mb_idx.
@@ -170,7 +170,7 @@ class Node(Base):
     # The projects owning and leasing the node (Ironic 1.50 and 1.65).
     owner = sa.Column(sa.String(255), nullable=True)
     lessee = sa.Column(sa.String(255), nullable=True)
-    # The size in ``properties`` as whole numbers (objects.node.capacity_of),
+    # The size in ``properties`` as whole numbers (objects.baremetal.node.capacity_of),
     # for the scheduler's SQL: capacity checks and ranking.
     cpus = sa.Column(sa.Integer, nullable=False, server_default='0')
     memory_mb = sa.Column(sa.Integer, nullable=False, server_default='0')
@@ -433,7 +433,7 @@ class Instance(Base):
         sa.UniqueConstraint('uuid', name='uniq_instances0uuid'),
         # Server lists: a project's (or every project's) newest first, a
         # name prefix, and a project's builds gone overdue
-        # (objects/instance_build.py; migration 0024 says why both
+        # (objects/compute/instance_build.py; migration 0024 says why both
         # equalities are in one index).
         sa.Index('instances_project_id_created_at_idx', 'project_id',
                  'created_at', 'id'),
@@ -490,7 +490,7 @@ class Instance(Base):
     auto_disk_config = sa.Column(sa.Boolean, nullable=False, default=False,
                                  server_default=sa.false())
     # The vcpus and memory_mb of ``flavor`` (Nova's columns): what the
-    # project's cores and ram quotas sum up (objects/quota.py).
+    # project's cores and ram quotas sum up (objects/compute/quota.py).
     vcpus = sa.Column(sa.Integer, nullable=False, server_default='0')
     memory_mb = sa.Column(sa.Integer, nullable=False, server_default='0')
 
@@ -669,7 +669,7 @@ class Quota(Base):
 class QuotaLock(Base):
     """One row per project that has booted servers: a boot updates it
     first thing in its transaction, so that the boots of one project take
-    turns at counting what it uses (objects/quota.py).
+    turns at counting what it uses (objects/compute/quota.py).
     """
 
     __tablename__ = 'quota_locks'

@@ -56,8 +56,8 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects.compute import flavor as flavor_obj
 from nova_mini.objects import fields
-from nova_mini.objects import flavor as flavor_obj
 from nova_mini.objects import image_meta
 from nova_mini.objects import request_group
 

@@ -14,33 +14,33 @@
 
 import itertools
 
-from nova_mini.policies import allocations
+from nova_mini.policies.baremetal import allocations
+from nova_mini.policies.baremetal import chassis
+from nova_mini.policies.baremetal import conductors
+from nova_mini.policies.baremetal import deploy_templates
+from nova_mini.policies.baremetal import drivers
+from nova_mini.policies.baremetal import events
+from nova_mini.policies.baremetal import node_traits
+from nova_mini.policies.baremetal import node_vifs
+from nova_mini.policies.baremetal import nodes
+from nova_mini.policies.baremetal import portgroups
+from nova_mini.policies.baremetal import ports
+from nova_mini.policies.baremetal import ramdisk
+from nova_mini.policies.baremetal import vendor_passthru
+from nova_mini.policies.baremetal import volumes
 from nova_mini.policies import base
-from nova_mini.policies import chassis
-from nova_mini.policies import conductors
-from nova_mini.policies import deploy_templates
-from nova_mini.policies import drivers
-from nova_mini.policies import events
-from nova_mini.policies import extensions
-from nova_mini.policies import flavor_access
-from nova_mini.policies import flavor_extra_specs
-from nova_mini.policies import flavors
-from nova_mini.policies import instance_actions
-from nova_mini.policies import keypairs
-from nova_mini.policies import limits
-from nova_mini.policies import node_traits
-from nova_mini.policies import node_vifs
-from nova_mini.policies import nodes
-from nova_mini.policies import portgroups
-from nova_mini.policies import ports
-from nova_mini.policies import quota_sets
-from nova_mini.policies import ramdisk
-from nova_mini.policies import server_actions
-from nova_mini.policies import server_groups
-from nova_mini.policies import server_metadata
-from nova_mini.policies import servers
-from nova_mini.policies import vendor_passthru
-from nova_mini.policies import volumes
+from nova_mini.policies.compute import extensions
+from nova_mini.policies.compute import flavor_access
+from nova_mini.policies.compute import flavor_extra_specs
+from nova_mini.policies.compute import flavors
+from nova_mini.policies.compute import instance_actions
+from nova_mini.policies.compute import keypairs
+from nova_mini.policies.compute import limits
+from nova_mini.policies.compute import quota_sets
+from nova_mini.policies.compute import server_actions
+from nova_mini.policies.compute import server_groups
+from nova_mini.policies.compute import server_metadata
+from nova_mini.policies.compute import servers
 
 
 # Each API's rules get its scope types (base.py): a rule added to a module

@@ -21,7 +21,7 @@ cleanup_interval`` seconds, in a thread of its own:
    they began are moved to ERROR with a fault (the API does the same
    when it shows them; this does it for servers nobody looks at);
 2. nodes claimed by an instance that is gone, in ERROR, or on another
-   node are freed (nova_mini.objects.orphan_claims), once they have been
+   node are freed (nova_mini.scheduler.orphan_claims), once they have been
    left alone for the same time.
 
 Both steps are conditional UPDATEs, so any number of schedulers may run
@@ -33,8 +33,8 @@ import threading
 from oslo_log import log as logging
 
 from nova_mini import context as nm_context
-from nova_mini.objects import instance_build
-from nova_mini.objects import orphan_claims
+from nova_mini.objects.compute import instance_build
+from nova_mini.scheduler import orphan_claims
 
 LOG = logging.getLogger(__name__)
 

@@ -24,10 +24,10 @@ import random
 from oslo_log import log as logging
 
 from nova_mini.db import api as db_api
-from nova_mini.objects import node as node_obj
-from nova_mini.objects import node_candidates
-from nova_mini.objects import node_provision
+from nova_mini.objects.baremetal import node as node_obj
+from nova_mini.objects.baremetal import node_provision
 from nova_mini.objects import selection as selection_obj
+from nova_mini.scheduler import candidates
 from nova_mini.scheduler import claim_failures
 from nova_mini.scheduler import expiring_cache
 from nova_mini.scheduler import filters
@@ -132,7 +132,7 @@ class FilterScheduler(object):
 
         When the database can rank nodes as the weighers would, the best
         of the free nodes (available, not in maintenance, without an
-        instance: node_candidates.FREE) are checked first, walked in
+        instance: candidates.FREE) are checked first, walked in
         ranking order: when candidates are not rare among them, the walk
         stops after a few, and the work grows neither with the number of
         nodes nor with how many are deployed. When SCAN_BUDGET nodes did
@@ -151,11 +151,11 @@ class FilterScheduler(object):
     def _read_passing(self, context, spec_obj, needed, counts, active):
         order = weighers.sql_order(self.weighers, self.conf)
         if order is None:
-            nodes = node_candidates.get_candidates(
+            nodes = candidates.get_candidates(
                 context, spec_obj, with_traits=self._needs_traits)
             counts['database'] = len(nodes)
             return self._filter(nodes, spec_obj, counts, active)
-        key = node_candidates.request_key(spec_obj, order)
+        key = candidates.request_key(spec_obj, order)
         if not self._rare.get(key, False):
             passed = self._best_of_all(context, spec_obj, order, needed,
                                        counts, active)
@@ -169,18 +169,18 @@ class FilterScheduler(object):
         return passed
 
     def _cutoff(self, context, spec_obj, order, fresh=False):
-        """node_candidates.rank_cutoff of the budget, read at most every
+        """candidates.rank_cutoff of the budget, read at most every
         CUTOFF_SECONDS per ranking and class (None, a node without a
         ranking value, is not kept: the slices that follow count them),
         or read again now if ``fresh``.
         """
-        key = (node_candidates.order_key(order),
+        key = (candidates.order_key(order),
                tuple(spec_obj.custom_resource_classes))
         cutoff = None if fresh else self._cutoffs.get(key)
         if cutoff is not None:
             return cutoff
-        cutoff = node_candidates.rank_cutoff(context, spec_obj, order,
-                                             SCAN_BUDGET)
+        cutoff = candidates.rank_cutoff(context, spec_obj, order,
+                                        SCAN_BUDGET)
         if cutoff is not None:
             self._cutoffs.put(key, cutoff)
         return cutoff
@@ -193,7 +193,7 @@ class FilterScheduler(object):
         ``passed`` until ``needed`` did; whether they did.
         """
         counts.setdefault('database', 0)
-        chunks = node_candidates.candidate_chunks(
+        chunks = candidates.candidate_chunks(
             context, spec_obj, max(PAGE_FACTOR * needed, MIN_PAGE),
             with_traits=self._needs_traits, order_by=order, among=among,
             within=within)
@@ -242,8 +242,8 @@ class FilterScheduler(object):
             return passed
         # The budget's last node has no value to rank by: slices of the
         # ranking, twice as big each time, as far as there are free nodes.
-        bound = node_candidates.free_count(context, spec_obj, order,
-                                           SCAN_BUDGET + 1)
+        bound = candidates.free_count(context, spec_obj, order,
+                                      SCAN_BUDGET + 1)
         start, size = 0, FIRST_SLICE
         while start < min(bound, SCAN_BUDGET):
             size = min(size, SCAN_BUDGET - start)
@@ -262,7 +262,7 @@ class FilterScheduler(object):
         database's capacity and trait conditions.
         """
         with db_api.context_manager.reader.using(context):
-            nodes = node_candidates.get_candidates(
+            nodes = candidates.get_candidates(
                 context, spec_obj, with_traits=self._needs_traits,
                 limit=EXPLAIN_LIMIT, requirements=False)
             active = self.filters_for(context, spec_obj)

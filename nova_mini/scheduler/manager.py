@@ -20,9 +20,9 @@ import oslo_messaging as messaging
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini import exception_baremetal
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_action
-from nova_mini.objects import node as node_obj
+from nova_mini.objects.baremetal import node as node_obj
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_action
 from nova_mini import rpc
 from nova_mini.scheduler import claim_failures
 from nova_mini.scheduler import filter_scheduler

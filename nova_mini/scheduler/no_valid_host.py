@@ -14,7 +14,7 @@
 
 When no node (or too few) suits a request, the scheduler counts, only
 then, how many nodes meet each requirement of the request
-(objects.node_counts), and runs the filters once more over the candidates
+(scheduler.candidate_counts), and runs the filters once more over the candidates
 to learn which filter rejected them and why. ``describe`` turns those
 numbers into the fault's message, naming the first requirement that no
 node meets ("No node of resource class CUSTOM_GOLD has trait
@@ -29,8 +29,8 @@ from oslo_log import log as logging
 
 from nova_mini.db import api as db_api
 from nova_mini import exception
-from nova_mini.objects import node_candidates
-from nova_mini.objects import node_counts
+from nova_mini.scheduler import candidate_counts
+from nova_mini.scheduler import candidates
 
 LOG = logging.getLogger(__name__)
 
@@ -277,7 +277,7 @@ def describe(wanted, suitable, counts, stages, rejection=None):
     :param wanted: how many nodes the request needed (its instances).
     :param suitable: how many passed every stage.
     :param counts: the node counts of the request, as
-        ``objects.node_counts.count_for_request`` returns them.
+        ``scheduler.candidate_counts.count_for_request`` returns them.
     :param stages: the scheduler's counts, stage name (``database``, a
         filter's name) -> nodes left after it, in order.
     :param rejection: None, or the filter that rejected candidates: a
@@ -384,11 +384,11 @@ def explain(context, spec_obj, wanted, suitable, stages, filters_for,
     """
     try:
         with db_api.context_manager.reader.using(context):
-            counts = node_counts.count_for_request(context, spec_obj)
+            counts = candidate_counts.count_for_request(context, spec_obj)
             rejection = None
             if counts['candidates']:
                 active = filters_for(context, spec_obj)
-                nodes = node_candidates.get_candidates(
+                nodes = candidates.get_candidates(
                     context, spec_obj, with_traits=with_traits,
                     limit=SAMPLE_LIMIT)
                 rejection = find_rejection(nodes, spec_obj, active, wanted)

@@ -558,7 +558,7 @@ def breakdown(conf_path, runs, profile, groups):
     from nova_mini import context as nm_context
     from nova_mini.db import api as db_api
     from nova_mini import exception
-    from nova_mini.objects import node as node_obj
+    from nova_mini.objects.baremetal import node as node_obj
     from nova_mini.scheduler import filter_scheduler
     from nova_mini.scheduler import weighers
 

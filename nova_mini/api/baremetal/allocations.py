@@ -14,7 +14,7 @@
 name}, and the allocation of a node, /nodes/{node}/allocation.
 
 An allocation is given its node while the create request is served
-(nova_mini.objects.node_allocation): the 201 shows it as created,
+(nova_mini.objects.baremetal.node_allocation): the 201 shows it as created,
 ``allocating``, as Ironic's does, and by the time the client reads it
 again it is ``active`` with its ``node_uuid``, or ``error`` with its
 ``last_error``. A backfill (1.58) is answered done, as in Ironic.
@@ -40,10 +40,10 @@ from nova_mini import conf
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import allocation as allocation_obj
-from nova_mini.objects import node_allocation
-from nova_mini.policies import allocations as policies
-from nova_mini.policies import nodes as node_policies
+from nova_mini.objects.baremetal import allocation as allocation_obj
+from nova_mini.objects.baremetal import node_allocation
+from nova_mini.policies.baremetal import allocations as policies
+from nova_mini.policies.baremetal import nodes as node_policies
 
 _check_patched = validation.value_checker(schema.patched, 'allocation')
 _PATCHABLE = ('name', 'extra')

@@ -29,8 +29,8 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import chassis as chassis_obj
-from nova_mini.policies import chassis as policies
+from nova_mini.objects.baremetal import chassis as chassis_obj
+from nova_mini.policies.baremetal import chassis as policies
 
 _check_patched = validation.value_checker(schema.patched, 'chassis')
 _PATCHABLE = ('description', 'extra')

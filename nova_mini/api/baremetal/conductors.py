@@ -11,7 +11,7 @@
 #    under the License.
 
 """The conductors resource (from 1.49): GET /conductors and
-/conductors/{hostname}, the registry of nova_mini.objects.conductor (the
+/conductors/{hostname}, the registry of nova_mini.objects.baremetal.conductor (the
 nova-mini-api services, which do the conductors' work).
 """
 
@@ -27,8 +27,8 @@ from nova_mini.api import microversion
 from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini.objects import conductor
-from nova_mini.policies import conductors as policies
+from nova_mini.objects.baremetal import conductor
+from nova_mini.policies.baremetal import conductors as policies
 
 
 list_query = {'type': 'object', 'properties': dict(lists.PAGE),

@@ -14,7 +14,7 @@
 /deploy_templates/{uuid or name}. Before 1.55, as in Ironic, a GET is not
 found (404) and the other methods are not allowed (405).
 
-What a template does to a deploy: nova_mini.objects.node_deploy.
+What a template does to a deploy: nova_mini.objects.baremetal.node_deploy.
 """
 
 import collections
@@ -38,8 +38,8 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import deploy_template as template_obj
-from nova_mini.policies import deploy_templates as policies
+from nova_mini.objects.baremetal import deploy_template as template_obj
+from nova_mini.policies.baremetal import deploy_templates as policies
 
 _check_patched = validation.value_checker(schema.patched, 'deploy template')
 _PATCHABLE = ('extra', 'name', 'steps')

@@ -13,9 +13,9 @@
 """The drivers resource: /drivers, /drivers/{name}, its ``properties``
 and ``raid/logical_disk_properties``.
 
-The drivers are the hardware types of nova_mini.objects.node_interfaces
+The drivers are the hardware types of nova_mini.objects.baremetal.node_interfaces
 (``fake-hardware``) that an alive conductor drives (the ``hosts``, from
-the conductors registry: objects/conductor.py; as Ironic's, a hardware
+the conductors registry: objects/baremetal/conductor.py; as Ironic's, a hardware
 type no alive conductor drives is neither listed nor found), with the
 implementations it enables and the default of each interface type, as
 nodes get them. Every hardware type is ``dynamic`` (Ironic's classic
@@ -33,9 +33,9 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
-from nova_mini.objects import conductor
-from nova_mini.objects import node_interfaces
-from nova_mini.policies import drivers as policies
+from nova_mini.objects.baremetal import conductor
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.policies.baremetal import drivers as policies
 
 # The node properties each hardware type reads: those of its default
 # interfaces (fake-hardware's default vendor interface names two).

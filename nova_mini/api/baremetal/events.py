@@ -27,7 +27,7 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
-from nova_mini.policies import events as policies
+from nova_mini.policies.baremetal import events as policies
 
 LOG = logging.getLogger(__name__)
 

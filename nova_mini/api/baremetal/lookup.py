@@ -26,7 +26,7 @@ from nova_mini.api.baremetal import versions
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.policies import nodes as policies
+from nova_mini.policies.baremetal import nodes as policies
 
 
 def project_target(context, owner=None, lessee=None):

@@ -16,7 +16,7 @@
 Ironic lists the settings its BIOS interface cached; the fake interface
 reads none from the node, and only its clean steps change them: a
 manual cleaning's ``bios.apply_configuration`` stores the settings it is
-given, ``bios.factory_reset`` deletes them (objects/bios_setting.py). A
+given, ``bios.factory_reset`` deletes them (objects/baremetal/bios_setting.py). A
 node never cleaned with those steps has none, and every setting is not
 found.
 """
@@ -32,8 +32,8 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception_baremetal
-from nova_mini.objects import bios_setting
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import bios_setting
+from nova_mini.policies.baremetal import nodes as policies
 
 # Ironic takes no query parameter before 1.74 (fields=, detail=).
 _NO_QUERY = {'type': 'object', 'properties': {},

@@ -13,7 +13,7 @@
 """A node's indicators: GET /nodes/{node_ident}/management/indicators,
 GET/PUT .../indicators/{indicator_ident} (from 1.63), the indicator named
 ``<name>@<component>`` as Ironic names it. What the fake hardware has and
-keeps: objects/node_indicators.py.
+keeps: objects/baremetal/node_indicators.py.
 """
 
 import pecan
@@ -26,8 +26,8 @@ from nova_mini.api.baremetal.views import nodes as node_views
 from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini.objects import node_indicators
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node_indicators
+from nova_mini.policies.baremetal import nodes as policies
 
 
 class IndicatorsController(rest.RestController):

@@ -27,8 +27,8 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception_baremetal
-from nova_mini.objects import node_power
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node_power
+from nova_mini.policies.baremetal import nodes as policies
 
 _check_nmi_body = validation.value_checker(schema.inject_nmi, 'request body')
 

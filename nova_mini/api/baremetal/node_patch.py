@@ -21,8 +21,8 @@ fields, and a patch of the view would store the masks.
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal.views import nodes as node_views
-from nova_mini.objects import node_interfaces
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.policies.baremetal import nodes as policies
 
 # Fields a patch may change; the others are the service's own.
 PATCHABLE = ('name', 'driver', 'driver_info', 'extra', 'properties',

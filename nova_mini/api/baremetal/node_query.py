@@ -12,7 +12,7 @@
 
 """The filters of a node list request, checked as Ironic checks them
 (each from its version, else 406) and turned into the filters of
-objects.node_filters.
+objects.baremetal.node_filters.
 """
 
 from oslo_utils import strutils
@@ -22,8 +22,8 @@ from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import conductor
-from nova_mini.objects import node_trait
+from nova_mini.objects.baremetal import conductor
+from nova_mini.objects.baremetal import node_trait
 from nova_mini import states
 
 # Query parameters given to the node list as they are.
@@ -61,7 +61,7 @@ def _given(req, name):
 def _never_matching(req, filters):
     """Filters no node of nova_mini passes (a fault: none has one), and
     the conductor filter: the nodes of an alive conductor, none of one
-    that is not alive (see objects/conductor.py).
+    that is not alive (see objects/baremetal/conductor.py).
     """
     fault = _given(req, 'fault')
     if fault is not None:
@@ -81,7 +81,7 @@ def _never_matching(req, filters):
 
 
 def filters(req):
-    """Return the objects.node_filters filters of a node list request.
+    """Return the objects.baremetal.node_filters filters of a node list request.
 
     :param req: the request.
     :returns: a dict.
@@ -118,7 +118,7 @@ def filters(req):
 
 
 def trait_filter(found, param, name, value):
-    """Add the trait filter ``param`` (its key in objects.node_filters:
+    """Add the trait filter ``param`` (its key in objects.baremetal.node_filters:
     ``name``) to ``found``: at most MAX_FILTER_TRAITS traits, each a
     trait name.
     """

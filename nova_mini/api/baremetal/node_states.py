@@ -15,11 +15,11 @@ PUT /nodes/{node_ident}/states/provision and .../states/power, and
 GET/PUT /nodes/{node_ident}/states/console, and
 PUT /nodes/{node_ident}/states/raid (1.12: the target RAID configuration).
 A manual cleaning (target clean, 1.15) runs its steps within the request
-(objects/node_clean.py).
+(objects/baremetal/node_clean.py).
 
 A provision or power change is answered 202 with a Location of the
 node's states, as Ironic does, though here it is complete when the
-answer is sent (the node's hardware is fake: see objects/node_power.py).
+answer is sent (the node's hardware is fake: see objects/baremetal/node_power.py).
 """
 
 import jsonschema
@@ -35,10 +35,10 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
-from nova_mini.objects import node_interfaces
-from nova_mini.objects import node_power
-from nova_mini.objects import node_raid
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.objects.baremetal import node_power
+from nova_mini.objects.baremetal import node_raid
+from nova_mini.policies.baremetal import nodes as policies
 from nova_mini import states
 
 
@@ -113,7 +113,7 @@ def _check_clean_steps(node, target, steps):
     first (the move checks it again), then the steps are given with
     target clean only, and with it always, and match the steps schema.
     Whether the node has the steps is checked when they run (see
-    objects/node_clean.py).
+    objects/baremetal/node_clean.py).
     """
     _check_move_from(node, target)
     if target != states.CLEAN:

@@ -28,7 +28,7 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.policies import node_traits as policies
+from nova_mini.policies.baremetal import node_traits as policies
 
 _check_trait = validation.value_checker(schema.trait, 'trait')
 _check_body = validation.value_checker(schema.set_traits, 'request body')

@@ -17,7 +17,7 @@ Ironic hands these to the node's network interface. nova_mini has no
 networking service and one network interface, ``noop``, which plugs
 nothing. Where Ironic 39's ``noop`` accepts an attachment and forgets it
 (its list is always empty), nova_mini keeps it on the node
-(nova_mini.objects.node_vifs): an attached VIF is listed until it is
+(nova_mini.objects.baremetal.node_vifs): an attached VIF is listed until it is
 detached, and attaching it twice is a conflict. A detachment of a VIF
 that is not attached changes nothing and answers 204, as Ironic's
 ``noop`` does. The id and the policies are checked first, as Ironic does.
@@ -35,8 +35,8 @@ from nova_mini.api import microversion
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
-from nova_mini.objects import node_vifs
-from nova_mini.policies import node_vifs as policies
+from nova_mini.objects.baremetal import node_vifs
+from nova_mini.policies.baremetal import node_vifs as policies
 
 _since_vifs = microversion.versioned(min_version=versions.VIFS)
 _check_name = validation.value_checker(

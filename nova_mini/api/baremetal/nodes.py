@@ -42,11 +42,11 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import node as node_obj
-from nova_mini.objects import node_deploy
-from nova_mini.objects import node_interfaces
-from nova_mini.objects import node_provision
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node as node_obj
+from nova_mini.objects.baremetal import node_deploy
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.objects.baremetal import node_provision
+from nova_mini.policies.baremetal import nodes as policies
 from nova_mini import states
 
 _SUB_RESOURCES = {

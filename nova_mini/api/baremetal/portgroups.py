@@ -36,8 +36,8 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import portgroup as portgroup_obj
-from nova_mini.policies import portgroups as policies
+from nova_mini.objects.baremetal import portgroup as portgroup_obj
+from nova_mini.policies.baremetal import portgroups as policies
 
 _check_patched = validation.value_checker(schema.patched, 'portgroup')
 _PATCHABLE = ('name', 'address', 'node_uuid', 'extra',

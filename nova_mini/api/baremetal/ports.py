@@ -37,8 +37,8 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import port as port_obj
-from nova_mini.policies import ports as policies
+from nova_mini.objects.baremetal import port as port_obj
+from nova_mini.policies.baremetal import ports as policies
 
 _check_patched = validation.value_checker(schema.patched, 'port')
 _PATCHABLE = ('address', 'node_uuid', 'extra', 'local_link_connection',

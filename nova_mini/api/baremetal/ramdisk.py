@@ -19,7 +19,7 @@ nova_mini.api.app), guarded by the ``baremetal:driver:ipa_lookup`` and
 A lookup finds a node in a state where Ironic expects its ramdisk
 (states.LOOKUP_ALLOWED: ``rescuing``, ``rescue wait``); any other node,
 and no node, is the same 404, so that a caller learns nothing. From 1.62
-the lookup gives the node an agent token (objects.node_agent), which
+the lookup gives the node an agent token (objects.baremetal.node_agent), which
 each heartbeat must bring back.
 
 A heartbeat is checked as Ironic checks it and then handed to the node's
@@ -46,9 +46,9 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import node_agent
-from nova_mini.objects import node_rescue
-from nova_mini.policies import ramdisk as policies
+from nova_mini.objects.baremetal import node_agent
+from nova_mini.objects.baremetal import node_rescue
+from nova_mini.policies.baremetal import ramdisk as policies
 from nova_mini import states
 
 LOG = logging.getLogger(__name__)

@@ -29,9 +29,9 @@ from nova_mini.api.baremetal import vendor_interfaces
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
-from nova_mini.objects import conductor
-from nova_mini.objects import node_interfaces
-from nova_mini.policies import vendor_passthru as policies
+from nova_mini.objects.baremetal import conductor
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.policies.baremetal import vendor_passthru as policies
 
 
 def _check_query(allowed=()):

@@ -24,7 +24,7 @@ from nova_mini.api.baremetal import volume_resources
 from nova_mini.api.baremetal import volume_targets
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini.policies import volumes as policies
+from nova_mini.policies.baremetal import volumes as policies
 
 _CHILDREN = {
     'connectors': volume_connectors.VolumeConnectorsController,

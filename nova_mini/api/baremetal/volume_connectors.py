@@ -21,7 +21,7 @@ from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception_baremetal
-from nova_mini.objects import volume_connector
+from nova_mini.objects.baremetal import volume_connector
 
 
 class VolumeConnectorsController(

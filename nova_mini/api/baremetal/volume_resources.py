@@ -17,7 +17,7 @@ patch and delete, Ironic's way.
 
 A volume resource is its node's: the node rules decide who sees it (one
 the caller may not see is not found), and its node must be powered off
-for a change (see nova_mini.objects.node_volume).
+for a change (see nova_mini.objects.baremetal.node_volume).
 """
 
 from oslo_utils import uuidutils
@@ -36,7 +36,7 @@ from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.policies import volumes as policies
+from nova_mini.policies.baremetal import volumes as policies
 
 since_volume = microversion.versioned(min_version=versions.VOLUME)
 

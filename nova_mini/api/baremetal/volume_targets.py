@@ -26,7 +26,7 @@ from nova_mini.api.baremetal import volume_resources
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception_baremetal
-from nova_mini.objects import volume_target
+from nova_mini.objects.baremetal import volume_target
 
 
 class VolumeTargetsController(volume_resources.VolumeResourcesController):

@@ -30,7 +30,7 @@ from pecan import rest
 from nova_mini.api import microversion
 from nova_mini.api import wsgi
 from nova_mini import exception
-from nova_mini.policies import extensions as policies
+from nova_mini.policies.compute import extensions as policies
 
 _DATA = os.path.join(os.path.dirname(__file__), 'data', 'extensions.json')
 

@@ -22,7 +22,7 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.policies import flavor_access as policies
+from nova_mini.policies.compute import flavor_access as policies
 
 
 def _access_list(flavor):

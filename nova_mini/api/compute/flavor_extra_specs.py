@@ -27,8 +27,8 @@ from nova_mini.api.validation.extra_specs import registry
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import flavor as flavor_obj
-from nova_mini.policies import flavor_extra_specs as policies
+from nova_mini.objects.compute import flavor as flavor_obj
+from nova_mini.policies.compute import flavor_extra_specs as policies
 from nova_mini import policy
 
 LOG = logging.getLogger(__name__)

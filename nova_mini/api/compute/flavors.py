@@ -33,8 +33,8 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import flavor as flavor_obj
-from nova_mini.policies import flavors as policies
+from nova_mini.objects.compute import flavor as flavor_obj
+from nova_mini.policies.compute import flavors as policies
 
 _SUB_RESOURCES = {
     'os-extra_specs': flavor_extra_specs.FlavorExtraSpecsController,

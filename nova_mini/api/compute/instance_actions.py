@@ -19,7 +19,7 @@ paging (``limit``, ``marker`` a request id, a ``links`` next link) and
 ``changes-since``; 2.62 the events' ``hostId`` (and ``host`` for
 administrators); 2.66 ``changes-before``; 2.84 the events' ``details``
 for administrators. The actions are recorded by the servers API and its
-actions (nova_mini.objects.instance_action).
+actions (nova_mini.objects.compute.instance_action).
 """
 
 import hashlib
@@ -36,8 +36,8 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance_action
-from nova_mini.policies import instance_actions as policies
+from nova_mini.objects.compute import instance_action
+from nova_mini.policies.compute import instance_actions as policies
 
 _KEYS = ('action', 'instance_uuid', 'request_id', 'user_id', 'project_id',
          'start_time', 'message')

@@ -30,8 +30,8 @@ from nova_mini.api.compute import versions
 from nova_mini.api import pagination
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini.objects import keypair as keypair_obj
-from nova_mini.policies import keypairs as policies
+from nova_mini.objects.compute import keypair as keypair_obj
+from nova_mini.policies.compute import keypairs as policies
 
 
 _one_query = validation.query([

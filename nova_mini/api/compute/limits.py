@@ -26,8 +26,8 @@ from nova_mini.api.compute.schemas import limits as schema
 from nova_mini.api.compute import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
-from nova_mini.objects import quota
-from nova_mini.policies import limits as policies
+from nova_mini.objects.compute import quota
+from nova_mini.policies.compute import limits as policies
 
 # The absolute limits of each quota, and the usage shown of some.
 _LIMIT_NAMES = (

@@ -11,7 +11,7 @@
 #    under the License.
 
 """The quota sets resource: /os-quota-sets/{project_id}, its /detail and
-/defaults (nova_mini.objects.quota keeps and counts them).
+/defaults (nova_mini.objects.compute.quota keeps and counts them).
 
 As Nova: GET shows a project's limits, /detail each with ``in_use``,
 ``limit`` and ``reserved`` (always 0), /defaults the ``[quota]`` ones;
@@ -35,8 +35,8 @@ from nova_mini.api.compute import versions
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
-from nova_mini.objects import quota
-from nova_mini.policies import quota_sets as policies
+from nova_mini.objects.compute import quota
+from nova_mini.policies.compute import quota_sets as policies
 
 _query = validation.query([
     (None, schema.query),

@@ -44,11 +44,11 @@ from nova_mini import conf
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_action
-from nova_mini.objects import instance_task as task
-from nova_mini.objects import node_power
-from nova_mini.policies import server_actions as policies
+from nova_mini.objects.baremetal import node_power
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_action
+from nova_mini.objects.compute import instance_task as task
+from nova_mini.policies.compute import server_actions as policies
 from nova_mini import states
 
 CONF = conf.CONF

@@ -14,7 +14,7 @@
 may use, how they match, the sort order and the page.
 
 The query is checked here, with Nova's messages, and becomes the filters
-and sort keys of nova_mini.objects.instance_filters: the database
+and sort keys of nova_mini.objects.compute.instance_filters: the database
 filters, sorts and pages (InstanceList.get_by_filters).
 """
 
@@ -26,9 +26,9 @@ from nova_mini.api.compute import versions
 from nova_mini.api.compute.views import servers as server_views
 from nova_mini.api import pagination
 from nova_mini import exception
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_filters
-from nova_mini.policies import servers as policies
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_filters
+from nova_mini.policies.compute import servers as policies
 
 
 # Every server status of Nova: from 2.38 any other is a bad filter.
@@ -177,7 +177,7 @@ def _config_drive(filters, name, value):
 
 # filter -> add(filters, name, value), which checks the value (the last
 # one given, as Nova) and adds what it asks to the filters of
-# objects.instance_filters.
+# objects.compute.instance_filters.
 _FILTERS = {
     'name': _regex('name'),
     'display_name': _regex('name'),
@@ -220,7 +220,7 @@ _CONSTANT_SORT_KEYS = frozenset(schema.SORT_KEYS) - frozenset([
     'image_ref', 'instance_type_id', 'launched_at', 'display_description',
     'access_ip_v4', 'access_ip_v6', 'config_drive', 'launch_index', 'node'])
 
-# sort_key -> the key of objects.instance_filters sorting as the server
+# sort_key -> the key of objects.compute.instance_filters sorting as the server
 # view shows the field (the others: the column of the same name).
 _SORT_COLUMNS = {
     'display_name': 'name',

@@ -32,8 +32,8 @@ from nova_mini.api import wsgi
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import server_group as server_group_obj
-from nova_mini.policies import server_groups as policies
+from nova_mini.objects.compute import server_group as server_group_obj
+from nova_mini.policies.compute import server_groups as policies
 
 CONF = conf.CONF
 

@@ -17,7 +17,7 @@ collection replaces them all, PUT on an item sets it and DELETE removes
 it. Writes need an ACTIVE or SHUTOFF server (Nova: 409 while building
 or in error), unlocked unless the caller is an administrator (409)
 and stay within Nova's quota of 128 items (403). The instance object
-settles concurrent writers (nova_mini.objects.instance).
+settles concurrent writers (nova_mini.objects.compute.instance).
 """
 
 import pecan
@@ -28,8 +28,8 @@ from nova_mini.api.compute import server_common
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
-from nova_mini.objects import instance_task
-from nova_mini.policies import server_metadata as policies
+from nova_mini.objects.compute import instance_task
+from nova_mini.policies.compute import server_metadata as policies
 
 
 class ServerMetadataController(rest.RestController):

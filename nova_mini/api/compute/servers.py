@@ -52,13 +52,13 @@ from nova_mini import conf
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_action
-from nova_mini.objects import instance_task
-from nova_mini.objects import quota
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_action
+from nova_mini.objects.compute import instance_task
+from nova_mini.objects.compute import quota
+from nova_mini.objects.compute import server_group as server_group_obj
 from nova_mini.objects import request_spec
-from nova_mini.objects import server_group as server_group_obj
-from nova_mini.policies import servers as policies
+from nova_mini.policies.compute import servers as policies
 from nova_mini import policy
 from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 

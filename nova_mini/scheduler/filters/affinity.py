@@ -34,7 +34,7 @@ Reasons name no server, group or node, so that they may be shown to the
 user (nova_mini.scheduler.no_valid_host).
 """
 
-from nova_mini.objects import server_group as server_group_obj
+from nova_mini.objects.compute import server_group as server_group_obj
 from nova_mini.scheduler import filters
 
 

@@ -26,8 +26,8 @@ satisfies the predicate.
 
 from oslo_utils import versionutils
 
-from nova_mini.objects import node_state
 from nova_mini.scheduler import filters
+from nova_mini.scheduler import node_state
 
 
 def _wanted(spec_obj):

@@ -81,7 +81,7 @@ def weigh(weighers, nodes, spec_obj, conf):
 
 # The orders sql_order returns: the same tuple for the same ranking, so
 # that the candidate statements built for one are reused
-# (objects/node_candidates.py).
+# (scheduler/candidates.py).
 _ORDERS = {}
 
 

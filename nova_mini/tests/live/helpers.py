@@ -30,7 +30,7 @@ import requests
 import sqlalchemy as sa
 
 from nova_mini.db import models
-from nova_mini.objects import node as node_obj
+from nova_mini.objects.baremetal import node as node_obj
 from nova_mini_deploy import glance as glance_harness
 
 RUN = uuid.uuid4().hex[:6]

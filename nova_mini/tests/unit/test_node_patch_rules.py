@@ -19,8 +19,8 @@ import pytest
 
 from nova_mini.api.baremetal import node_patch
 from nova_mini import context as nm_context
-from nova_mini.objects import node_interfaces
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.policies.baremetal import nodes as policies
 
 OWNER, LESSEE, OTHER = 'p-owner', 'p-lessee', 'p-other'
 ADMIN_ROLES = ['admin', 'member', 'reader']

@@ -25,33 +25,33 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import policies
-from nova_mini.policies import allocations as allocation_policies
+from nova_mini.policies.baremetal import allocations as allocation_policies
+from nova_mini.policies.baremetal import chassis as chassis_policies
+from nova_mini.policies.baremetal import conductors as conductor_policies
+from nova_mini.policies.baremetal import deploy_templates as template_policies
+from nova_mini.policies.baremetal import drivers as driver_policies
+from nova_mini.policies.baremetal import events as event_policies
+from nova_mini.policies.baremetal import node_traits as trait_policies
+from nova_mini.policies.baremetal import node_vifs as vif_policies
+from nova_mini.policies.baremetal import nodes as node_policies
+from nova_mini.policies.baremetal import portgroups as portgroup_policies
+from nova_mini.policies.baremetal import ports as port_policies
+from nova_mini.policies.baremetal import ramdisk as ramdisk_policies
+from nova_mini.policies.baremetal import vendor_passthru as vendor_policies
+from nova_mini.policies.baremetal import volumes as volume_policies
 from nova_mini.policies import base
-from nova_mini.policies import chassis as chassis_policies
-from nova_mini.policies import conductors as conductor_policies
-from nova_mini.policies import deploy_templates as template_policies
-from nova_mini.policies import drivers as driver_policies
-from nova_mini.policies import events as event_policies
-from nova_mini.policies import extensions as extension_policies
-from nova_mini.policies import flavor_access as access_policies
-from nova_mini.policies import flavor_extra_specs as specs_policies
-from nova_mini.policies import flavors as flavor_policies
-from nova_mini.policies import instance_actions as action_policies
-from nova_mini.policies import keypairs as keypair_policies
-from nova_mini.policies import limits as limit_policies
-from nova_mini.policies import node_traits as trait_policies
-from nova_mini.policies import node_vifs as vif_policies
-from nova_mini.policies import nodes as node_policies
-from nova_mini.policies import portgroups as portgroup_policies
-from nova_mini.policies import ports as port_policies
-from nova_mini.policies import quota_sets as quota_policies
-from nova_mini.policies import ramdisk as ramdisk_policies
-from nova_mini.policies import server_actions as server_action_policies
-from nova_mini.policies import server_groups as group_policies
-from nova_mini.policies import server_metadata as metadata_policies
-from nova_mini.policies import servers as server_policies
-from nova_mini.policies import vendor_passthru as vendor_policies
-from nova_mini.policies import volumes as volume_policies
+from nova_mini.policies.compute import extensions as extension_policies
+from nova_mini.policies.compute import flavor_access as access_policies
+from nova_mini.policies.compute import flavor_extra_specs as specs_policies
+from nova_mini.policies.compute import flavors as flavor_policies
+from nova_mini.policies.compute import instance_actions as action_policies
+from nova_mini.policies.compute import keypairs as keypair_policies
+from nova_mini.policies.compute import limits as limit_policies
+from nova_mini.policies.compute import quota_sets as quota_policies
+from nova_mini.policies.compute import server_actions as server_action_policies
+from nova_mini.policies.compute import server_groups as group_policies
+from nova_mini.policies.compute import server_metadata as metadata_policies
+from nova_mini.policies.compute import servers as server_policies
 from nova_mini import policy
 
 BIN = os.path.dirname(sys.executable)

@@ -21,8 +21,8 @@ import yaml
 
 from nova_mini import context as nm_context
 from nova_mini import exception
-from nova_mini.policies import flavor_extra_specs as specs_policies
-from nova_mini.policies import servers as server_policies
+from nova_mini.policies.compute import flavor_extra_specs as specs_policies
+from nova_mini.policies.compute import servers as server_policies
 from nova_mini import policy
 
 

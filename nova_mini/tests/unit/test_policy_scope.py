@@ -22,14 +22,14 @@ import webob
 from nova_mini.api import auth
 from nova_mini import context as nm_context
 from nova_mini import exception
-from nova_mini.policies import allocations as allocation_policies
-from nova_mini.policies import chassis as chassis_policies
-from nova_mini.policies import conductors as conductor_policies
-from nova_mini.policies import flavor_extra_specs as specs_policies
-from nova_mini.policies import flavors as flavor_policies
-from nova_mini.policies import ports as port_policies
-from nova_mini.policies import servers as server_policies
-from nova_mini.policies import volumes as volume_policies
+from nova_mini.policies.baremetal import allocations as allocation_policies
+from nova_mini.policies.baremetal import chassis as chassis_policies
+from nova_mini.policies.baremetal import conductors as conductor_policies
+from nova_mini.policies.baremetal import ports as port_policies
+from nova_mini.policies.baremetal import volumes as volume_policies
+from nova_mini.policies.compute import flavor_extra_specs as specs_policies
+from nova_mini.policies.compute import flavors as flavor_policies
+from nova_mini.policies.compute import servers as server_policies
 from nova_mini import policy
 
 OWNER, LESSEE, OTHER = 'p-owner', 'p-lessee', 'p-other'

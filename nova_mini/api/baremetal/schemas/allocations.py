@@ -18,8 +18,8 @@ from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.api.baremetal.schemas import nodes
 from nova_mini.api import validation
-from nova_mini.objects import allocation
-from nova_mini.objects import node_trait
+from nova_mini.objects.baremetal import allocation
+from nova_mini.objects.baremetal import node_trait
 
 _nullable_string = {'type': ['string', 'null']}
 

@@ -19,7 +19,7 @@ import copy
 from nova_mini.api.baremetal import schemas
 from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api.baremetal.schemas import node_traits
-from nova_mini.objects import deploy_steps
+from nova_mini.objects.baremetal import deploy_steps
 
 step = {
     'type': 'object',

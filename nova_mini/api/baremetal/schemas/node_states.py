@@ -13,7 +13,7 @@
 """Request schemas of a node's states."""
 
 from nova_mini.api.baremetal import schemas
-from nova_mini.objects import deploy_steps
+from nova_mini.objects.baremetal import deploy_steps
 from nova_mini import states
 
 provision = {
@@ -96,5 +96,5 @@ indicator_state = {
     'additionalProperties': False,
 }
 
-# Any object: objects/node_raid.py checks it as the RAID interface does.
+# Any object: objects/baremetal/node_raid.py checks it as the RAID interface does.
 target_raid_config = {'type': 'object'}

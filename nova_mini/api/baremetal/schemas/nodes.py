@@ -19,7 +19,7 @@ import copy
 from nova_mini.api.baremetal import schemas
 from nova_mini.api.baremetal.schemas import node_traits
 from nova_mini.api import validation
-from nova_mini.objects import node_interfaces
+from nova_mini.objects.baremetal import node_interfaces
 
 # RFC 3986 unreserved characters (from 1.10); before, host names.
 NAME_PATTERN = '^[a-zA-Z0-9-._~]+$'

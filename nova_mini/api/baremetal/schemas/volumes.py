@@ -18,7 +18,7 @@ import copy
 
 from nova_mini.api.baremetal.schemas import lists
 from nova_mini.api import validation
-from nova_mini.objects import volume_connector
+from nova_mini.objects.baremetal import volume_connector
 
 _uuid = {'type': ['string', 'null'], 'format': 'uuid'}
 _dict = {'type': ['object', 'null']}

@@ -11,11 +11,11 @@
 #    under the License.
 
 """How conductors look in bare-metal API responses (from 1.49): Ironic's
-fields, of the registry rows of nova_mini.objects.conductor.
+fields, of the registry rows of nova_mini.objects.baremetal.conductor.
 """
 
 from nova_mini.api.baremetal.views import base
-from nova_mini.objects import conductor
+from nova_mini.objects.baremetal import conductor
 
 
 class ConductorView(base.ResourceView):

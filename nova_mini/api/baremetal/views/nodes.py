@@ -26,10 +26,10 @@ from nova_mini.api.baremetal.views import base
 from nova_mini.api import secrets
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import allocation as allocation_obj
-from nova_mini.objects import conductor
-from nova_mini.objects import node_interfaces
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import allocation as allocation_obj
+from nova_mini.objects.baremetal import conductor
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.policies.baremetal import nodes as policies
 from nova_mini import states
 
 # Fields shown from a version on; asking for them earlier is refused (406).
@@ -82,7 +82,7 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
 # step in progress (clean and deploy steps run within their request) and
 # no faults (power failures).
 # ``conductor`` is one of the alive conductors of the registry (the API
-# services, which do the conductors' work): see objects/conductor.py.
+# services, which do the conductors' work): see objects/baremetal/conductor.py.
 _FIXED = {
     'reservation': None,
     'clean_step': {},

@@ -19,7 +19,7 @@ redacted for those ``baremetal:volume:view_target_properties`` refuses
 from oslo_utils import strutils
 
 from nova_mini.api.baremetal.views import base
-from nova_mini.policies import volumes as policies
+from nova_mini.policies.baremetal import volumes as policies
 
 REDACTED = {'redacted_contents': (
     '** Redacted: seeing the properties of volume targets needs the '

@@ -16,7 +16,7 @@ import copy
 
 from nova_mini.api.compute.schemas import parameter_types
 from nova_mini.api import validation
-from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects.compute import flavor as flavor_obj
 
 _flavor_properties = {
     'name': parameter_types.name,

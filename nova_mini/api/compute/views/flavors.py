@@ -16,7 +16,7 @@
 from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
 from nova_mini.api import pagination
-from nova_mini.policies import flavor_extra_specs as specs_policies
+from nova_mini.policies.compute import flavor_extra_specs as specs_policies
 from nova_mini import policy
 
 

@@ -29,11 +29,11 @@ from nova_mini.api.compute import legacy_v2
 from nova_mini.api.compute import versions
 from nova_mini.api import pagination
 from nova_mini import conf
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_task
-from nova_mini.objects import server_group as server_group_obj
-from nova_mini.policies import flavor_extra_specs as specs_policies
-from nova_mini.policies import servers as policies
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_task
+from nova_mini.objects.compute import server_group as server_group_obj
+from nova_mini.policies.compute import flavor_extra_specs as specs_policies
+from nova_mini.policies.compute import servers as policies
 from nova_mini import policy
 
 CONF = conf.CONF

@@ -38,7 +38,7 @@ _BATCH = 1000
 
 
 def _amount(value):
-    # NOTE: a frozen copy of objects.node.capacity_of's rule: migrations
+    # NOTE: a frozen copy of objects.baremetal.node.capacity_of's rule: migrations
     # must not change when the application code does.
     if isinstance(value, bool):
         return int(value)

@@ -42,7 +42,7 @@ _NOT_HOSTNAME = re.compile(r'[^\w-]+')
 
 
 def _hostname(name, uuid):
-    # NOTE: a frozen copy of objects.instance.hostname_of's rule:
+    # NOTE: a frozen copy of objects.compute.instance.hostname_of's rule:
     # migrations must not change when the application code does.
     name = (name or '').encode('latin-1', 'ignore').decode('latin-1')[:63]
     name = _NOT_HOSTNAME.sub('', _SEPARATORS.sub('-', name))

@@ -26,7 +26,7 @@ import webtest
 from nova_mini import conductor_heartbeat
 from nova_mini import context as nm_context
 from nova_mini.db import models
-from nova_mini.objects import conductor
+from nova_mini.objects.baremetal import conductor
 from nova_mini.tests.fixtures import builders
 
 HEADERS = {'X-Auth-Token': 'admin:admin',

@@ -27,7 +27,7 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.objects import allocation as allocation_obj
+from nova_mini.objects.baremetal import allocation as allocation_obj
 from nova_mini.objects import base as objects_base
 from nova_mini.tests.fixtures import api as api_fixture
 

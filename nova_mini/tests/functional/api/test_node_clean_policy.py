@@ -23,8 +23,8 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.objects import bios_setting
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import bios_setting
+from nova_mini.policies.baremetal import nodes as policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
 

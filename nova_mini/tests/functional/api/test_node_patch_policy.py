@@ -24,8 +24,8 @@ import webtest
 from nova_mini.api.baremetal import node_patch
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.objects import node_interfaces
-from nova_mini.policies import nodes as policies
+from nova_mini.objects.baremetal import node_interfaces
+from nova_mini.policies.baremetal import nodes as policies
 from nova_mini.tests.fixtures import builders
 
 V1 = '/baremetal/v1'

@@ -22,7 +22,7 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.policies import nodes as node_policies
+from nova_mini.policies.baremetal import nodes as node_policies
 from nova_mini import states
 from nova_mini.tests.fixtures import builders
 

@@ -24,8 +24,8 @@ import webtest
 from nova_mini import context as nm_context
 from nova_mini.metadata import documents
 from nova_mini import objects
-from nova_mini.objects import instance_action
-from nova_mini.objects import instance_task
+from nova_mini.objects.compute import instance_action
+from nova_mini.objects.compute import instance_task
 from nova_mini.tests.fixtures import builders
 from nova_mini_deploy import util
 

@@ -28,8 +28,8 @@ import webtest
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_action
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_action
 from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.scheduler import manager

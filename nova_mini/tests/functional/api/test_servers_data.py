@@ -22,7 +22,7 @@ import time
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.tests.functional.api.test_servers import _boot
 from nova_mini.tests.functional.api.test_servers import _node
 from nova_mini.tests.functional.api.test_servers import _wait

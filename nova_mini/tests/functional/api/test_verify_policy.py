@@ -23,19 +23,19 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.objects import instance_action
-from nova_mini.policies import extensions as extension_policies
-from nova_mini.policies import flavor_access as access_policies
-from nova_mini.policies import flavor_extra_specs as specs_policies
-from nova_mini.policies import flavors as flavor_policies
-from nova_mini.policies import instance_actions as action_policies
-from nova_mini.policies import keypairs as keypair_policies
-from nova_mini.policies import limits as limit_policies
-from nova_mini.policies import quota_sets as quota_policies
-from nova_mini.policies import server_actions as server_action_policies
-from nova_mini.policies import server_groups as group_policies
-from nova_mini.policies import server_metadata as metadata_policies
-from nova_mini.policies import servers as server_policies
+from nova_mini.objects.compute import instance_action
+from nova_mini.policies.compute import extensions as extension_policies
+from nova_mini.policies.compute import flavor_access as access_policies
+from nova_mini.policies.compute import flavor_extra_specs as specs_policies
+from nova_mini.policies.compute import flavors as flavor_policies
+from nova_mini.policies.compute import instance_actions as action_policies
+from nova_mini.policies.compute import keypairs as keypair_policies
+from nova_mini.policies.compute import limits as limit_policies
+from nova_mini.policies.compute import quota_sets as quota_policies
+from nova_mini.policies.compute import server_actions as server_action_policies
+from nova_mini.policies.compute import server_groups as group_policies
+from nova_mini.policies.compute import server_metadata as metadata_policies
+from nova_mini.policies.compute import servers as server_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import policy as policy_fixture

@@ -33,13 +33,13 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.objects import conductor
-from nova_mini.policies import node_traits as trait_policies
-from nova_mini.policies import node_vifs as vif_policies
-from nova_mini.policies import nodes as node_policies
-from nova_mini.policies import portgroups as group_policies
-from nova_mini.policies import ports as port_policies
-from nova_mini.policies import ramdisk as ramdisk_policies
+from nova_mini.objects.baremetal import conductor
+from nova_mini.policies.baremetal import node_traits as trait_policies
+from nova_mini.policies.baremetal import node_vifs as vif_policies
+from nova_mini.policies.baremetal import nodes as node_policies
+from nova_mini.policies.baremetal import portgroups as group_policies
+from nova_mini.policies.baremetal import ports as port_policies
+from nova_mini.policies.baremetal import ramdisk as ramdisk_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import policy as policy_fixture

@@ -23,7 +23,7 @@ import webtest
 
 from nova_mini import context as nm_context
 from nova_mini import objects
-from nova_mini.policies import volumes as volume_policies
+from nova_mini.policies.baremetal import volumes as volume_policies
 from nova_mini.tests.fixtures import api as api_fixture
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import policy as policy_fixture

@@ -10,7 +10,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The bare-metal objects of one row each (objects/db_row.py), on every
+"""The bare-metal objects of one row each (objects/baremetal/db_row.py), on every
 test backend: created with their empty documents, read back (with their
 node's values where they have them), saved (updated_at set, the row
 changed), their unique constraints as their own Conflicts, and deleted

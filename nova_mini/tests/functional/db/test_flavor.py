@@ -21,7 +21,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects.compute import flavor as flavor_obj
 
 
 @pytest.fixture
@@ -263,7 +263,7 @@ def test_list_sorting(four, admin, sort_key, sort_dir, expected):
 
 
 def test_list_sorting_by_every_key(four, admin):
-    from nova_mini.objects import flavor as flavor_module
+    from nova_mini.objects.compute import flavor as flavor_module
     for sort_key in flavor_module.SORT_KEYS:
         for sort_dir in ('asc', 'desc'):
             flavors = objects.FlavorList.get_all(admin, sort_key=sort_key,

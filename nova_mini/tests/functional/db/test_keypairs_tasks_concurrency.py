@@ -24,10 +24,10 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
-from nova_mini.objects import instance_action
-from nova_mini.objects import instance_task
-from nova_mini.objects import keypair as keypair_obj
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import instance_action
+from nova_mini.objects.compute import instance_task
+from nova_mini.objects.compute import keypair as keypair_obj
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 

@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from nova_mini.db import migration
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.tests.fixtures import database as db_fixture
 
 

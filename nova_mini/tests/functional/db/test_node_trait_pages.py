@@ -11,7 +11,7 @@
 #    under the License.
 
 """Pages of node lists filtered by traits, on SQLite, PostgreSQL and
-MariaDB: the page conditions of objects.node_filters (a walk of the nodes
+MariaDB: the page conditions of objects.baremetal.node_filters (a walk of the nodes
 probing their traits, or on SQLite a start from a rare trait) give, page
 after page, what a plain Python filter of a random fleet gives.
 """
@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini import objects
-from nova_mini.objects import node_filters
+from nova_mini.objects.baremetal import node_filters
 from nova_mini.tests.fixtures import builders
 
 NODES = 120

@@ -23,7 +23,7 @@ from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini import exception_baremetal
 from nova_mini import objects
-from nova_mini.objects import node_trait
+from nova_mini.objects.baremetal import node_trait
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 
@@ -170,7 +170,7 @@ def test_trait_filters(admin, colours, filters, expected):
 
 def test_filters_are_sql(admin, colours):
     # The conditions are subqueries on node_traits, not a Python scan.
-    from nova_mini.objects import node_filters
+    from nova_mini.objects.baremetal import node_filters
     for condition in node_filters.conditions({
             'traits': ['CUSTOM_A'], 'not_traits': ['CUSTOM_B'],
             'traits_any': ['CUSTOM_C'], 'not_traits_any': ['CUSTOM_D']}):

@@ -25,9 +25,9 @@ from nova_mini import conf as nm_conf
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import server_group as server_group_obj
 from nova_mini.objects import request_spec
-from nova_mini.objects import server_group as server_group_obj
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import threads
 

@@ -24,7 +24,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.objects import request_spec
 from nova_mini.tests.fixtures import builders
 

@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.scheduler import manager
 from nova_mini import states
 from nova_mini.tests.fixtures import builders

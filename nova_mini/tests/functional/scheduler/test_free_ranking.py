@@ -24,8 +24,8 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini import objects
-from nova_mini.objects import node_candidates
 from nova_mini.objects import request_spec
+from nova_mini.scheduler import candidates
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import weighers
 from nova_mini import states
@@ -83,7 +83,7 @@ def test_slices_rank_only_free_nodes_of_the_class(admin, conf, full_fleet):
     spec = _spec()
 
     def among(start, count):
-        return [n.name for n in node_candidates.get_candidates(
+        return [n.name for n in candidates.get_candidates(
             admin, spec, order_by=order, among=(start, count))]
 
     # Before, the first two ranks were claimed nodes: nothing came back.
@@ -91,10 +91,10 @@ def test_slices_rank_only_free_nodes_of_the_class(admin, conf, full_fleet):
     assert among(2, 2) == ['free-c']
     assert among(3, 5) == []
     with db_api.context_manager.reader.using(admin):
-        assert node_candidates.free_count(admin, spec, order, 10) == 3
-        assert node_candidates.free_count(admin, spec, order, 2) == 2
+        assert candidates.free_count(admin, spec, order, 10) == 3
+        assert candidates.free_count(admin, spec, order, 2) == 2
         # The class is matched as placement names it.
-        assert node_candidates.free_count(
+        assert candidates.free_count(
             admin, _spec('CUSTOM_BAREMETAL_SILVER'), order, 10) == 2
 
 
@@ -149,7 +149,7 @@ def test_ranked_free_nodes_come_from_the_partial_index(admin, conf,
                                                        index):
     with db_api.context_manager.reader.using(admin):
         dialect = admin.session.get_bind().dialect.name
-        query = node_candidates._ranked_free(
+        query = candidates._ranked_free(
             _order(conf), dialect, resource_class).limit(2)
         # MariaDB has no partial index (db/models.py): the ranking only.
         if dialect != 'mysql':
@@ -166,21 +166,21 @@ def test_walk_reads_the_free_nodes_down_to_the_cutoff(admin, conf,
     order = _order(conf)
     spec = _spec()
     with db_api.context_manager.reader.using(admin):
-        cutoff = node_candidates.rank_cutoff(admin, spec, order, 2)
+        cutoff = candidates.rank_cutoff(admin, spec, order, 2)
         free_b = objects.Node.get_by_uuid(
-            admin, node_candidates.get_candidates(
+            admin, candidates.get_candidates(
                 admin, spec, order_by=order, among=(1, 1))[0].uuid)
         # The memory and id of the second free gold node: the claimed,
         # deployed, maintenance and silver nodes rank before it.
         assert cutoff == (4096, free_b.id)
         # Fewer free gold nodes than asked for: no bound.
-        assert node_candidates.rank_cutoff(admin, spec, order, 4) == ()
-        chunks = node_candidates.candidate_chunks(
+        assert candidates.rank_cutoff(admin, spec, order, 4) == ()
+        chunks = candidates.candidate_chunks(
             admin, spec, 1, order_by=order, within=cutoff)
         assert [[n.name for n in chunk] for chunk in chunks] == [
             ['free-a'], ['free-b']]
         # Without a bound, the walk reads every free gold node.
-        chunks = node_candidates.candidate_chunks(
+        chunks = candidates.candidate_chunks(
             admin, spec, 2, order_by=order, within=())
         assert [[n.name for n in chunk] for chunk in chunks] == [
             ['free-a', 'free-b'], ['free-c']]
@@ -191,12 +191,12 @@ def test_walk_comes_from_the_partial_index(admin, conf, full_fleet):
     spec = _spec()
     with db_api.context_manager.reader.using(admin):
         dialect = admin.session.get_bind().dialect.name
-        cutoff = node_candidates.rank_cutoff(admin, spec, order, 2)
-        bounded = node_candidates._statement(
+        cutoff = candidates.rank_cutoff(admin, spec, order, 2)
+        bounded = candidates._statement(
             spec, dialect, False, order, None, 0, None, True,
             capabilities=True, within='bounded').params(
                 rank_0=cutoff[0], rank_1=cutoff[1])
-        unbounded = node_candidates._statement(
+        unbounded = candidates._statement(
             spec, dialect, False, order, None, 0, None, True,
             capabilities=True, within='all')
         for query in (bounded, unbounded):
@@ -215,7 +215,7 @@ class _Walk:
         # standing alone, each seeing the claims committed before it.
         with db_api.context_manager.reader.using(context):
             names = []
-            for chunk in node_candidates.candidate_chunks(
+            for chunk in candidates.candidate_chunks(
                     context, spec, 2, order_by=order, within=()):
                 names.append([n.name for n in chunk])
                 if len(names) == 1:

@@ -30,9 +30,9 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import server_group
 from nova_mini.objects import request_spec
-from nova_mini.objects import server_group
 from nova_mini.scheduler import filter_scheduler
 from nova_mini import states
 from nova_mini.tests.fixtures import builders

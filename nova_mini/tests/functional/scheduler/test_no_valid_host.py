@@ -24,9 +24,9 @@ from nova_mini.conf import scheduler as scheduler_conf
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects import instance as instance_obj
+from nova_mini.objects.compute import instance as instance_obj
+from nova_mini.objects.compute import server_group
 from nova_mini.objects import request_spec
-from nova_mini.objects import server_group
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import manager
 from nova_mini import states
@@ -182,7 +182,7 @@ def test_capability_mismatch(admin, scheduler):
                              'candidate nodes: ')
     assert 'boot_mode' in reason
     # The candidate reads already leave out nodes whose capabilities text
-    # lacks the value (node_candidates._capability_conditions).
+    # lacks the value (candidates._capability_conditions).
     assert 'Scheduler stages (nodes passed): database: 0' in details
     assert 'ComputeCapabilitiesFilter rejected 2 of 2 candidates' in details
 

@@ -25,8 +25,8 @@ from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import objects
-from nova_mini.objects import node_candidates
 from nova_mini.objects import request_spec
+from nova_mini.scheduler import candidates
 from nova_mini.scheduler import expiring_cache
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import weighers
@@ -62,7 +62,7 @@ def _spec(extra_specs=None, memory_mb=1024, vcpus=2, root_gb=10):
 
 
 def _names(admin, spec, **kwargs):
-    return [n.name for n in node_candidates.get_candidates(admin, spec, **kwargs)]
+    return [n.name for n in candidates.get_candidates(admin, spec, **kwargs)]
 
 
 @pytest.mark.parametrize('flavor, expected', [
@@ -130,7 +130,7 @@ def test_capacity_columns_follow_properties(admin):
      {'cpus': 2 ** 31 - 1, 'memory_mb': 0, 'local_gb': 1}),
 ])
 def test_capacity_of(properties, expected):
-    from nova_mini.objects import node as node_obj
+    from nova_mini.objects.baremetal import node as node_obj
     assert node_obj.capacity_of(properties) == expected
 
 
@@ -245,14 +245,14 @@ def test_rare_requests_skip_the_walk_for_a_while(admin, conf, monkeypatch):
               traits=['CUSTOM_RARE'] if i in (10, 20) else ())
     monkeypatch.setattr(filter_scheduler, 'SCAN_BUDGET', 40)
     walks = []
-    real_chunks = node_candidates.candidate_chunks
+    real_chunks = candidates.candidate_chunks
 
     def counting(*args, **kwargs):
         if kwargs.get('within') is not None:
             walks.append(args[1].required_traits)
         return real_chunks(*args, **kwargs)
 
-    monkeypatch.setattr(node_candidates, 'candidate_chunks', counting)
+    monkeypatch.setattr(candidates, 'candidate_chunks', counting)
     now = [1000.0]
     monkeypatch.setattr(expiring_cache.time, 'monotonic', lambda: now[0])
     driver = filter_scheduler.FilterScheduler(conf.conf)
@@ -296,16 +296,16 @@ def test_equal_requests_share_one_statement(admin, monkeypatch):
     _node(admin, 'gold', traits=['CUSTOM_GOLD'])
     _node(admin, 'plain')
     built = []
-    real_build = node_candidates._build
+    real_build = candidates._build
 
     def counting(*args):
         built.append(args[0].required_traits)
         return real_build(*args)
 
-    monkeypatch.setattr(node_candidates, '_build', counting)
-    monkeypatch.setattr(node_candidates, 'STATEMENT_CACHE_SIZE', 2)
-    monkeypatch.setattr(node_candidates, '_statements',
-                        node_candidates.collections.OrderedDict())
+    monkeypatch.setattr(candidates, '_build', counting)
+    monkeypatch.setattr(candidates, 'STATEMENT_CACHE_SIZE', 2)
+    monkeypatch.setattr(candidates, '_statements',
+                        candidates.collections.OrderedDict())
     gold = {'trait:CUSTOM_GOLD': 'required'}
     assert _names(admin, _spec(gold)) == ['gold']
     assert _names(admin, _spec(gold)) == ['gold']
@@ -364,13 +364,13 @@ def test_a_walk_run_out_under_a_stale_bound_reads_it_again(admin, conf,
         _node(admin, 'n%03d' % i, memory_mb=1024 + i)
     monkeypatch.setattr(filter_scheduler, 'SCAN_BUDGET', 40)
     reads = []
-    real_chunks = node_candidates.candidate_chunks
+    real_chunks = candidates.candidate_chunks
 
     def recording(*args, **kwargs):
         reads.append(kwargs.get('within'))
         return real_chunks(*args, **kwargs)
 
-    monkeypatch.setattr(node_candidates, 'candidate_chunks', recording)
+    monkeypatch.setattr(candidates, 'candidate_chunks', recording)
     driver = filter_scheduler.FilterScheduler(conf.conf)
 
     def read(needed=2):

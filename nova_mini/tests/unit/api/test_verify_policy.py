@@ -17,9 +17,9 @@ route enforces its rule.
 """
 
 from nova_mini import policies
-from nova_mini.policies import limits as limit_policies
-from nova_mini.policies import server_groups as group_policies
-from nova_mini.policies import servers as server_policies
+from nova_mini.policies.compute import limits as limit_policies
+from nova_mini.policies.compute import server_groups as group_policies
+from nova_mini.policies.compute import servers as server_policies
 from nova_mini.tests.fixtures import policy_routes
 
 ROUTES = policy_routes.COMPUTE_ROUTES

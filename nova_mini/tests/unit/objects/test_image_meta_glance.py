@@ -21,9 +21,9 @@ import pytest
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
-from nova_mini.objects import flavor as flavor_obj
+from nova_mini.objects.baremetal import node_provision
+from nova_mini.objects.compute import flavor as flavor_obj
 from nova_mini.objects import image_meta
-from nova_mini.objects import node_provision
 from nova_mini.objects import request_spec
 
 objects.register_all()

@@ -18,10 +18,10 @@ each filter declares, and requests that ask nothing of them.
 import pytest
 
 from nova_mini import objects
-from nova_mini.objects import node_state
-from nova_mini.objects import server_group as server_group_obj
+from nova_mini.objects.compute import server_group as server_group_obj
 from nova_mini.scheduler import filters
 from nova_mini.scheduler.filters import affinity
+from nova_mini.scheduler import node_state
 
 objects.register_all()
 

@@ -18,9 +18,9 @@ bare-metal node reports, and the filter on NodeStates.
 import pytest
 
 from nova_mini import objects
-from nova_mini.objects import node as node_obj
-from nova_mini.objects import node_state
+from nova_mini.objects.baremetal import node as node_obj
 from nova_mini.scheduler.filters import compute_capabilities
+from nova_mini.scheduler import node_state
 from nova_mini.tests.unit.scheduler import test_filters
 
 objects.register_all()

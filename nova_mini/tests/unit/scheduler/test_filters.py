@@ -20,11 +20,11 @@ import pytest
 
 from nova_mini.conf import scheduler as scheduler_conf
 from nova_mini import objects
-from nova_mini.objects import node as node_obj
-from nova_mini.objects import node_state
+from nova_mini.objects.baremetal import node as node_obj
 from nova_mini.objects import request_spec
 from nova_mini.scheduler import filters
 from nova_mini.scheduler.filters import compute_capabilities
+from nova_mini.scheduler import node_state
 from nova_mini.scheduler import weighers
 
 objects.register_all()

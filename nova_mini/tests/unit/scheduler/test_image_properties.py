@@ -19,10 +19,10 @@ import pytest
 
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects.baremetal import node as node_obj
 from nova_mini.objects import image_meta
-from nova_mini.objects import node as node_obj
-from nova_mini.objects import node_state
 from nova_mini.scheduler.filters import image_properties
+from nova_mini.scheduler import node_state
 from nova_mini.tests.unit.scheduler import test_filters
 
 objects.register_all()

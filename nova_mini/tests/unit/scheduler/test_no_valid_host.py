@@ -16,8 +16,8 @@ details for administrators, and the reasons withheld from users.
 
 import pytest
 
-from nova_mini.objects import node_state
 from nova_mini.scheduler import no_valid_host
+from nova_mini.scheduler import node_state
 
 GOLD = 'CUSTOM_BAREMETAL_GOLD'
 
