@@ -21,6 +21,7 @@ def register_all():
     __import__('nova_mini.objects.compute.flavor')
     __import__('nova_mini.objects.baremetal.node_trait')
     __import__('nova_mini.objects.baremetal.node')
+    __import__('nova_mini.objects.baremetal.node_list')
     __import__('nova_mini.objects.baremetal.chassis')
     __import__('nova_mini.objects.baremetal.allocation')
     __import__('nova_mini.objects.baremetal.deploy_template')

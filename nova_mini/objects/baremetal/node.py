@@ -10,10 +10,11 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Node and NodeList: bare-metal nodes; their traits load on demand."""
+"""Node: a bare-metal node; its traits load on demand (lists of nodes:
+node_list).
+"""
 
 from oslo_db import exception as db_exc
-from oslo_db.sqlalchemy import utils as sqlalchemyutils
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
@@ -25,7 +26,6 @@ from nova_mini import exception_baremetal
 from nova_mini.objects.baremetal import allocation as allocation_obj
 from nova_mini.objects.baremetal import bios_setting
 from nova_mini.objects.baremetal import db_row
-from nova_mini.objects.baremetal import node_filters
 from nova_mini.objects.baremetal import node_interfaces
 from nova_mini.objects.baremetal import node_provision
 from nova_mini.objects.baremetal import node_trait
@@ -34,8 +34,8 @@ from nova_mini.objects import base
 from nova_mini.objects import fields
 from nova_mini import states
 
-LOG = logging.getLogger(__name__)
 
+LOG = logging.getLogger(__name__)
 _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
 _PORTS = models.Port.__table__
@@ -52,12 +52,17 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
     'conductor_group', 'automated_clean', 'protected', 'protected_reason',
     'description', 'retired', 'retired_reason', 'inspection_started_at',
     'inspection_finished_at', 'target_raid_config', 'raid_config')
+
+
 _DICTS = ('driver_info', 'properties', 'instance_info', 'extra',
           'driver_internal_info', 'target_raid_config', 'raid_config')
+
 # Columns a node list may be sorted by: not the JSON documents.
 SORT_KEYS = tuple(c for c in COLUMNS if c not in _DICTS)
+
 # Columns copying the node's size from ``properties`` (capacity_of).
 CAPACITY = ('cpus', 'memory_mb', 'local_gb')
+
 # The largest value an INTEGER column holds on every database.
 _MAX_AMOUNT = 2 ** 31 - 1
 
@@ -422,73 +427,3 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes()
-
-
-@db_api.context_manager.reader
-def _get_all(context, filters, sort_key, sort_dir, limit, marker,
-             with_traits):
-    query = node_filters.apply(context.session.query(models.Node), filters,
-                               limit)
-    marker_row = None
-    if marker is not None:
-        marker_query = context.session.query(models.Node).filter_by(
-            uuid=marker)
-        project = filters.get('project')
-        if project is not None:
-            # NOTE: a node the caller cannot see is no marker: answered
-            # as one that does not exist, it reveals nothing.
-            marker_query = marker_query.filter(
-                *node_filters.conditions({'project': project}))
-        marker_row = marker_query.first()
-        if marker_row is None:
-            # Ironic's answer to a marker naming no node.
-            raise exception_baremetal.NodeNotFound(node=marker)
-    if sort_key not in SORT_KEYS:
-        raise exception.InvalidSortKey(sort_key=sort_key)
-    keys = [sort_key] if sort_key == 'id' else [sort_key, 'id']
-    query = sqlalchemyutils.paginate_query(
-        query, models.Node, limit, keys, marker=marker_row,
-        sort_dir=sort_dir)
-    rows = query.all()
-    traits = None
-    if with_traits:
-        traits = node_trait.get_names_by_node_ids(
-            context, [row.id for row in rows])
-    return rows, traits
-
-
-@base.NovaMiniObjectRegistry.register
-class NodeList(base.ObjectListBase, base.NovaMiniObject):
-    # Version 1.0: Initial version
-    VERSION = '1.0'
-
-    fields = {
-        'objects': fields.ListOfObjectsField('Node'),
-    }
-
-    @classmethod
-    def get_all(cls, context, filters=None, sort_key='id', sort_dir='asc',
-                limit=None, marker=None, with_traits=False):
-        """Load the nodes matching ``filters``, evaluated by the database.
-
-        :param context: the request context.
-        :param filters: see objects.baremetal.node_filters (None: every node).
-        :param sort_key: a column of SORT_KEYS (ties go by id).
-        :param sort_dir: ``asc`` or ``desc``.
-        :param limit: the most nodes returned (None: all).
-        :param marker: the uuid of the node the page follows.
-        :param with_traits: load their traits too, in one more query.
-        :returns: a NodeList.
-        :raises nova_mini.exception_baremetal.NodeNotFound: no node has the
-            marker's uuid (of ``filters['project']``, if given).
-        :raises nova_mini.exception.InvalidSortKey: not a sort key.
-        """
-        rows, traits = _get_all(context, filters or {}, sort_key, sort_dir,
-                                limit, marker, with_traits)
-        result = cls(context)
-        result.objects = [
-            Node._from_db_object(context, Node(), row,
-                                 traits[row.id] if traits is not None else None)
-            for row in rows]
-        result.obj_reset_changes()
-        return result

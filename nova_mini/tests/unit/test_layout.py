@@ -38,7 +38,6 @@ LONG_MODULES = frozenset([
     'nova_mini/db/models.py',
     'nova_mini/objects/compute/flavor.py',
     'nova_mini/scheduler/candidates.py',
-    'nova_mini/objects/baremetal/node.py',
 ])
 
 
