@@ -27,7 +27,7 @@ from nova_mini.api.validation.extra_specs import registry
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects.compute import flavor as flavor_obj
+from nova_mini.objects.compute import flavor_extra_specs as specs_obj
 from nova_mini.policies.compute import flavor_extra_specs as policies
 from nova_mini import policy
 
@@ -131,7 +131,7 @@ class FlavorExtraSpecsController(pecan_speedups.SubResourceController):
         specs = _get_stored_values(body)
         _check(req, self.flavor_id, specs)
         # Only the row id is needed, not the flavor and its specs.
-        flavor_obj.merge_extra_specs(req.ctxt, self.flavor_id, specs)
+        specs_obj.merge_extra_specs(req.ctxt, self.flavor_id, specs)
         # The answer echoes the request, numbers and all, as Nova's does.
         return {'extra_specs': body}
 

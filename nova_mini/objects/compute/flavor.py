@@ -10,39 +10,39 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Flavor: the size and extra specs of a server, with project access."""
+"""Flavor: the size and extra specs of a server, with project access
+(who may see it: flavor_access; its extra specs: flavor_extra_specs);
+FlavorList and the flavor list read for display.
+"""
 
 import collections
 import functools
 
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import utils as sqlalchemyutils
-from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects import base
+from nova_mini.objects.compute import flavor_access
+from nova_mini.objects.compute import flavor_extra_specs
 from nova_mini.objects import fields
+
 
 # Columns a flavor list may be sorted by (Nova's set).
 SORT_KEYS = ('created_at', 'description', 'disabled', 'ephemeral_gb',
              'flavorid', 'id', 'is_public', 'memory_mb', 'name', 'root_gb',
              'rxtx_factor', 'swap', 'updated_at', 'vcpu_weight', 'vcpus')
 
+
 _COLUMNS = ('id', 'flavorid', 'name', 'memory_mb', 'vcpus', 'root_gb',
             'ephemeral_gb', 'swap', 'rxtx_factor', 'vcpu_weight',
             'is_public', 'disabled', 'description', 'created_at',
             'updated_at')
-
-
 _FLAVORS = models.Flavor.__table__
-_SPECS = models.FlavorExtraSpec.__table__
-_PROJECTS = models.FlavorProject.__table__
 _RECORD_COLUMNS = tuple(_FLAVORS.c[name] for name in _COLUMNS)
-# Flavors per extra specs query (the bind parameters of one IN list).
-_SPECS_BATCH = 500
 
 
 class FlavorRecord(collections.namedtuple(
@@ -59,61 +59,6 @@ class FlavorRecord(collections.namedtuple(
     __slots__ = ()
 
 
-def _visible_select(context, columns):
-    """Flavors the caller may see: all for admins, else public ones and the
-    private ones shared with the caller's project. Their extra specs come
-    from ``_extra_specs``.
-    """
-    query = sa.select(*columns)
-    if not context.is_admin:
-        query = query.where(_PUBLIC_OR_SHARED)
-    return query
-
-
-# Statement parts built once, with bind parameters for what a request
-# gives (``project_id``, ``flavor_db_ids``): building SQL expressions cost
-# as much as running the queries. A project_id of None matches nothing, as
-# the column is not nullable.
-_PUBLIC = _FLAVORS.c.is_public.is_(True)
-_SHARED = sa.exists().where(
-    _PROJECTS.c.flavor_id == _FLAVORS.c.id,
-    _PROJECTS.c.project_id == sa.bindparam('project_id'))
-_PUBLIC_OR_SHARED = sa.or_(_PUBLIC, _SHARED)
-_SPECS_OF = sa.select(_SPECS.c.flavor_id, _SPECS.c.key, _SPECS.c.value).where(
-    _SPECS.c.flavor_id.in_(sa.bindparam('flavor_db_ids', expanding=True)))
-
-
-def _extra_specs(context, flavor_db_ids):
-    """``{flavor db id: {key: value}}`` for ``flavor_db_ids``.
-
-    Read as plain rows, not ORM objects: a flavor list has many more extra
-    specs than flavors, and building an ORM object per spec was the
-    largest cost of GET /flavors/detail.
-    """
-    specs = {flavor_db_id: {} for flavor_db_id in flavor_db_ids}
-    ids = list(specs)
-    for start in range(0, len(ids), _SPECS_BATCH):
-        rows = context.connection.execute(_SPECS_OF, {
-            'flavor_db_ids': ids[start:start + _SPECS_BATCH]}).all()
-        for flavor_db_id, key, value in rows:
-            specs[flavor_db_id][key] = value
-    return specs
-
-
-def _visible_row(context, flavor_id, *columns):
-    """The ``columns`` of flavor ``flavor_id`` if the caller may see it
-    (administrators see every flavor), in the caller's transaction.
-    """
-    query = sa.select(*columns).where(_FLAVORS.c.flavorid == flavor_id)
-    if not context.is_admin:
-        query = query.where(_PUBLIC_OR_SHARED)
-    row = context.connection.execute(
-        query, {'project_id': context.project_id}).first()
-    if row is None:
-        raise exception.FlavorNotFound(flavor_id=flavor_id)
-    return row
-
-
 # Readers of Core statements only use a connection (``.reader.connection``,
 # ``context.connection``), not an ORM session: the session's begin, state
 # tracking and close are work a read of rows does not need (GET
@@ -124,15 +69,8 @@ def _get_by_flavor_id(context, flavor_id):
     """The flavor's row and its extra specs."""
     # A Core select (the row is only read): the ORM query cost more than
     # the rest of the request's database work.
-    row = _visible_row(context, flavor_id, _FLAVORS)
-    return row, _extra_specs(context, [row.id])[row.id]
-
-
-@db_api.context_manager.reader
-def _get_projects(context, flavor_db_id):
-    rows = context.session.query(models.FlavorProject.project_id).filter_by(
-        flavor_id=flavor_db_id).order_by(models.FlavorProject.project_id)
-    return [project_id for project_id, in rows]
+    row = flavor_access.visible_row(context, flavor_id, _FLAVORS)
+    return row, flavor_extra_specs.read(context, [row.id])[row.id]
 
 
 @db_api.context_manager.writer
@@ -180,138 +118,6 @@ def _destroy(context, flavor_db_id, flavor_id):
         raise exception.FlavorNotFound(flavor_id=flavor_id)
 
 
-@functools.lru_cache(maxsize=64)
-def _upsert_specs(dialect, key_column, count):
-    """One INSERT of ``count`` specs (``key0``, ``value0``, ...) of a
-    flavor (``flavor_db_id``) that replaces the values of the keys the
-    flavor has already (its unique key ``flavor_id, key``), at ``now``.
-
-    Text, built once per backend and count: SQLAlchemy's multi-row INSERT
-    is compiled again on every call (it has no cache key), which cost
-    more than the rest of the write.
-    """
-    rows = ', '.join('(:flavor_db_id, :key%d, :value%d, :now)' % (i, i)
-                     for i in range(count))
-    if dialect in ('mysql', 'mariadb'):
-        replace = ('ON DUPLICATE KEY UPDATE value = VALUES(value), '
-                   'updated_at = :now')
-    else:
-        replace = ('ON CONFLICT (flavor_id, %s) DO UPDATE SET value = '
-                   'excluded.value, updated_at = :now' % key_column)
-    return sa.text(
-        'INSERT INTO %s (flavor_id, %s, value, created_at) VALUES %s %s'
-        % (_SPECS.name, key_column, rows, replace)).bindparams(
-            sa.bindparam('now', type_=sa.DateTime()))
-
-
-def _upsert(connection, flavor_db_id, flavor_id, specs):
-    if not specs:
-        return
-    params = {'flavor_db_id': flavor_db_id, 'now': timeutils.utcnow()}
-    for i, key in enumerate(sorted(specs)):
-        params['key%d' % i] = key
-        params['value%d' % i] = specs[key]
-    try:
-        connection.execute(_upsert_specs(
-            connection.dialect.name,
-            connection.dialect.identifier_preparer.quote('key'),
-            len(specs)), params)
-    except db_exc.DBReferenceError:
-        # The flavor was deleted since its row id was read.
-        raise exception.FlavorNotFound(flavor_id=flavor_id)
-
-
-# NOTE: a merge is one statement, standing alone: every key of ``specs``
-# is written at once (a concurrent merge or delete of the same keys comes
-# wholly before or after it), and two merges adding the same new key
-# cannot collide on the unique key. Rows are written in sorted key order,
-# so that concurrent merges lock them in the same order (a deadlock is
-# retried by the writer all the same, db/api.py).
-@db_api.autocommit
-@db_api.context_manager.writer.connection
-def _merge_extra_specs(context, flavor_db_id, flavor_id, specs):
-    _upsert(context.connection, flavor_db_id, flavor_id, specs)
-
-
-# A flavor's row id and the stored values of some of its extra specs
-# (``keys``): one row per stored key, or one row with a NULL key when it
-# has none of them; no row when the caller may not see the flavor.
-_SPECS_BY_KEY = sa.and_(
-    _SPECS.c.flavor_id == _FLAVORS.c.id,
-    _SPECS.c.key.in_(sa.bindparam('keys', expanding=True)))
-_ROW_ID_AND_SPECS = sa.select(
-    _FLAVORS.c.id, _SPECS.c.key, _SPECS.c.value).select_from(
-        _FLAVORS.outerjoin(_SPECS, _SPECS_BY_KEY)).where(
-            _FLAVORS.c.flavorid == sa.bindparam('flavor_id'))
-_VISIBLE_ROW_ID_AND_SPECS = _ROW_ID_AND_SPECS.where(_PUBLIC_OR_SHARED)
-
-
-# NOTE: the read and the merge are two statements standing alone, as two
-# transactions would be (the merge is whole whatever was read), on one
-# connection of the writer: one pool checkout and one transaction context
-# per request instead of two.
-@db_api.autocommit
-@db_api.context_manager.writer.connection
-def _merge_changed_specs(context, flavor_id, specs):
-    query = (_ROW_ID_AND_SPECS if context.is_admin
-             else _VISIBLE_ROW_ID_AND_SPECS)
-    rows = context.connection.execute(query, {
-        'flavor_id': flavor_id, 'keys': list(specs),
-        'project_id': context.project_id}).all()
-    if not rows:
-        raise exception.FlavorNotFound(flavor_id=flavor_id)
-    stored = {key: value for _, key, value in rows if key is not None}
-    if any(stored.get(key) != value for key, value in specs.items()):
-        _upsert(context.connection, rows[0].id, flavor_id, specs)
-
-
-def merge_extra_specs(context, flavor_id, specs):
-    """Add or replace extra specs of a flavor the caller may see.
-
-    As ``Flavor.get_by_flavor_id(...).update_extra_specs(specs)``, without
-    reading the flavor and its specs: one read gives its row id and the
-    stored values of ``specs``' keys. When every one of them is stored
-    already, nothing is written (the merge would change nothing), so
-    no write transaction is opened and no write lock taken.
-
-    :param context: the request context.
-    :param flavor_id: the flavor's id (``flavorid``).
-    :param specs: str to str.
-    :raises FlavorNotFound: no flavor the caller may see has that id.
-    """
-    _merge_changed_specs(context, flavor_id, specs)
-
-
-@db_api.context_manager.writer
-def _delete_extra_spec(context, flavor_db_id, flavor_id, key):
-    count = context.session.query(models.FlavorExtraSpec).filter_by(
-        flavor_id=flavor_db_id, key=key).delete(synchronize_session=False)
-    if not count:
-        raise exception.FlavorExtraSpecsNotFound(flavor_id=flavor_id,
-                                                 extra_specs_key=key)
-
-
-@db_api.context_manager.writer
-def _add_project(context, flavor_db_id, flavor_id, project_id):
-    context.session.add(models.FlavorProject(flavor_id=flavor_db_id,
-                                             project_id=project_id))
-    try:
-        context.session.flush()
-    except db_exc.DBDuplicateEntry:
-        raise exception.FlavorAccessExists(flavor_id=flavor_id,
-                                           project_id=project_id)
-
-
-@db_api.context_manager.writer
-def _remove_project(context, flavor_db_id, flavor_id, project_id):
-    count = context.session.query(models.FlavorProject).filter_by(
-        flavor_id=flavor_db_id, project_id=project_id).delete(
-            synchronize_session=False)
-    if not count:
-        raise exception.FlavorAccessNotFound(flavor_id=flavor_id,
-                                             project_id=project_id)
-
-
 @base.NovaMiniObjectRegistry.register
 class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
     """A flavor; ``projects`` (its access list) is loaded on demand."""
@@ -349,7 +155,7 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
     def obj_load_attr(self, attrname):
         if attrname != 'projects':
             raise NotImplementedError('Cannot load %s on demand' % attrname)
-        self.projects = _get_projects(self._context, self.id)
+        self.projects = flavor_access.get_projects(self._context, self.id)
         self.obj_reset_changes(['projects'])
 
     @classmethod
@@ -389,14 +195,14 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
 
     def update_extra_specs(self, specs):
         """Add or replace ``specs`` (str to str) in one transaction."""
-        _merge_extra_specs(self._context, self.id, self.flavorid, specs)
+        flavor_extra_specs.merge(self._context, self.id, self.flavorid, specs)
         merged = dict(self.extra_specs)
         merged.update(specs)
         self.extra_specs = merged
         self.obj_reset_changes(['extra_specs'])
 
     def delete_extra_spec(self, key):
-        _delete_extra_spec(self._context, self.id, self.flavorid, key)
+        flavor_extra_specs.delete(self._context, self.id, self.flavorid, key)
         remaining = dict(self.extra_specs)
         remaining.pop(key, None)
         self.extra_specs = remaining
@@ -405,14 +211,14 @@ class Flavor(base.NovaMiniPersistentObject, base.NovaMiniObject):
     def add_access(self, project_id, allow_public=False):
         if self.is_public and not allow_public:
             raise exception.FlavorAccessPublic()
-        _add_project(self._context, self.id, self.flavorid, project_id)
+        flavor_access.add_project(self._context, self.id, self.flavorid, project_id)
         self.obj_reset_changes(['projects'])
         if self.obj_attr_is_set('projects'):
             self.projects = self.projects + [project_id]
             self.obj_reset_changes(['projects'])
 
     def remove_access(self, project_id):
-        _remove_project(self._context, self.id, self.flavorid, project_id)
+        flavor_access.remove_project(self._context, self.id, self.flavorid, project_id)
         if self.obj_attr_is_set('projects'):
             self.projects = [p for p in self.projects if p != project_id]
             self.obj_reset_changes(['projects'])
@@ -427,7 +233,7 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
     marker_row = None
     if marker is not None:
         marker_row = context.connection.execute(
-            _visible_select(context, _RECORD_COLUMNS).where(
+            flavor_access.visible_select(context, _RECORD_COLUMNS).where(
                 _FLAVORS.c.flavorid == marker),
             {'project_id': context.project_id}).first()
         if marker_row is None:
@@ -444,7 +250,7 @@ def _get_all(context, filters, sort_key, sort_dir, limit, marker):
         query = _paginate(_list_statement(shape), sort_key, sort_dir, limit,
                           marker_row)
     rows = context.connection.execute(query, values).all()
-    specs = _extra_specs(context, [row.id for row in rows])
+    specs = flavor_extra_specs.read(context, [row.id for row in rows])
     return [FlavorRecord(*row, dict(sorted(specs[row.id].items())))
             for row in rows]
 
@@ -473,9 +279,9 @@ def _list_statement(shape, sort_key=None, sort_dir=None, limited=False):
     visible_only, public, disabled, min_memory, min_root = shape
     query = sa.select(*_RECORD_COLUMNS)
     if visible_only:
-        query = query.where(_PUBLIC_OR_SHARED)
+        query = query.where(flavor_access.PUBLIC_OR_SHARED)
     if public == 'shared':
-        query = query.where(_PUBLIC_OR_SHARED)
+        query = query.where(flavor_access.PUBLIC_OR_SHARED)
     elif public is not None:
         query = query.where(_FLAVORS.c.is_public.is_(public))
     if disabled is not None:

@@ -22,6 +22,7 @@ from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
 from nova_mini.objects.compute import flavor as flavor_obj
+from nova_mini.objects.compute import flavor_extra_specs as specs_obj
 
 
 @pytest.fixture
@@ -337,14 +338,14 @@ def test_extra_specs_merge_same_value_and_empty(db, admin):
 def test_merge_extra_specs_by_flavor_id(db, admin, demo):
     _make(admin, 'f1', extra_specs={'a': '1', 'b': '2'})
     private = _make(admin, 'priv', is_public=False)
-    flavor_obj.merge_extra_specs(admin, 'f1', {'b': '20', 'c': '3'})
+    specs_obj.merge_extra_specs(admin, 'f1', {'b': '20', 'c': '3'})
     assert objects.Flavor.get_by_flavor_id(admin, 'f1').extra_specs == {
         'a': '1', 'b': '20', 'c': '3'}
     for context, flavor_id in ((admin, 'nope'), (demo, 'priv')):
         with pytest.raises(exception.FlavorNotFound):
-            flavor_obj.merge_extra_specs(context, flavor_id, {'k': 'v'})
+            specs_obj.merge_extra_specs(context, flavor_id, {'k': 'v'})
     private.add_access('demo')
-    flavor_obj.merge_extra_specs(demo, 'priv', {'k': 'v'})
+    specs_obj.merge_extra_specs(demo, 'priv', {'k': 'v'})
     assert objects.Flavor.get_by_flavor_id(admin, 'priv').extra_specs == {
         'k': 'v'}
 
@@ -363,12 +364,12 @@ def test_merge_extra_specs_unchanged_writes_nothing(db, admin):
     sa.event.listen(engine, 'before_cursor_execute', record)
     try:
         # Stored already (a subset, the same values): one read, no write.
-        flavor_obj.merge_extra_specs(admin, 'f1', {'b': '2'})
-        flavor_obj.merge_extra_specs(admin, 'f1', {})
+        specs_obj.merge_extra_specs(admin, 'f1', {'b': '2'})
+        specs_obj.merge_extra_specs(admin, 'f1', {})
         assert statements == ['SELECT', 'SELECT']
         # One value differs: the read, then every key of the merge
         # written by one statement (an INSERT that replaces stored keys).
-        flavor_obj.merge_extra_specs(admin, 'f1', {'a': '1', 'b': '3'})
+        specs_obj.merge_extra_specs(admin, 'f1', {'a': '1', 'b': '3'})
         assert statements[2:] == ['SELECT', 'INSERT']
     finally:
         sa.event.remove(engine, 'before_cursor_execute', record)
@@ -388,8 +389,8 @@ def test_merge_extra_specs_one_connection(db, admin):
 
     sa.event.listen(pool, 'checkout', checkout)
     try:
-        flavor_obj.merge_extra_specs(admin, 'f1', {'a': '2', 'b': '1'})
-        flavor_obj.merge_extra_specs(admin, 'f1', {'a': '2'})
+        specs_obj.merge_extra_specs(admin, 'f1', {'a': '2', 'b': '1'})
+        specs_obj.merge_extra_specs(admin, 'f1', {'a': '2'})
     finally:
         sa.event.remove(pool, 'checkout', checkout)
     assert len(checkouts) == 2
@@ -409,7 +410,7 @@ def test_merge_extra_specs_into_a_deleted_flavor(db, admin):
 def test_merge_extra_specs_updated_at(db, admin):
     # A replaced value stamps its row's updated_at; a new key has none.
     _make(admin, 'f1', extra_specs={'a': '1'})
-    flavor_obj.merge_extra_specs(admin, 'f1', {'a': '2', 'b': '1'})
+    specs_obj.merge_extra_specs(admin, 'f1', {'a': '2', 'b': '1'})
     engine = db_api.get_engine()
     with engine.connect() as conn:
         rows = dict(conn.execute(sa.select(
