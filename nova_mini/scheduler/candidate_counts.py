@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini.db import models
-from nova_mini.scheduler import candidates
+from nova_mini.scheduler import candidate_conditions
 from nova_mini import states
 
 _NODES = models.Node.__table__
@@ -68,7 +68,7 @@ def _requirements(spec_obj):
     for resource_class in _SIZES:
         wanted = spec_obj.resources.get(resource_class, 0)
         if wanted > 0:
-            column = candidates.CAPACITY[resource_class]
+            column = candidate_conditions.CAPACITY[resource_class]
             found.append(('capacity', resource_class, column >= wanted))
     return found
 
@@ -91,7 +91,7 @@ def _by_state(context, scope, requirements, sizes):
     flags = [_state().label('state')]
     flags.extend(_flag(condition).label('r%d' % index)
                  for index, (_k, _n, condition) in enumerate(requirements))
-    flags.extend(candidates.CAPACITY[rc].label('size_' + rc)
+    flags.extend(candidate_conditions.CAPACITY[rc].label('size_' + rc)
                  for rc in sizes)
     nodes = sa.select(*flags).select_from(_NODES).where(*scope).subquery()
     every = sa.literal(1)
@@ -135,7 +135,7 @@ def count_for_request(context, spec_obj):
     if len(custom) > 1:
         # A node has one resource class: nothing to count.
         return counts
-    scope = [candidates.normalized_resource_class() == custom[0]] \
+    scope = [candidate_conditions.normalized_resource_class() == custom[0]] \
         if custom else []
     requirements = _requirements(spec_obj)
     sizes = [rc for rc in _SIZES if spec_obj.resources.get(rc, 0) > 0]
@@ -154,7 +154,7 @@ def count_for_request(context, spec_obj):
         if kind == 'capacity':
             entry['amount'] = spec_obj.resources[name]
         counts['requirements'].append(entry)
-    where = candidates.conditions(
+    where = candidate_conditions.conditions(
         spec_obj, context.session.get_bind().dialect.name)
     if where is not None:
         counts['candidates'] = int(context.session.execute(

@@ -11,7 +11,8 @@
 #    under the License.
 
 """Candidate nodes: the database half of scheduling, the nodes a request
-may get at all, beside the node filters (node_filters) it builds on.
+may get at all (their conditions: candidate_conditions, beside the
+node filters of node_filters they build on).
 
 One query returns the nodes that are available, not in maintenance,
 without an instance, of the request's resource class, big enough for the
@@ -26,7 +27,6 @@ of all.
 """
 
 import collections
-import re
 import threading
 
 import sqlalchemy as sa
@@ -34,21 +34,14 @@ import sqlalchemy as sa
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.db import sqlite_hints  # noqa: F401 (INDEXED BY)
-from nova_mini.objects.baremetal import node_filters
 from nova_mini.objects import request_spec
+from nova_mini.scheduler import candidate_conditions
 from nova_mini.scheduler import node_state
 from nova_mini import states
 
+
 _NODES = models.Node.__table__
 _TRAITS = models.NodeTrait.__table__
-
-# Resource class of a request -> the node column holding its size.
-CAPACITY = {'VCPU': _NODES.c.cpus, 'MEMORY_MB': _NODES.c.memory_mb,
-            'DISK_GB': _NODES.c.local_gb}
-
-# How much of its resource class a node has (Ironic's inventory).
-NODE_UNITS = 1
-
 _BY_ID = (_NODES.c.id.asc(),)
 
 # A node the scheduler may give away: available, not in maintenance,
@@ -61,136 +54,16 @@ FREE = (_NODES.c.provision_state == sa.literal_column("'%s'"
         _NODES.c.maintenance.is_(False),
         _NODES.c.instance_uuid.is_(None))
 
+
 # Candidate statements kept for reuse: building one (and its SQLAlchemy
 # cache key) costs about as much as running it; the requests for one
 # flavor share one. Least recently used first.
 STATEMENT_CACHE_SIZE = 256
 _statements = collections.OrderedDict()
 _statements_lock = threading.Lock()
+
 # A cached None is a request no node can match.
 _MISSING = object()
-
-
-def normalized_resource_class():
-    """SQL for the placement name of a node's resource class: Ironic's
-    ``baremetal-gold`` is ``CUSTOM_BAREMETAL_GOLD``.
-    """
-    name = _NODES.c.resource_class
-    for char in ('-', '.', ' '):
-        name = sa.func.replace(name, char, '_')
-    return sa.literal(request_spec.CUSTOM_PREFIX) + sa.func.upper(name)
-
-
-def _named(values):
-    values = list(values)
-    return sa.or_(_NODES.c.uuid.in_(values), _NODES.c.name.in_(values))
-
-
-def conditions(spec_obj, dialect=None, requirements=True, probe=False):
-    """Return the SQL conditions of ``spec_obj``.
-
-    :param spec_obj: the RequestSpec.
-    :param dialect: the database's dialect name (it shapes the trait
-        conditions, see node_filters).
-    :param requirements: False leaves out the capacity and trait
-        conditions: the nodes that could serve the request at all, which
-        the filters are run over to explain a failure.
-    :param probe: whether other conditions pick a few nodes already.
-    :returns: a list of SQL conditions, or None if no node can match.
-    """
-    found = [_NODES.c.provision_state == states.AVAILABLE,
-             _NODES.c.maintenance.is_(False),
-             _NODES.c.instance_uuid.is_(None)]
-    custom = spec_obj.custom_resource_classes
-    if len(custom) > 1:
-        # A node has one resource class.
-        return None
-    if custom:
-        found.append(normalized_resource_class() == custom[0])
-    if requirements:
-        for resource_class, amount in spec_obj.resources.items():
-            if resource_class in CAPACITY:
-                continue
-            if resource_class.startswith(request_spec.CUSTOM_PREFIX):
-                # A node has one unit of its resource class (its whole
-                # self), whichever groups ask for it.
-                if amount > NODE_UNITS:
-                    return None
-            elif amount > 0:
-                # A bare-metal node has no other standard class (PCPU,
-                # VGPU, ...) to give.
-                return None
-        for resource_class, column in sorted(CAPACITY.items()):
-            wanted = spec_obj.resources.get(resource_class, 0)
-            if wanted > 0:
-                found.append(column >= wanted)
-        found.extend(node_filters.conditions({
-            'traits': spec_obj.required_traits,
-            'not_traits': spec_obj.forbidden_traits}, dialect, probe))
-    ignored = set(spec_obj.ignore_hosts)
-    if spec_obj.retry is not None:
-        ignored.update(spec_obj.retry.nodes)
-    if ignored:
-        found.append(sa.not_(sa.or_(
-            _NODES.c.uuid.in_(sorted(ignored)),
-            sa.and_(_NODES.c.name.isnot(None),
-                    _NODES.c.name.in_(sorted(ignored))))))
-    if spec_obj.force_nodes:
-        found.append(_named(spec_obj.force_nodes))
-    return found
-
-
-# Capability requirements (``capabilities:<name>`` extra specs) the SQL
-# narrows down before the ComputeCapabilitiesFilter decides: the node's
-# ``properties`` text must hold the name and, after it, the operand(s)
-# (case aside). That holds for every node the filter would pass, as long
-# as the name is one entry of the node's stats (``cpu_arch``, or a key of
-# ``properties['capabilities']``, not an attribute of NodeState.host_view)
-# and the name and operands are plain words that JSON writes as they are.
-# Only what this text test cannot wrongly refuse is turned into SQL:
-# plain values, ``s==``, ``<in>``, ``<all-in>`` and ``<or>``.
-_PLAIN_WORD = re.compile(r'^[A-Za-z0-9_.-]+$')
-_HOST_ATTRIBUTES = frozenset(node_state.NodeState(
-    0, '', '', '', {}).host_view()) - {'stats'}
-
-
-def _capability_words(name, requirement):
-    """The operands the node's text must hold for ``requirement`` on
-    capability ``name``: a list of alternatives, each a list of words all
-    required; None when the text test could refuse a node that matches.
-    """
-    if not _PLAIN_WORD.match(name) or name in _HOST_ATTRIBUTES:
-        return None
-    words = requirement.split()
-    if not words or any(not _PLAIN_WORD.match(w) for w in words
-                        if w not in ('s==', '<in>', '<all-in>', '<or>')):
-        return None
-    op, operands = words[0], words[1:]
-    if len(words) == 1 and op not in ('s==', '<in>', '<all-in>', '<or>'):
-        return [[op]]
-    if op in ('s==', '<in>') and operands:
-        return [[operands[0]]]
-    if op == '<all-in>' and operands:
-        return [operands]
-    if op == '<or>' and operands:
-        return [[value] for value in operands[::2]]
-    return None
-
-
-def _capability_conditions(spec_obj):
-    """SQL conditions every node passing the capability requirements of
-    ``spec_obj`` meets (see _capability_words).
-    """
-    text = sa.type_coerce(_NODES.c.properties, sa.Text)
-    found = []
-    for name, requirement in sorted(spec_obj.capabilities.items()):
-        alternatives = _capability_words(name, requirement)
-        if alternatives is None:
-            continue
-        found.append(sa.or_(*[
-            sa.and_(*[text.ilike('%%%s%%%s%%' % (name, word))
-                      for word in words]) for words in alternatives]))
-    return found
 
 
 def _traits_column():
@@ -319,12 +192,12 @@ def _within_free(spec_obj, order_by, bounded):
 
 def _build(spec_obj, dialect, with_traits, order_by, limit, offset, among,
            requirements, capabilities, within=False):
-    where = conditions(spec_obj, dialect, requirements,
-                       probe=among is not None or within)
+    where = candidate_conditions.conditions(
+        spec_obj, dialect, requirements, probe=among is not None or within)
     if where is None:
         return None
     if capabilities:
-        where.extend(_capability_conditions(spec_obj))
+        where.extend(candidate_conditions.capability_conditions(spec_obj))
     if within:
         where.extend(_within_free(spec_obj, order_by, within == 'bounded'))
     if among is not None:

@@ -21,7 +21,7 @@ import pytest
 from nova_mini import context as nm_context
 from nova_mini import exception
 from nova_mini.objects import request_spec
-from nova_mini.scheduler import candidates
+from nova_mini.scheduler import candidate_conditions
 from nova_mini.scheduler import filter_scheduler
 from nova_mini import states
 from nova_mini.tests.fixtures import builders
@@ -95,10 +95,10 @@ def test_requirements_left_to_the_filter(admin, scheduler):
     """
     _node(admin, 'small', memory_mb=4096)
     _node(admin, 'large', memory_mb=8192)
-    assert candidates._capability_words('memory_mb', '8192') is None
-    assert candidates._capability_words('boot_mode', '>= 2') is None
-    assert candidates._capability_words('a:b', 'x') is None
-    assert candidates._capability_words('boot_mode', 'a b') is None
+    assert candidate_conditions.capability_words('memory_mb', '8192') is None
+    assert candidate_conditions.capability_words('boot_mode', '>= 2') is None
+    assert candidate_conditions.capability_words('a:b', 'x') is None
+    assert candidate_conditions.capability_words('boot_mode', 'a b') is None
     names, counts = _chosen(admin, scheduler, _spec(memory_mb='>= 8000'))
     assert names == ['large']
     assert counts['database'] == 2
