@@ -10,5 +10,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Policy defaults of the bare-metal API, one module per resource.
+"""Policy defaults of the bare-metal API, one module per resource (as
+``nova_mini/api/baremetal/``); ``nova_mini.policies`` gives them the
+bare-metal scope types and lists them for oslo.policy.
 """

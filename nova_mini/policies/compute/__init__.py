@@ -10,5 +10,7 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Policy defaults of the compute API, one module per resource.
+"""Policy defaults of the compute API, one module per resource (as
+``nova_mini/api/compute/``); ``nova_mini.policies`` gives them the
+compute scope types and lists them for oslo.policy.
 """
