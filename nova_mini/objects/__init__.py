@@ -10,7 +10,10 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Versioned objects shared by every nova_mini daemon."""
+"""Versioned objects. Here, what every daemon shares on the wire (base,
+fields, RequestSpec and its request groups, ImageMeta, Selection); the
+compute objects in ``compute/``, the bare-metal ones in ``baremetal/``.
+"""
 
 
 def register_all():
