@@ -331,6 +331,19 @@ class MetadataSignatureInvalid(Forbidden):
     msg_fmt = 'Invalid proxy request signature.'
 
 
+# Config drives
+
+class ConfigDriveInvalid(Invalid):
+    """A config drive that is not gzip + base64 of an image."""
+
+    msg_fmt = 'Invalid config drive: %(reason)s'
+
+
+class ConfigDriveTooLarge(Invalid):
+    msg_fmt = ('The config drive has %(size)d bytes, over the limit of '
+               '%(cap)d bytes.')
+
+
 class KeypairNotFound(NotFound):
     msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
 
