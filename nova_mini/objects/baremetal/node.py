@@ -14,7 +14,6 @@
 node_list).
 """
 
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
@@ -86,22 +85,6 @@ def capacity_of(properties):
     """
     properties = properties or {}
     return {name: _amount(properties.get(name)) for name in CAPACITY}
-
-
-def _duplicate(exc, values, node_ident):
-    columns = set(exc.columns or ())
-    if 'name' in columns or 'uniq_nodes0name' in columns:
-        return exception_baremetal.NodeNameExists(name=values.get('name'))
-    if 'instance_uuid' in columns or 'uniq_nodes0instance_uuid' in columns:
-        return exception_baremetal.InstanceAssociated(
-            instance_uuid=values.get('instance_uuid'), node=node_ident)
-    return exception_baremetal.NodeExists(uuid=values.get('uuid'))
-
-
-def _chassis_gone(values):
-    # The chassis was deleted between its lookup and this write.
-    return exception.Invalid('Chassis %s could not be found.'
-                             % values.get('chassis_id'))
 
 
 @db_api.context_manager.writer
@@ -211,11 +194,20 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
     def _not_found(ident):
         return exception_baremetal.NodeNotFound(node=ident)
 
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'name'):
+            return exception_baremetal.NodeNameExists(name=values.get('name'))
+        if cls._duplicate_of(exc, 'instance_uuid'):
+            return exception_baremetal.InstanceAssociated(
+                instance_uuid=values.get('instance_uuid'), node=ident)
+        return exception_baremetal.NodeExists(uuid=values.get('uuid'))
+
     @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return _duplicate(exc, values, ident)
-        return _chassis_gone(values)
+    def _missing_reference(exc, values):
+        # The chassis was deleted between its lookup and this write.
+        return exception.Invalid('Chassis %s could not be found.'
+                                 % values.get('chassis_id'))
 
     @classmethod
     def _from_db_object(cls, context, node, row, traits=None):
@@ -395,7 +387,8 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
             return None
 
     def set_provision_state(self, action, instance_uuid=None,
-                            rescue_password=None, clean_steps=None):
+                            rescue_password=None, clean_steps=None,
+                            configdrive=None):
         """Perform the provision ``action`` (a states.TRANSITIONS key).
 
         The state, maintenance and, for a deploy, the traits are checked in
@@ -408,6 +401,13 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
             instance_info, see nova_mini.objects.baremetal.node_rescue).
         :param clean_steps: the steps of a cleaning, run in the same
             transaction (see nova_mini.objects.baremetal.node_clean).
+        :param configdrive: the config drive of a deploy (states.DEPLOY) or
+            rebuild: gzip + base64 ISO text or a URL, stored in
+            ``instance_info['configdrive']`` in the move's transaction
+            (masked by the API; cleared by the undeploy). None: a deploy
+            stores none, a rebuild keeps the node's.
+        :raises nova_mini.exception.Invalid: a config drive with another
+            action.
         :raises nova_mini.exception_baremetal.InvalidStateRequested: not from the
             node's state.
         :raises nova_mini.exception_baremetal.NodeClaimLost: the node is claimed by
@@ -423,7 +423,8 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         """
         values = node_provision.set_provision_state(
             self._context, self, action, instance_uuid=instance_uuid,
-            rescue_password=rescue_password, clean_steps=clean_steps)
+            rescue_password=rescue_password, clean_steps=clean_steps,
+            configdrive=configdrive)
         for name, value in values.items():
             setattr(self, name, value)
         self.obj_reset_changes()

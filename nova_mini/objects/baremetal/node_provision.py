@@ -191,7 +191,8 @@ def rebuild_info(context, node_uuid, instance_uuid, image,
 
 @db_api.context_manager.writer
 def set_provision_state(context, node, action, instance_uuid=None,
-                        rescue_password=None, clean_steps=None):
+                        rescue_password=None, clean_steps=None,
+                        configdrive=None):
     """Move the node for ``action``, checking its state, maintenance and,
     for a deploy, its traits in the same transaction as the move, so that
     no concurrent change slips between (a rescue's writes: see
@@ -206,6 +207,9 @@ def set_provision_state(context, node, action, instance_uuid=None,
         is never deployed for this one.
     :param rescue_password: the password of a rescue.
     :param clean_steps: the steps of a cleaning (see objects.baremetal.node_clean).
+    :param configdrive: the config drive of a deploy or rebuild (gzip +
+        base64 ISO text, or a URL), written to
+        ``instance_info['configdrive']`` with the move.
     :returns: the column values written.
     :raises: as Node.set_provision_state.
     """
@@ -268,6 +272,10 @@ def set_provision_state(context, node, action, instance_uuid=None,
         given = (row.instance_info or {}).get('project_id')
         if given and row.lessee == given:
             more['lessee'] = None
+    if configdrive is not None:
+        more['instance_info'] = with_configdrive(
+            more.get('instance_info', row.instance_info), action,
+            configdrive)
     if action in node_deploy.ACTIONS:
         traits = required_traits(more.get('instance_info', row.instance_info))
         more.update(node_deploy.changes(context, node, action, more, traits))
@@ -276,6 +284,22 @@ def set_provision_state(context, node, action, instance_uuid=None,
             _NODES.c.id == node.id).values(**more))
         values.update(more)
     return values
+
+
+def with_configdrive(info, action, configdrive):
+    """Return a copy of ``info`` (a node's instance_info) holding the
+    config drive of a deploy or rebuild, where Ironic keeps it; a rebuild
+    given none keeps the one the node has, as Ironic's does.
+
+    :raises nova_mini.exception.Invalid: ``action`` is neither.
+    """
+    if action not in (states.DEPLOY, states.REBUILD):
+        raise exception.Invalid(
+            'Adding a config drive is only supported when setting '
+            'provision state to %s, %s' % (states.DEPLOY, states.REBUILD))
+    info = dict(info or {})
+    info['configdrive'] = configdrive
+    return info
 
 
 def _prior_state(context, node):
