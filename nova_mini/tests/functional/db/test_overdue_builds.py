@@ -16,6 +16,7 @@ fails, and on SQLite the index it reads (migration 0024).
 
 import datetime
 
+from oslo_utils import timeutils
 import pytest
 import sqlalchemy as sa
 
@@ -23,8 +24,17 @@ from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini import objects
 
+# The clock is fixed (oslo's override) so the test does not depend on the
+# day it runs: a literal ``NOW`` read against the real clock goes stale.
 NOW = datetime.datetime(2026, 11, 29, 3, 0, 0)
 OLD = NOW - datetime.timedelta(hours=2)
+
+
+@pytest.fixture(autouse=True)
+def _frozen_clock():
+    timeutils.set_time_override(NOW)
+    yield
+    timeutils.clear_time_override()
 
 
 def _servers(engine, rows):
