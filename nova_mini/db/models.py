@@ -164,7 +164,10 @@ class Node(Base):
     maintenance = sa.Column(sa.Boolean, nullable=False, default=False)
     maintenance_reason = sa.Column(sa.Text, nullable=True)
     instance_uuid = sa.Column(sa.String(36), nullable=True)
-    instance_info = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    # LONGTEXT on MariaDB, as Ironic's: it holds a deploy's config drive
+    # (migration 0025).
+    instance_info = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True),
+                              nullable=True)
     extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
     last_error = sa.Column(sa.Text, nullable=True)
     # The projects owning and leasing the node (Ironic 1.50 and 1.65).

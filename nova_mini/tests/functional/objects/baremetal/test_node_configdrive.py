@@ -15,7 +15,9 @@ stores it: in the node's stored instance_info, with the move, cleared by
 the undeploy, never logged.
 """
 
+import base64
 import logging
+import os
 
 from oslo_utils import uuidutils
 import pytest
@@ -126,3 +128,12 @@ def test_it_is_never_logged(admin, caplog):
     node.set_provision_state('deleted')
     assert DRIVE not in caplog.text
     assert OTHER not in caplog.text
+
+
+def test_a_drive_past_64_kib_is_stored_whole(admin):
+    # An ISO with a little user data is past 64 KiB of base64 (MariaDB's
+    # TEXT): the column holds it, as Ironic's LONGTEXT does.
+    drive = base64.b64encode(os.urandom(300 * 1024)).decode('ascii')
+    node = _node(admin)
+    node.set_provision_state('active', configdrive=drive)
+    assert _stored(admin, node.id).instance_info['configdrive'] == drive
