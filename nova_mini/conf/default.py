@@ -39,6 +39,20 @@ default_opts = [
                     'zone: a server asking for another one is refused, and '
                     'a built server shows this one. Administrators may name '
                     'a node with "<zone>::<node uuid or name>".'),
+    # Neither Nova nor Ironic has an option for it: Nova's vfat drive is a
+    # 64 MiB disk, and Ironic's agent refuses a larger config drive
+    # partition.
+    cfg.IntOpt('config_drive_max_size',
+               default=64 * 1024 * 1024, min=1024 * 1024,
+               help='Largest config drive image, in bytes, once decoded '
+                    'from gzip + base64: a provision request whose '
+                    '"configdrive" is larger, or builds a larger image from '
+                    'a JSON object, is refused (400) and nothing is '
+                    'stored. The default, 64 MiB, is the disk Nova makes '
+                    'for a vfat config drive and the largest config drive '
+                    'partition Ironic\'s agent writes. The request body '
+                    'limit ([oslo_middleware] max_request_body_size) '
+                    'applies first to the text itself.'),
 ]
 
 
