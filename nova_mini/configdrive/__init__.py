@@ -16,4 +16,6 @@
 * ``iso``: the image (ISO 9660 with Rock Ridge and Joliet, as Nova's
   ``genisoimage -r -J -V config-2`` makes it) and its gzip + base64 form,
   in which Nova's ironic driver hands it to the node.
+* ``tree``: the files on it, rendered by the metadata service's code, and
+  the builder the scheduler calls at deploy and rebuild.
 """

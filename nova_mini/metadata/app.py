@@ -43,8 +43,8 @@ from nova_mini.db import api as db_api
 from nova_mini.db import retry
 from nova_mini import exception
 from nova_mini.metadata import cache
-from nova_mini.metadata import documents
 from nova_mini.metadata import identity
+from nova_mini.metadata import instance_files
 from nova_mini.metadata import vendordata
 from nova_mini.metadata import versions
 from nova_mini import objects
@@ -108,9 +108,8 @@ def _text(lines):
     return webob.Response(text='\n'.join(lines), content_type=TEXT)
 
 
-def _json(document):
-    return webob.Response(body=jsonutils.dump_as_bytes(document),
-                          content_type=JSON)
+def _content_type(name):
+    return USER_DATA_TYPE if name == versions.USER_DATA else JSON
 
 
 def _path_tokens(req):
@@ -150,13 +149,9 @@ class MetadataApplication(object):
         self.identity = request_identity
         self.vendor_data = vendor_data
         self.cache = document_cache
-        self._files = {
-            versions.META_DATA: self._meta_data,
-            versions.USER_DATA: self._user_data,
-            versions.VENDOR_DATA: self._vendor_data,
-            versions.NETWORK_DATA: self._network_data,
-            versions.VENDOR_DATA2: self._vendor_data2,
-        }
+        # The same rendering as the config drive's (configdrive.tree).
+        self.files = instance_files.InstanceFiles(conf, vendor_data,
+                                                  document_cache)
 
     @classmethod
     def from_conf(cls, conf):
@@ -255,41 +250,8 @@ class MetadataApplication(object):
         name = tokens[1]
         if not versions.serves(version, name):
             raise exception.ResourceNotFound()
-        return self._files[name](instance, version)
-
-    def _cached(self, instance, version, name, render):
-        # NOTE: updated_at alone would do where the database keeps
-        # microseconds; MySQL's DATETIME keeps whole seconds, and two
-        # changes within one second would share a stamp. The values the
-        # documents are made of settle it.
-        key = (instance.uuid, instance.updated_at, documents.inputs(instance),
-               version, name)
-        return self.cache.get(key, render)
-
-    def _meta_data(self, instance, version):
-        body = self._cached(
-            instance, version, versions.META_DATA,
-            lambda: jsonutils.dump_as_bytes(
-                documents.meta_data(instance, version, self.conf)))
-        return webob.Response(body=body, content_type=JSON)
-
-    def _network_data(self, instance, version):
-        body = self._cached(
-            instance, version, versions.NETWORK_DATA,
-            lambda: jsonutils.dump_as_bytes(documents.network_data(instance)))
-        return webob.Response(body=body, content_type=JSON)
-
-    def _user_data(self, instance, version):
-        data = documents.user_data(instance)
-        if data is None:
-            raise exception.ResourceNotFound()
-        return webob.Response(body=data, content_type=USER_DATA_TYPE)
-
-    def _vendor_data(self, instance, version):
-        return _json(self.vendor_data.vendor_data(instance))
-
-    def _vendor_data2(self, instance, version):
-        return _json(self.vendor_data.vendor_data2(instance))
+        return webob.Response(body=self.files.read(instance, version, name),
+                              content_type=_content_type(name))
 
 
 def build_app(conf=CONF):
