@@ -290,19 +290,55 @@ class ImageMeta(base.NovaMiniObject):
 
     @classmethod
     def from_dict(cls, image):
-        """Return the ImageMeta of Glance's image dict.
+        """Return the ImageMeta of an image dict: the legacy form (Nova's
+        ``request_spec['image']``, or Glance's image with its properties
+        under ``properties``), as ``to_dict`` writes it.
 
-        :param image: ``{'id': ..., 'properties': {...}}``; ``None`` or
-            ``{}`` is "no image".
+        The attributes of version 1.2 that the dict has are kept as they
+        are; every property is kept as a string in ``raw_properties``
+        (``traits_required``, a list, and None values aside), and the
+        properties the scheduler reads are read from them.
+
+        :param image: ``{'id': ..., 'name': ..., ..., 'properties':
+            {...}}``; ``None`` or ``{}`` is "no image".
         :returns: an ImageMeta.
         :raises nova_mini.exception.InvalidRequestSpec: a property value
             Nova does not know.
         """
         image = image or {}
-        return cls(id=image.get('id'),
-                   properties=ImageMetaProps.from_dict(
-                       image.get('properties')))
+        properties = image.get('properties') or {}
+        meta = cls(id=image.get('id'),
+                   properties=ImageMetaProps.from_dict(properties))
+        for name in cls._V1_2:
+            if name in ('tags', 'raw_properties') or name not in image:
+                continue
+            setattr(meta, name, image[name])
+        if 'tags' in image:
+            meta.tags = [str(tag) for tag in image['tags'] or ()]
+        meta.raw_properties = {
+            key: value if isinstance(value, str) else str(value)
+            for key, value in properties.items()
+            if key != 'traits_required' and value is not None}
+        return meta
 
     def to_dict(self):
-        """Return the image as a dict, as from_dict takes it."""
-        return {'id': self.id, 'properties': self.properties.to_dict()}
+        """Return the image as a dict, as from_dict takes it: ``id``, the
+        attributes that are set, and ``properties``: the raw properties
+        with ``traits_required`` (the properties the scheduler reads,
+        under Nova's names, for an image whose raw properties were not
+        recorded: one of version 1.1 or older).
+        """
+        result = {'id': self.id}
+        for name in self._V1_2:
+            if name == 'raw_properties' or not self.obj_attr_is_set(name):
+                continue
+            value = getattr(self, name)
+            result[name] = list(value) if name == 'tags' else value
+        if self.obj_attr_is_set('raw_properties'):
+            properties = dict(self.raw_properties)
+            properties['traits_required'] = list(
+                self.properties.traits_required)
+        else:
+            properties = self.properties.to_dict()
+        result['properties'] = properties
+        return result

@@ -26,6 +26,7 @@ import pytest
 
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects import image_meta
 from nova_mini.objects import request_spec
 from nova_mini import rpc
 from nova_mini.tests.fixtures import builders
@@ -233,6 +234,68 @@ _IMAGE_PROPERTIES = {
 }
 
 
+_hex = st.text('0123456789abcdef', min_size=32, max_size=32)
+_maybe_text = st.one_of(st.none(), _text)
+# Properties no filter reads, as Glance images carry them (any name that
+# is not one of Glance's attributes or a property named above).
+_other_properties = st.dictionaries(
+    st.one_of(st.sampled_from(['os_distro', 'os_version', 'hw_disk_bus',
+                               'img_config_drive', 'hw_firmware_type',
+                               'description']),
+              st.builds(lambda s: 'x_' + s, _names)),
+    _text, max_size=4)
+
+
+def _glance_attributes(draw):
+    """Glance's attributes of an image (its v2 image schema), as drawn."""
+    return {
+        'id': str(draw(st.uuids())), 'name': draw(_maybe_text),
+        'status': draw(st.sampled_from(['active', 'queued', 'saving',
+                                        'deactivated'])),
+        'visibility': draw(st.sampled_from(['public', 'private', 'shared',
+                                            'community'])),
+        'protected': draw(st.booleans()), 'os_hidden': draw(st.booleans()),
+        'owner': draw(st.one_of(st.none(), _names)),
+        'checksum': draw(st.one_of(st.none(), _hex)),
+        'os_hash_algo': draw(st.sampled_from([None, 'sha512'])),
+        'os_hash_value': draw(st.one_of(st.none(), _hex)),
+        'disk_format': draw(st.sampled_from([None, 'raw', 'qcow2', 'iso',
+                                             'vmdk'])),
+        'container_format': draw(st.sampled_from([None, 'bare', 'ovf',
+                                                  'docker'])),
+        'size': draw(st.one_of(st.none(), st.integers(0, 2 ** 40))),
+        'virtual_size': draw(st.one_of(st.none(), st.integers(0, 2 ** 40))),
+        'min_ram': draw(st.integers(0, 10 ** 5)),
+        'min_disk': draw(st.integers(0, 10 ** 3)),
+        'tags': draw(st.lists(_text, max_size=3)),
+        'created_at': '2026-11-22T12:00:00Z',
+        'updated_at': '2026-11-22T12:00:01Z',
+    }
+
+
+def _image_properties(draw, traits):
+    """Properties of a Glance image: the ones the scheduler reads (any
+    spelling), ``trait:<NAME>=required`` for ``traits``, others.
+    """
+    properties = draw(_other_properties)
+    for name, values in _IMAGE_PROPERTIES.items():
+        if draw(st.booleans()):
+            properties[name] = draw(st.sampled_from(values))
+    properties.update({'trait:%s' % trait: 'required' for trait in traits})
+    return properties
+
+
+@st.composite
+def glance_images(draw, traits=()):
+    """An image as Glance's ``GET /v2/images/{id}`` shows it."""
+    image = _glance_attributes(draw)
+    image.update({'file': '/v2/images/%s/file' % image['id'],
+                  'self': '/v2/images/%s' % image['id'],
+                  'schema': '/v2/schemas/image'})
+    image.update(_image_properties(draw, traits))
+    return image
+
+
 @st.composite
 def request_specs(draw):
     specs, required = draw(_extra_specs())
@@ -255,11 +318,16 @@ def request_specs(draw):
     image_traits = [t for t in image_traits if not any(
         key.endswith(':' + t) and value == 'forbidden'
         for key, value in specs.items())]
-    image = {'id': draw(st.one_of(st.none(), _names)), 'properties': {
-        'traits_required': image_traits}}
-    for name, values in _IMAGE_PROPERTIES.items():
-        if draw(st.booleans()):
-            image['properties'][name] = draw(st.sampled_from(values))
+    if draw(st.booleans()):
+        # As Glance shows an image (the API reads it so).
+        image = image_meta.ImageMeta.from_glance(
+            draw(glance_images(image_traits)))
+    else:
+        image = {'id': draw(st.one_of(st.none(), _names)), 'properties': {
+            'traits_required': image_traits}}
+        for name, values in _IMAGE_PROPERTIES.items():
+            if draw(st.booleans()):
+                image['properties'][name] = draw(st.sampled_from(values))
     uuids = draw(st.lists(st.uuids().map(str), max_size=4))
     retry = draw(st.one_of(st.none(), st.fixed_dictionaries({
         'num_attempts': st.integers(0, 5),
@@ -283,6 +351,115 @@ def test_legacy_dict_round_trip_loses_nothing(spec):
     # As JSON, the form it has on a wire or in a database.
     legacy = jsonutils.loads(jsonutils.dumps(legacy))
     copy = request_spec.RequestSpec.from_dict(*legacy)
+    assert as_dict(copy) == as_dict(spec)
+
+
+# The attributes ImageMeta keeps of an image (the others, Glance's
+# owner or dates say, no filter or deploy reads).
+_KEPT = ('id', 'name', 'status', 'checksum', 'disk_format',
+         'container_format', 'size', 'min_ram', 'min_disk', 'os_hash_algo',
+         'os_hash_value', 'tags')
+
+
+def _strings(properties):
+    return {key: value if isinstance(value, str) else str(value)
+            for key, value in properties.items()
+            if key != 'traits_required' and value is not None}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_traits, max_size=3).flatmap(glance_images))
+def test_glance_image_legacy_dict_keeps_what_glance_said(glance):
+    image = image_meta.ImageMeta.from_glance(glance)
+    legacy = jsonutils.loads(jsonutils.dumps(image.to_dict()))
+    for name in _KEPT:
+        if glance.get(name) is not None:
+            assert legacy[name] == glance[name], name
+    properties = dict(legacy['properties'])
+    traits = properties.pop('traits_required')
+    assert properties == image_meta.glance_properties(glance)
+    assert traits == image.properties.traits_required
+    copy = image_meta.ImageMeta.from_dict(legacy)
+    assert as_dict(copy) == as_dict(image)
+
+
+@st.composite
+def nova_legacy_dicts(draw):
+    """``(request_spec, filter_properties)`` as Nova's RequestSpec writes
+    them (to_legacy_request_spec_dict, to_legacy_filter_properties_dict):
+    the image its ImageMeta's primitive (Glance's attributes, the
+    properties typed as Nova's fields are), the host and node of each
+    retry, Nova's keys nova_mini does not read.
+    """
+    specs, _required = draw(_extra_specs())
+    forbidden = {key.split(':', 1)[1] for key, value in specs.items()
+                 if value == 'forbidden'}
+    traits = [t for t in draw(st.lists(_traits, max_size=3, unique=True))
+              if t not in forbidden]
+    flavor = _flavor(specs)
+    flavor_dict = jsonutils.to_primitive(request_spec._flavor_to_dict(flavor))
+    image = {name: value for name, value in _glance_attributes(draw).items()
+             if name in _KEPT + ('owner', 'protected', 'visibility',
+                                 'virtual_size', 'created_at',
+                                 'updated_at')}
+    properties = _image_properties(draw, ())
+    # Typed as Nova's ImageMetaProps fields are.
+    properties.update(draw(st.fixed_dictionaries({}, optional={
+        'hw_cpu_cores': st.integers(1, 64),
+        'hw_boot_menu': st.booleans(),
+        'os_require_quiesce': st.booleans(),
+        'hw_rng_model': st.just('virtio')})))
+    properties['traits_required'] = traits
+    image['properties'] = properties
+    uuid = str(draw(st.uuids()))
+    request = {
+        'image': image,
+        'instance_properties': {
+            'uuid': uuid, 'project_id': draw(_names),
+            'user_id': draw(_names),
+            'availability_zone': draw(st.one_of(st.none(), _names)),
+            'numa_topology': None, 'pci_requests': None,
+            'root_gb': flavor.root_gb, 'ephemeral_gb': flavor.ephemeral_gb,
+            'memory_mb': flavor.memory_mb, 'vcpus': flavor.vcpus},
+        'instance_type': flavor_dict,
+        'num_instances': 1,
+    }
+    attempts = draw(st.lists(st.tuples(_names, _names), max_size=3))
+    filter_properties = {
+        'instance_type': dict(flavor_dict),
+        'scheduler_hints': draw(st.dictionaries(
+            _names, st.one_of(_text, st.lists(_text, max_size=2)),
+            max_size=2)),
+        'ignore_hosts': draw(st.lists(_names, max_size=2)),
+        'force_hosts': draw(st.lists(_names, max_size=1)),
+        'force_nodes': draw(st.lists(_names, max_size=1)),
+        'limits': {},
+        'group_updated': False, 'group_hosts': [], 'group_policies': [],
+    }
+    if attempts:
+        filter_properties['retry'] = {
+            'num_attempts': len(attempts),
+            'hosts': [list(attempt) for attempt in attempts]}
+    return request, filter_properties
+
+
+@settings(max_examples=200, deadline=None)
+@given(nova_legacy_dicts())
+def test_nova_legacy_dicts_keep_the_image(legacy):
+    request, filter_properties = jsonutils.loads(jsonutils.dumps(legacy))
+    spec = request_spec.RequestSpec.from_dict(request, filter_properties)
+    nova_image = request['image']
+    image = spec.to_legacy_dict()[0]['image']
+    for name in _KEPT:
+        assert image[name] == nova_image[name], name
+    properties = dict(image['properties'])
+    assert sorted(properties.pop('traits_required')) == sorted(
+        nova_image['properties']['traits_required'])
+    assert properties == _strings(nova_image['properties'])
+    assert spec.instance_uuids == [request['instance_properties']['uuid']]
+    # And the round trip from there loses nothing.
+    copy = request_spec.RequestSpec.from_dict(*jsonutils.loads(
+        jsonutils.dumps(spec.to_legacy_dict())))
     assert as_dict(copy) == as_dict(spec)
 
 
