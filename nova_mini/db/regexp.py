@@ -169,16 +169,10 @@ def _mysql_errno(orig):
 
 
 def _limit(connection, dialect, seconds):
-    """Put the budget on the statements that follow on ``connection``;
+    """Put the budget on the statements that follow on ``connection``
+    (MariaDB, MySQL; PostgreSQL's comes with the check of its patterns);
     return the statement (or None) that takes it off again.
     """
-    if dialect == 'postgresql':
-        # SET LOCAL: undone with the transaction, even when the statement
-        # fails (the transaction is then rolled back). The default is the
-        # connection's own (nova_mini never SETs it for a session).
-        connection.exec_driver_sql(
-            "SET LOCAL statement_timeout = '%dms'" % max(1, seconds * 1000))
-        return 'SET LOCAL statement_timeout TO DEFAULT'
     if dialect == 'mysql':
         if connection.dialect.is_mariadb:
             connection.exec_driver_sql(
@@ -205,50 +199,59 @@ def _refusal(dialect, orig):
     return None
 
 
-def _check_on_database(connection, dialect, patterns):
+def _check_on_database(connection, dialect, patterns, seconds):
     """Have PostgreSQL or MariaDB compile each pattern (on an empty text)
-    before the list's query does.
+    before the list's query does; on PostgreSQL, the first check also puts
+    the budget on the transaction's statements that follow (``set_config``
+    with ``is_local``: SET LOCAL, undone when the transaction ends,
+    committed or rolled back), so it costs no statement of its own.
 
     NOTE: on a DB-API cursor of the session's connection, not through
     SQLAlchemy: oslo.db logs a traceback for every database error it
-    wraps, and a member's typo is no error of the service's.
+    wraps, and a member's typo is no error of the service's. A refusal
+    leaves a PostgreSQL transaction failed: the InvalidRegexFilter raised
+    ends it (the reader rolls back).
     """
     operator = {'postgresql': '~', 'mysql': 'REGEXP'}.get(dialect)
     if operator is None:
         return
     cursor = connection.connection.dbapi_connection.cursor()
     try:
-        for name, pattern in patterns:
-            if dialect == 'postgresql':
-                # A failed statement ends a PostgreSQL transaction: only
-                # the savepoint's part of it.
-                cursor.execute('SAVEPOINT nova_mini_regex')
+        for number, (name, pattern) in enumerate(patterns):
+            statement, values = "SELECT '' %s %%s" % operator, (pattern,)
+            if dialect == 'postgresql' and not number:
+                statement = ("SELECT set_config('statement_timeout', %s, "
+                             "true), '' ~ %s")
+                values = ('%dms' % max(1, seconds * 1000), pattern)
             try:
-                cursor.execute("SELECT '' %s %%s" % operator, (pattern,))
+                cursor.execute(statement, values)
                 cursor.fetchall()
             except Exception as exc:
                 reason = _refusal(dialect, exc)
-                if dialect == 'postgresql':
-                    cursor.execute('ROLLBACK TO SAVEPOINT nova_mini_regex')
                 if reason is None:
                     raise
                 raise exception.InvalidRegexFilter(
                     name=name, reason='the database refuses it (%s)'
                     % reason.strip().splitlines()[0])
-            if dialect == 'postgresql':
-                cursor.execute('RELEASE SAVEPOINT nova_mini_regex')
     finally:
         cursor.close()
 
 
 @contextlib.contextmanager
 def budget(session, patterns):
-    """Run the statements of the block (the query of a list filtered with
-    regular expressions) within ``[api] regex_filter_timeout`` seconds,
-    once the database has taken the patterns.
+    """Run the statements of the block (the reads of a list filtered with
+    regular expressions) within ``[api] regex_filter_timeout`` seconds
+    each, once the database has taken the patterns.
 
     The budget is the statement's timeout on PostgreSQL, MariaDB and
     MySQL; on SQLite the deadline of every REGEXP call of this thread.
+
+    On PostgreSQL the budget lasts until the transaction ends (SET LOCAL,
+    taken off by the commit or the rollback, never left on the pooled
+    connection): the block must be the last statements of its
+    transaction, as in a reader of its own (InstanceList.get_by_filters,
+    which reads the page's metadata and tags within it too). On MariaDB
+    and MySQL it is the session's, taken off after the block.
 
     :param session: the reader session; the block runs on its connection.
     :param patterns: ``[(filter name, pattern)]``, each taken by ``check``.
@@ -260,17 +263,16 @@ def budget(session, patterns):
     names = [name for name, _pattern in patterns]
     connection = session.connection()
     dialect = connection.dialect.name
-    _check_on_database(connection, dialect, patterns)
+    _check_on_database(connection, dialect, patterns, seconds)
     undo = _limit(connection, dialect, seconds)
     _statement.deadline = time.monotonic() + seconds
     _statement.failure = None
     try:
         yield
     except Exception as exc:
-        if dialect == 'mysql' and undo is not None:
+        if undo is not None:
             # NOTE: the connection goes back to the pool: its session must
-            # not keep the budget. (PostgreSQL rolls SET LOCAL back with
-            # the failed transaction.)
+            # not keep the budget.
             _undo_quietly(connection, undo)
         _translate(exc, dialect, names, seconds)
         raise

@@ -322,11 +322,16 @@ def get_page(context, filters, sort, limit=None, marker=None):
     patterns = [] if filters.get('nothing') else [
         (_REGEX_FILTER_NAMES.get(column, column), pattern)
         for column, pattern in filters.get('regex') or ()]
-    if patterns:
-        with regexp.budget(context.session, patterns):
-            rows = context.session.execute(query).all()
-    else:
-        rows = context.session.execute(query).all()
+    if not patterns:
+        return _rows_and_children(context, query)
+    # NOTE: the page's metadata and tags too: on PostgreSQL the budget
+    # lasts until this reader's transaction ends (nova_mini.db.regexp).
+    with regexp.budget(context.session, patterns):
+        return _rows_and_children(context, query)
+
+
+def _rows_and_children(context, query):
+    rows = context.session.execute(query).all()
     metadata, tags = instance_metadata.children(
         context, [row.uuid for row in rows])
     return [(row, metadata[row.uuid], tags[row.uuid]) for row in rows]
