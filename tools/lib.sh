@@ -84,6 +84,26 @@ pip_install() {
     die "pip install failed (full log: $out)"
 }
 
+# The build backend (setuptools, wheel, pbr) that pip installs to build
+# the distributions of this tree (pbr, no pyproject.toml): within
+# tools/constraints/build.txt, as the packaging test builds them.
+BUILD_CONSTRAINTS=$REPO/tools/constraints/build.txt
+
+# pip_install_tree PYTHON LOG PIP_ARGS...: pip_install of distributions of
+# this tree, their build backend within $BUILD_CONSTRAINTS. Given as
+# PIP_CONSTRAINT, which pip hands on to its isolated build environment
+# and setup_requires' install (its -c reaches neither); the machine's own
+# PIP_CONSTRAINT is kept. pip splits that variable at spaces: a path with
+# spaces goes as a file: URL.
+pip_install_tree() {
+    local constraint=$BUILD_CONSTRAINTS
+    case $constraint in
+        *[[:space:]]*) constraint="file://${constraint// /%20}" ;;
+    esac
+    PIP_CONSTRAINT="${PIP_CONSTRAINT:+$PIP_CONSTRAINT }$constraint" \
+        pip_install "$@"
+}
+
 # ensure_venv PIP_ARGS...: create $VENV if needed and pip install into it,
 # skipped when the same arguments and requirement files were installed
 # (those of the project and of each directory argument, such as the
@@ -110,7 +130,7 @@ ensure_venv() {
         return 0
     fi
     log "pip install into $VENV (a few minutes the first time)"
-    pip_install "$VENV/bin/python" "$VENV/pip-install.log" "$@"
+    pip_install_tree "$VENV/bin/python" "$VENV/pip-install.log" "$@"
     echo "$want" >"$stamp"
 }
 

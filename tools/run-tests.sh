@@ -104,7 +104,7 @@ fi
 # linked, so that no run depends on another checkout's files), so every
 # Tempest run of the suite loads the same plugin.
 log "installing contrib/tempest-plugin into $NOVA_MINI_TEMPEST_VENV"
-pip_install "$NOVA_MINI_TEMPEST_VENV/bin/python" "$NOVA_MINI_TEMPEST_VENV/pip-install.log" \
+pip_install_tree "$NOVA_MINI_TEMPEST_VENV/bin/python" "$NOVA_MINI_TEMPEST_VENV/pip-install.log" \
     --no-deps --force-reinstall "$REPO/contrib/tempest-plugin"
 
 # 4. The tests.

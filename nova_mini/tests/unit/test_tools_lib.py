@@ -18,6 +18,7 @@ naming the step and the variable that waits longer).
 import os
 import pathlib
 import subprocess
+import sys
 
 LIB = pathlib.Path(__file__).resolve().parents[3] / 'tools' / 'lib.sh'
 
@@ -135,3 +136,89 @@ def test_ensure_venv_installs_again_when_a_distribution_changes(tmp_path):
     assert ensure() == 2
     (dist / 'requirements.txt').write_text('nova_mini\n')
     assert ensure() == 3
+
+
+def _fake_repo(root):
+    """A checkout's skeleton at ``root`` with this lib.sh and the tree's
+    build constraints.
+    """
+    (root / 'tools' / 'constraints').mkdir(parents=True)
+    (root / 'tools' / 'lib.sh').write_text(LIB.read_text())
+    (root / 'tools' / 'constraints' / 'build.txt').write_text(
+        (LIB.parent / 'constraints' / 'build.txt').read_text())
+    (root / 'doc').mkdir()
+    for name in ('requirements.txt', 'test-requirements.txt',
+                 'doc/requirements.txt'):
+        (root / name).write_text('')
+    (root / 'setup.cfg').write_text('[metadata]\nname = project\n')
+    return root
+
+
+def _ensure_venv_pip_constraint(tmp_path, repo, **env):
+    """Run ensure_venv -e . in ``repo`` with a fake venv whose python
+    records its PIP_CONSTRAINT; that value.
+    """
+    venv = tmp_path / 'venv'
+    (venv / 'bin').mkdir(parents=True)
+    seen = tmp_path / 'seen'
+    python = venv / 'bin' / 'python'
+    python.write_text('#!/bin/sh\nprintf "%%s" "$PIP_CONSTRAINT" > "%s"\n'
+                      % seen)
+    python.chmod(0o755)
+    environ = {k: v for k, v in os.environ.items()
+               if not k.startswith(('PIP_', 'NOVA_MINI_'))}
+    environ.update(env, NOVA_MINI_VENV=str(venv))
+    proc = subprocess.run(
+        ['bash', '-c', 'set -euo pipefail; source "$0"; ensure_venv -e .',
+         str(repo / 'tools' / 'lib.sh')],
+        env=environ, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return seen.read_text()
+
+
+def test_ensure_venv_builds_the_tree_within_the_build_constraints(tmp_path):
+    """pip builds the tree's distributions (setuptools, wheel, pbr in its
+    isolated build environment) within tools/constraints/build.txt, given
+    as PIP_CONSTRAINT (pip's -c does not reach that environment); the
+    machine's own constraints are kept.
+    """
+    repo = _fake_repo(tmp_path / 'repo')
+    build = str(repo / 'tools' / 'constraints' / 'build.txt')
+    assert _ensure_venv_pip_constraint(tmp_path, repo) == build
+    (tmp_path / 'venv').rename(tmp_path / 'old-venv')
+    assert _ensure_venv_pip_constraint(
+        tmp_path, repo, PIP_CONSTRAINT='/etc/mine.txt') == (
+        '/etc/mine.txt ' + build)
+
+
+def test_build_constraints_of_a_checkout_path_with_spaces(tmp_path):
+    """pip splits PIP_CONSTRAINT at spaces: such a path goes as a file:
+    URL, which pip reads.
+    """
+    repo = _fake_repo(tmp_path / 'my checkout')
+    value = _ensure_venv_pip_constraint(tmp_path, repo)
+    assert value == 'file://%s/tools/constraints/build.txt' % str(
+        repo).replace(' ', '%20')
+    # pip refuses a release outside the constraints it read there.
+    proc = subprocess.run(
+        [sys.executable, '-m', 'pip', 'install', '--dry-run', '--no-index',
+         '--no-deps', '--find-links', str(tmp_path), 'setuptools==1.0'],
+        env=dict(os.environ, PIP_CONSTRAINT=value), capture_output=True,
+        text=True, timeout=120)
+    assert proc.returncode != 0
+    assert 'setuptools<85' in proc.stdout + proc.stderr, proc.stderr
+
+
+def test_the_tree_is_installed_within_the_build_constraints():
+    """Every pip install of this tree's distributions in tools/ goes
+    through pip_install_tree (ensure_venv does): none through pip_install
+    itself.
+    """
+    for script in sorted(LIB.parent.glob('*.sh')):
+        text = script.read_text().replace('\\\n', ' ')
+        for line in text.splitlines():
+            words = line.split()
+            if words[:1] != ['pip_install']:
+                continue
+            assert not [w for w in words if w.strip('"') in ('.', '-e')
+                        or '$REPO' in w or 'contrib/' in w], (script, line)
