@@ -60,6 +60,7 @@ from nova_mini.objects.compute import flavor as flavor_obj
 from nova_mini.objects import fields
 from nova_mini.objects import image_meta
 from nova_mini.objects import request_group
+from nova_mini.objects import scheduler_retries
 
 RESOURCES_PREFIX = 'resources:'
 TRAIT_PREFIX = image_meta.TRAIT_PREFIX
@@ -82,6 +83,9 @@ FIELDS_1_1 = ('requested_groups', 'group_policy')
 
 _SPECS = models.RequestSpec.__table__
 
+# The retry record of a request (a field of RequestSpec).
+SchedulerRetries = scheduler_retries.SchedulerRetries
+
 
 @db_api.context_manager.writer
 def _store(context, instance_uuids, text):
@@ -98,6 +102,15 @@ def _load(context, instance_uuid):
 
 
 @db_api.context_manager.writer
+def _save(context, instance_uuid, text):
+    now = timeutils.utcnow()
+    if not context.session.execute(_SPECS.update().where(
+            _SPECS.c.instance_uuid == instance_uuid).values(
+                spec=text, updated_at=now)).rowcount:
+        _store(context, [instance_uuid], text)
+
+
+@db_api.context_manager.writer
 def destroy_for_instance(context, instance_uuid):
     """Delete the stored spec of an instance (part of its deletion).
 
@@ -106,39 +119,6 @@ def destroy_for_instance(context, instance_uuid):
     """
     context.session.execute(_SPECS.delete().where(
         _SPECS.c.instance_uuid == instance_uuid))
-
-
-@base.NovaMiniObjectRegistry.register
-class SchedulerRetries(base.NovaMiniObject):
-    """How often an instance was scheduled already, and on which nodes."""
-
-    # Version 1.0: Initial version
-    VERSION = '1.0'
-
-    fields = {
-        'num_attempts': fields.IntegerField(),
-        'nodes': fields.ListOfStringsField(),
-    }
-
-    @classmethod
-    def from_dict(cls, retry):
-        """Return the retries a legacy ``retry`` dict describes.
-
-        :param retry: ``{'num_attempts', 'nodes'}``, or Nova's form with
-            ``hosts``: ``[[host, node], ...]``.
-        :returns: a SchedulerRetries.
-        """
-        nodes = retry.get('nodes')
-        if nodes is None:
-            # Nova's form: [[host, node], ...].
-            nodes = [entry[-1] for entry in retry.get('hosts') or ()]
-        return cls(num_attempts=retry.get('num_attempts', 0),
-                   nodes=list(nodes))
-
-    def to_dict(self):
-        """Return the retries as a legacy dict (``num_attempts``, ``nodes``).
-        """
-        return {'num_attempts': self.num_attempts, 'nodes': list(self.nodes)}
 
 
 def _derive(flavor, image):
@@ -398,6 +378,28 @@ class RequestSpec(base.NovaMiniObject):
                 reason='no instance to store it for')
         text = jsonutils.dumps(self.persistable().obj_to_primitive())
         _store(context or self._context, uuids, text)
+
+    def save(self, context=None):
+        """Write ``persistable()`` over the stored spec of this spec's one
+        instance (stored anew if it has none), as Nova saves a rebuild's.
+
+        :param context: the context whose transaction writes it, if one
+            is open (default: the spec's).
+        """
+        [uuid] = self.instance_uuids
+        _save(context or self._context, uuid,
+              jsonutils.dumps(self.persistable().obj_to_primitive()))
+
+    def replace_image(self, image):
+        """Ask for ``image`` (an ImageMeta) instead: the requirements are
+        derived again from the flavor and it (a rebuild's new image).
+
+        :raises nova_mini.exception.InvalidRequestSpec: as from_components.
+        """
+        derived = _derive(self.flavor, image)
+        self.image = image
+        for name, value in derived.items():
+            setattr(self, name, value)
 
     @classmethod
     def get_by_instance_uuid(cls, context, instance_uuid):

@@ -297,6 +297,19 @@ def _node_state(row, with_traits):
         else None)
 
 
+@db_api.context_manager.reader
+def node_state_of(context, node_uuid):
+    """Return the NodeState of one node, its traits loaded, whatever its
+    state (the node of a server being rebuilt: scheduler.rebuild), or
+    None if there is no such node.
+    """
+    row = context.session.execute(sa.select(
+        *[_NODES.c[name] for name in _COLUMNS],
+        _traits_column().label('traits')).where(
+            _NODES.c.uuid == node_uuid)).first()
+    return None if row is None else _node_state(row, True)
+
+
 def candidate_chunks(context, spec_obj, chunk, with_traits=False,
                      order_by=None, among=None, within=None):
     """Yield the nodes ``spec_obj`` may get, ranked by ``order_by``, in

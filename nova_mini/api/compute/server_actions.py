@@ -45,10 +45,12 @@ from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
 from nova_mini.objects.baremetal import node_power
+from nova_mini.objects.baremetal import node_provision
 from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.objects.compute import instance_action
 from nova_mini.objects.compute import instance_task as task
 from nova_mini.policies.compute import server_actions as policies
+from nova_mini.scheduler import rebuild as rebuild_check
 from nova_mini import states
 
 CONF = conf.CONF
@@ -232,6 +234,11 @@ class ServerActionController(rest.RestController):
 
         def rebuild():
             _check_not_rescued(context, instance)
+            # As Nova: the stored RequestSpec; a new image checked
+            # against the node and saved with it (scheduler.rebuild).
+            spec = rebuild_check.prepare(
+                context, instance, image,
+                CONF.filter_scheduler.enabled_filters)
             host = _power(context, instance, states.POWER_OFF if stopped
                           else node_power.REBOOT)
             if details:
@@ -240,18 +247,27 @@ class ServerActionController(rest.RestController):
                 instance.replace_metadata(metadata, states=None,
                                           action='rebuild')
             if host:
-                # The node's instance_info gets the new image.
-                objects.Node.rebuild_info(
+                # The node's instance_info gets the new image and traits.
+                node_provision.rebuild_info(
                     context, host, instance.uuid, image,
-                    values['auto_disk_config'])
+                    values['auto_disk_config'], spec.required_traits)
             # As Nova: its conductor's event, then its compute manager's.
             return [('rebuild_server', CONF.host),
                     ('compute_rebuild_instance', host)]
 
-        # One transaction: a refusal (a rescued node) or a failure leaves
-        # the server and its node as they were.
-        task.run(instance, instance_action.REBUILD, task.REBUILDING,
-                 _REBUILD_FROM, rebuild, **values)
+        # One transaction: a refusal (a rescued node, a node that does not
+        # suit the new image) or a failure leaves the server and its node
+        # as they were.
+        try:
+            task.run(instance, instance_action.REBUILD, task.REBUILDING,
+                     _REBUILD_FROM, rebuild, **values)
+        except rebuild_check.RebuildNoValidHost as exc:
+            # As Nova's conductor: the action's event records why.
+            instance_action.record(
+                context, instance.uuid, instance_action.REBUILD,
+                [('rebuild_server', CONF.host)],
+                result=instance_action.ERROR, details=exc.format_message())
+            raise
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
         server = server_views.ServerView(req).updated(instance)['server']
         if req.since(versions.KEY_NAME_ON_REBUILD):

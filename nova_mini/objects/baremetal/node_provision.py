@@ -161,13 +161,15 @@ def _root_gb(flavor_text):
 
 @db_api.context_manager.writer
 def rebuild_info(context, node_uuid, instance_uuid, image,
-                 auto_disk_config):
+                 auto_disk_config, traits=None):
     """Write the new image and disk configuration of a rebuild into the
     node's ``instance_info`` while the node is the instance's; whether it
     was.
 
     :param image: the new ImageMeta.
     :param auto_disk_config: the server's disk configuration.
+    :param traits: the traits the deploy needs now (the RequestSpec's
+        required traits with the new image), or None to keep them.
     """
     row = context.session.execute(sa.select(
         _NODES.c.instance_info, _NODES.c.local_gb).where(
@@ -180,6 +182,8 @@ def rebuild_info(context, node_uuid, instance_uuid, image,
     info = {key: value for key, value in (row.instance_info or {}).items()
             if key not in _IMAGE_KEYS}
     info.update(image_info(image))
+    if traits is not None:
+        info['traits'] = list(traits)
     info.update(disk_layout(_root_gb(flavor), row.local_gb,
                             auto_disk_config))
     return bool(context.session.execute(_NODES.update().where(

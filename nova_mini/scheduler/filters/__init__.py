@@ -33,6 +33,9 @@ class BaseNodeFilter(object):
 
     # Whether check() reads NodeState.traits (loaded only if so).
     needs_traits = False
+    # Whether a rebuild with a new image runs it on the server's own node
+    # (Nova's RUN_ON_REBUILD; see scheduler.rebuild).
+    run_on_rebuild = False
     # The scheduler hints it honours: the compute API refuses a hint that
     # no enabled filter reads.
     hints = ()

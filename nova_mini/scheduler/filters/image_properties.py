@@ -37,6 +37,8 @@ def _wanted(spec_obj):
 
 
 class ImagePropertiesFilter(filters.BaseNodeFilter):
+    # A new image may ask for what the node does not run.
+    run_on_rebuild = True
 
     def for_request(self, context, spec_obj):
         # An image asking for none of them fits every node: nothing to

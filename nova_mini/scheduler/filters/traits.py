@@ -22,6 +22,8 @@ from nova_mini.scheduler import filters
 
 class TraitsFilter(filters.BaseNodeFilter):
     needs_traits = True
+    # A new image may require traits the node lacks.
+    run_on_rebuild = True
 
     def check(self, node, spec_obj):
         traits = node.traits or frozenset()
