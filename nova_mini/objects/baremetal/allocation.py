@@ -21,7 +21,6 @@ claim and the allocation's ``node_id`` and ``state`` are written in one
 transaction (nova_mini.objects.baremetal.node_allocation picks the node).
 """
 
-from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
@@ -133,14 +132,11 @@ class Allocation(db_row.DBRow, base.NovaMiniPersistentObject,
     def _not_found(ident):
         return exception_baremetal.AllocationNotFound(allocation=ident)
 
-    @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            if 'uuid' in values and not any(
-                    column.endswith('name') for column in exc.columns or ()):
-                return exception_baremetal.AllocationAlreadyExists(uuid=values['uuid'])
-            return exception_baremetal.AllocationDuplicateName(name=values.get('name'))
-        return exc
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if 'uuid' in values and not cls._duplicate_of(exc, 'name'):
+            return exception_baremetal.AllocationAlreadyExists(uuid=values['uuid'])
+        return exception_baremetal.AllocationDuplicateName(name=values.get('name'))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):

@@ -78,10 +78,8 @@ class Chassis(db_row.DBRow, base.NovaMiniPersistentObject,
         return exception_baremetal.ChassisNotFound(chassis=ident)
 
     @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return exception_baremetal.ChassisExists(uuid=values.get('uuid'))
-        return exc
+    def _duplicate(exc, values, ident):
+        return exception_baremetal.ChassisExists(uuid=values.get('uuid'))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):

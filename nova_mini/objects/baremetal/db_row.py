@@ -19,8 +19,9 @@ A class names its model, its columns (fields of the same names), the
 empty value a NULL document column is read as, and, when its query
 reads more than the row (its node's uuid, owner and lessee), the fields
 those extra columns fill, in order. The writes map the database's
-errors to the class's own (``_not_found``, ``_write_error``), so no
-oslo.db exception reaches a handler. Rules of one resource (a port
+errors to the class's own (``_not_found``; ``_duplicate`` for a unique
+constraint, ``_missing_reference`` for a foreign key), so no oslo.db
+exception reaches a handler. Rules of one resource (a port
 group holding ports, an allocation holding its node, a node's power
 state for its volumes) stay in its module, in the same transactions.
 """
@@ -29,9 +30,19 @@ import copy
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+import sqlalchemy as sa
 
 from nova_mini.db import api as db_api
 from nova_mini import exception
+from nova_mini import exception_baremetal
+
+
+def node_gone(exc, values):
+    """The exception of a write of ``values`` whose node (``node_id``)
+    the foreign key did not find: NodeNotFound, as Ironic (a
+    ``_missing_reference`` of the rows of a node).
+    """
+    return exception_baremetal.NodeNotFound(node=values.get('node_id'))
 
 
 @db_api.context_manager.reader
@@ -104,8 +115,40 @@ class DBRow(object):
     @classmethod
     def _write_error(cls, exc, values, ident):
         """The exception of an insert or update of ``values`` (of the row
-        named ``ident``) that broke a unique constraint or a foreign key
-        (``exc``, oslo.db's): by default ``exc`` itself.
+        named ``ident``) that oslo.db refused with ``exc``: the class's
+        ``_duplicate`` of a unique constraint, its ``_missing_reference``
+        of a foreign key.
+        """
+        if isinstance(exc, db_exc.DBDuplicateEntry):
+            return cls._duplicate(exc, values, ident)
+        return cls._missing_reference(exc, values)
+
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        """The exception of a write of ``values`` (to the row named
+        ``ident``) that broke the unique constraint of ``exc.columns``
+        (a DBDuplicateEntry): by default ``exc`` itself.
+        """
+        return exc
+
+    @classmethod
+    def _duplicate_of(cls, exc, *columns):
+        """Whether ``exc`` (a DBDuplicateEntry) broke MODEL's unique
+        constraint on ``columns``: oslo.db names the constraint's columns
+        or, failing to parse them, the constraint itself.
+        """
+        for constraint in cls.MODEL.__table__.constraints:
+            if (isinstance(constraint, sa.UniqueConstraint) and
+                    set(constraint.columns.keys()) == set(columns)):
+                return not set(exc.columns or ()).isdisjoint(
+                    columns + (constraint.name,))
+        raise ValueError('%s has no unique constraint on %s' % (
+            cls.MODEL.__tablename__, ', '.join(columns)))
+
+    @classmethod
+    def _missing_reference(cls, exc, values):
+        """The exception of a write of ``values`` naming a row that is
+        gone (``exc``, a DBReferenceError): by default ``exc`` itself.
         """
         return exc
 

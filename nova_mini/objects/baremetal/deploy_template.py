@@ -20,7 +20,6 @@ creates (or renames) to one name, the database lets one through and the
 others get DeployTemplateDuplicateName.
 """
 
-from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 
 from nova_mini.db import api as db_api
@@ -37,12 +36,6 @@ COLUMNS = ('id', 'uuid', 'name', 'steps', 'extra', 'created_at',
 SORT_KEYS = ('id', 'uuid', 'name', 'created_at', 'updated_at')
 # The keys of a stored step, in the order the API shows them.
 STEP_KEYS = ('interface', 'step', 'args', 'priority')
-
-
-def _duplicate(exc, values):
-    if any(column.endswith('name') for column in exc.columns or ()):
-        return exception_baremetal.DeployTemplateDuplicateName(name=values.get('name'))
-    return exception_baremetal.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
 
 
 def normalized_steps(steps):
@@ -77,11 +70,11 @@ class DeployTemplate(db_row.DBRow, base.NovaMiniPersistentObject,
     def _not_found(ident):
         return exception_baremetal.DeployTemplateNotFound(template=ident)
 
-    @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return _duplicate(exc, values)
-        return exc
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'name'):
+            return exception_baremetal.DeployTemplateDuplicateName(name=values.get('name'))
+        return exception_baremetal.DeployTemplateAlreadyExists(uuid=values.get('uuid'))
 
     @classmethod
     def get_by_uuid(cls, context, uuid):

@@ -14,7 +14,6 @@
 node_list).
 """
 
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
@@ -86,22 +85,6 @@ def capacity_of(properties):
     """
     properties = properties or {}
     return {name: _amount(properties.get(name)) for name in CAPACITY}
-
-
-def _duplicate(exc, values, node_ident):
-    columns = set(exc.columns or ())
-    if 'name' in columns or 'uniq_nodes0name' in columns:
-        return exception_baremetal.NodeNameExists(name=values.get('name'))
-    if 'instance_uuid' in columns or 'uniq_nodes0instance_uuid' in columns:
-        return exception_baremetal.InstanceAssociated(
-            instance_uuid=values.get('instance_uuid'), node=node_ident)
-    return exception_baremetal.NodeExists(uuid=values.get('uuid'))
-
-
-def _chassis_gone(values):
-    # The chassis was deleted between its lookup and this write.
-    return exception.Invalid('Chassis %s could not be found.'
-                             % values.get('chassis_id'))
 
 
 @db_api.context_manager.writer
@@ -211,11 +194,20 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
     def _not_found(ident):
         return exception_baremetal.NodeNotFound(node=ident)
 
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'name'):
+            return exception_baremetal.NodeNameExists(name=values.get('name'))
+        if cls._duplicate_of(exc, 'instance_uuid'):
+            return exception_baremetal.InstanceAssociated(
+                instance_uuid=values.get('instance_uuid'), node=ident)
+        return exception_baremetal.NodeExists(uuid=values.get('uuid'))
+
     @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return _duplicate(exc, values, ident)
-        return _chassis_gone(values)
+    def _missing_reference(exc, values):
+        # The chassis was deleted between its lookup and this write.
+        return exception.Invalid('Chassis %s could not be found.'
+                                 % values.get('chassis_id'))
 
     @classmethod
     def _from_db_object(cls, context, node, row, traits=None):

@@ -131,8 +131,8 @@ class VolumeRow(db_row.DBRow):
     deleted only in the states above.
 
     A class sets ``ACTION`` (``volume connector``: the words of
-    VolumeNodeStateInvalid) and ``_duplicate(exc, values)``, the
-    exception of a unique constraint a write breaks.
+    VolumeNodeStateInvalid) and ``_duplicate(exc, values, ident)``, the
+    exception of a unique constraint a write breaks (see DBRow).
     """
 
     JOINED = ('node_uuid', 'node_owner', 'node_lessee')
@@ -142,11 +142,7 @@ class VolumeRow(db_row.DBRow):
     def _query(cls, session):
         return query(session, cls.MODEL)
 
-    @classmethod
-    def _write_error(cls, exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return cls._duplicate(exc, values)
-        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
+    _missing_reference = staticmethod(db_row.node_gone)
 
     def create(self):
         """Insert the resource.

@@ -20,7 +20,6 @@ owner and lessee and its port group's uuid (joins), which its body and
 its policy checks need.
 """
 
-from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
@@ -38,13 +37,6 @@ COLUMNS = ('id', 'uuid', 'address', 'node_id', 'extra',
 _DICTS = ('extra', 'local_link_connection', 'internal_info')
 SORT_KEYS = ('id', 'uuid', 'address', 'pxe_enabled', 'physical_network',
              'created_at', 'updated_at')
-
-
-def _duplicate(exc, values):
-    columns = set(exc.columns or ())
-    if 'address' in columns or 'uniq_ports0address' in columns:
-        return exception_baremetal.MACAlreadyExists(mac=values.get('address'))
-    return exception_baremetal.PortExists(uuid=values.get('uuid'))
 
 
 def _query(session):
@@ -100,11 +92,13 @@ class Port(db_row.DBRow, base.NovaMiniPersistentObject,
     def _not_found(ident):
         return exception_baremetal.PortNotFound(port=ident)
 
-    @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return _duplicate(exc, values)
-        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'address'):
+            return exception_baremetal.MACAlreadyExists(mac=values.get('address'))
+        return exception_baremetal.PortExists(uuid=values.get('uuid'))
+
+    _missing_reference = staticmethod(db_row.node_gone)
 
     @classmethod
     def get_by_uuid(cls, context, uuid):

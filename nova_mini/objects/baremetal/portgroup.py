@@ -41,15 +41,6 @@ SORT_KEYS = ('id', 'uuid', 'name', 'address', 'created_at', 'updated_at')
 DEFAULT_MODE = 'active-backup'
 
 
-def _duplicate(exc, values):
-    columns = set(exc.columns or ())
-    if 'address' in columns or 'uniq_portgroups0address' in columns:
-        return exception_baremetal.PortgroupMACAlreadyExists(mac=values.get('address'))
-    if 'name' in columns or 'uniq_portgroups0name' in columns:
-        return exception_baremetal.PortgroupDuplicateName(name=values.get('name'))
-    return exception_baremetal.PortgroupExists(uuid=values.get('uuid'))
-
-
 def _query(session):
     return session.query(models.Portgroup, models.Node.uuid,
                          models.Node.owner, models.Node.lessee).join(
@@ -108,11 +99,15 @@ class Portgroup(db_row.DBRow, base.NovaMiniPersistentObject,
     def _not_found(ident):
         return exception_baremetal.PortgroupNotFound(portgroup=ident)
 
-    @staticmethod
-    def _write_error(exc, values, ident):
-        if isinstance(exc, db_exc.DBDuplicateEntry):
-            return _duplicate(exc, values)
-        return exception_baremetal.NodeNotFound(node=values.get('node_id'))
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'address'):
+            return exception_baremetal.PortgroupMACAlreadyExists(mac=values.get('address'))
+        if cls._duplicate_of(exc, 'name'):
+            return exception_baremetal.PortgroupDuplicateName(name=values.get('name'))
+        return exception_baremetal.PortgroupExists(uuid=values.get('uuid'))
+
+    _missing_reference = staticmethod(db_row.node_gone)
 
     @classmethod
     def get(cls, context, ident):

@@ -35,15 +35,6 @@ SORT_KEYS = ('id', 'uuid', 'type', 'connector_id', 'created_at',
 TYPES = ('iqn', 'ip', 'mac', 'wwnn', 'wwpn', 'port', 'portgroup')
 
 
-def _duplicate(exc, values):
-    columns = set(exc.columns or ())
-    if columns & {'connector_id', 'type',
-                  'uniq_volumeconnectors0type0connector_id'}:
-        return exception_baremetal.VolumeConnectorTypeAndIdAlreadyExists(
-            type=values.get('type'), connector_id=values.get('connector_id'))
-    return exception_baremetal.VolumeConnectorAlreadyExists(uuid=values.get('uuid'))
-
-
 @base.NovaMiniObjectRegistry.register
 class VolumeConnector(node_volume.VolumeRow, base.NovaMiniPersistentObject,
                       base.NovaMiniObject):
@@ -70,7 +61,14 @@ class VolumeConnector(node_volume.VolumeRow, base.NovaMiniPersistentObject,
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    _duplicate = staticmethod(_duplicate)
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'type', 'connector_id'):
+            return exception_baremetal.VolumeConnectorTypeAndIdAlreadyExists(
+                type=values.get('type'),
+                connector_id=values.get('connector_id'))
+        return exception_baremetal.VolumeConnectorAlreadyExists(
+            uuid=values.get('uuid'))
 
     @staticmethod
     def _not_found(ident):

@@ -31,15 +31,6 @@ SORT_KEYS = ('id', 'uuid', 'volume_type', 'boot_index', 'volume_id',
              'created_at', 'updated_at')
 
 
-def _duplicate(exc, values):
-    columns = set(exc.columns or ())
-    if columns & {'boot_index', 'node_id',
-                  'uniq_volumetargets0node_id0boot_index'}:
-        return exception_baremetal.VolumeTargetBootIndexAlreadyExists(
-            boot_index=values.get('boot_index'))
-    return exception_baremetal.VolumeTargetAlreadyExists(uuid=values.get('uuid'))
-
-
 @base.NovaMiniObjectRegistry.register
 class VolumeTarget(node_volume.VolumeRow, base.NovaMiniPersistentObject,
                    base.NovaMiniObject):
@@ -68,7 +59,13 @@ class VolumeTarget(node_volume.VolumeRow, base.NovaMiniPersistentObject,
         'extra': fields.FlexibleDictField(nullable=True),
     }
 
-    _duplicate = staticmethod(_duplicate)
+    @classmethod
+    def _duplicate(cls, exc, values, ident):
+        if cls._duplicate_of(exc, 'node_id', 'boot_index'):
+            return exception_baremetal.VolumeTargetBootIndexAlreadyExists(
+                boot_index=values.get('boot_index'))
+        return exception_baremetal.VolumeTargetAlreadyExists(
+            uuid=values.get('uuid'))
 
     @staticmethod
     def _not_found(ident):
