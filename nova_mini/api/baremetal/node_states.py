@@ -35,6 +35,7 @@ from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import exception
 from nova_mini import exception_baremetal
+from nova_mini.objects.baremetal import node_configdrive
 from nova_mini.objects.baremetal import node_interfaces
 from nova_mini.objects.baremetal import node_power
 from nova_mini.objects.baremetal import node_raid
@@ -130,6 +131,59 @@ def _check_clean_steps(node, target, steps):
         raise exception.Invalid('Invalid clean_steps: %s' % e.message)
 
 
+def _configdrive_error(error):
+    """What is wrong with a config drive object, naming keys, never
+    quoting values (they are the instance's secrets).
+    """
+    if error.validator == 'type':
+        types = error.validator_value
+        return '%s must be of type %s' % (
+            '/'.join(str(part) for part in error.absolute_path),
+            ', '.join(types) if isinstance(types, list) else types)
+    # additionalProperties: the unexpected keys.
+    return error.message
+
+
+def _configdrive(req, node, target, drive):
+    """Ironic's checks of ``configdrive``, in its order: the node's state
+    first (the move checks it again), the target (active, and rebuild from
+    1.35), the object's keys, then the versions of an object (1.56) and of
+    its vendor_data (1.59); text must be an http(s) URL or gzip + base64
+    of an image within the size cap (see objects/baremetal/node_configdrive.py).
+    An object is built into an image here.
+
+    :returns: the text to store.
+    :raises nova_mini.exception.Invalid: (400) any of these.
+    """
+    _check_move_from(node, target)
+    allowed = [states.DEPLOY]
+    if req.since(versions.REBUILD_CONFIG_DRIVE):
+        allowed.append(states.REBUILD)
+    if target not in allowed:
+        raise exception.Invalid(
+            'Adding a config drive is only supported when setting '
+            'provision state to %s' % ', '.join(allowed))
+    if not isinstance(drive, dict):
+        node_configdrive.check_text(drive)
+        return drive
+    try:
+        jsonschema.validate(drive, schema.configdrive)
+    except jsonschema_exc.ValidationError as e:
+        raise exception.Invalid('Invalid configdrive format: %s'
+                                % _configdrive_error(e))
+    if not req.since(versions.BUILD_CONFIG_DRIVE):
+        raise exception.Invalid(
+            'Providing a JSON object for configdrive is only supported '
+            'starting with API version %s' % str(versions.BUILD_CONFIG_DRIVE))
+    if 'vendor_data' in drive and \
+            not req.since(versions.CONFIG_DRIVE_VENDOR_DATA):
+        raise exception.Invalid(
+            'Providing vendor_data in configdrive is only supported '
+            'starting with API version %s'
+            % str(versions.CONFIG_DRIVE_VENDOR_DATA))
+    return node_configdrive.build(node, drive)
+
+
 class NodeStatesController(rest.RestController):
     """/nodes/{node_ident}/states and its provision action."""
 
@@ -196,6 +250,10 @@ class NodeStatesController(rest.RestController):
         node = lookup.get_node(self.node_ident, *rules)
         if node.maintenance and target in (states.DEPLOY, states.REBUILD):
             raise exception_baremetal.NodeInMaintenance(action=target, node=node.uuid)
+        # As Ironic's: an empty config drive is none.
+        drive = req.json.get('configdrive') or None
+        if drive is not None:
+            drive = _configdrive(req, node, target, drive)
         if steps or target == states.CLEAN:
             _check_clean_steps(node, target, steps)
         if password is not None or target == states.RESCUE_TARGET:
@@ -203,6 +261,6 @@ class NodeStatesController(rest.RestController):
         if node.protected and target in (states.UNDEPLOY, states.REBUILD):
             raise exception_baremetal.NodeProtected(node=node.uuid)
         node.set_provision_state(target, rescue_password=password,
-                                 clean_steps=steps)
+                                 clean_steps=steps, configdrive=drive)
         return _accepted(node_views.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))

@@ -26,8 +26,25 @@ provision = {
         # Only with target "clean", and required with it; its steps match
         # clean_steps (checked by the handler, Ironic's 400s).
         'clean_steps': {'type': ['array', 'null']},
+        # Text or an object, with targets active and rebuild only; the
+        # object matches configdrive (checked by the handler, Ironic's
+        # 400s in Ironic's order).
+        'configdrive': {'type': ['string', 'object', 'null']},
     },
     'required': ['target'],
+    'additionalProperties': False,
+}
+
+# The JSON object a config drive is built from (API 1.56; vendor_data
+# 1.59): objects/baremetal/node_configdrive.py says what each becomes.
+configdrive = {
+    'type': 'object',
+    'properties': {
+        'meta_data': {'type': 'object'},
+        'network_data': {'type': 'object'},
+        'user_data': {'type': ['object', 'array', 'string', 'null']},
+        'vendor_data': {'type': 'object'},
+    },
     'additionalProperties': False,
 }
 
