@@ -339,6 +339,10 @@ class ConfigDriveInvalid(Invalid):
     msg_fmt = 'Invalid config drive: %(reason)s'
 
 
+class InvalidImageConfigDrive(Invalid):
+    msg_fmt = "Image's config drive option '%(config_drive)s' is invalid"
+
+
 class ConfigDriveTooLarge(Invalid):
     msg_fmt = ('The config drive has %(size)d bytes, over the limit of '
                '%(cap)d bytes.')

@@ -39,6 +39,17 @@ default_opts = [
                     'zone: a server asking for another one is refused, and '
                     'a built server shows this one. Administrators may name '
                     'a node with "<zone>::<node uuid or name>".'),
+    cfg.BoolOpt('force_config_drive',
+                default=False,
+                help='Give every server built from now on a config drive, '
+                     'whatever its create request says (as Nova\'s option '
+                     'of the same name). A server also gets one when its '
+                     'create request asks for it ("config_drive": true) or '
+                     'its image has the property img_config_drive=mandatory. '
+                     'Servers already built are not affected; a server '
+                     'given a drive keeps one through its rebuilds and '
+                     'shows config_drive "True". Read by the scheduler, '
+                     'which builds the drive at deploy.'),
     # Neither Nova nor Ironic has an option for it: Nova's vfat drive is a
     # 64 MiB disk, and Ironic's agent refuses a larger config drive
     # partition.

@@ -18,6 +18,8 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from nova_mini import conf
+from nova_mini.configdrive import required as configdrive_required
+from nova_mini.configdrive import tree as configdrive_tree
 from nova_mini import exception
 from nova_mini import exception_baremetal
 from nova_mini.objects.baremetal import node as node_obj
@@ -45,6 +47,10 @@ class SchedulerManager(object):
         self.host = host
         self.conf = conf
         self.driver = filter_scheduler.FilterScheduler(conf)
+        # The metadata service's vendordata providers, for config drives:
+        # a configuration they refuse stops the scheduler at start.
+        self.config_drives = configdrive_tree.ConfigDriveBuilder.from_conf(
+            conf)
 
     def ping(self, ctxt):
         """Return this scheduler's host and versions (RPC ``ping``)."""
@@ -99,20 +105,47 @@ class SchedulerManager(object):
             pending.append(instance)
         return pending
 
-    def _deploy(self, ctxt, instance, selection):
-        """Deploy the claimed node (the node's own trait check runs) and
-        mark the instance ACTIVE; on failure record the fault. The node is
-        freed again whenever the instance did not become ACTIVE on it.
+    def _config_drive(self, instance, node_uuid):
+        """The instance's config drive, gzip + base64, as it will be on
+        ``node_uuid`` (its zone, the node's ports).
+        """
+        deployed = instance.obj_clone()
+        deployed.node_uuid = node_uuid
+        return self.config_drives.build(deployed)
 
+    def _deploy(self, ctxt, instance, selection, image=None):
+        """Deploy the claimed node (the node's own trait check runs), with
+        a config drive when the instance gets one (configdrive.required),
+        and mark the instance ACTIVE; on failure record the fault. The node
+        is freed again whenever the instance did not become ACTIVE on it.
+
+        :param image: the ImageMeta of the boot request.
         :returns: why the instance did not become ACTIVE, or None.
         """
+        with_drive = configdrive_required.required_by(instance, image,
+                                                      self.conf)
+        configdrive = None
+        if with_drive:
+            try:
+                configdrive = self._config_drive(instance,
+                                                 selection.node_uuid)
+            except (exception.VendorDataTargetFailed,
+                    exception.ConfigDriveTooLarge) as exc:
+                # Nova's Ironic driver's words for it.
+                failed = 'Failed to build configdrive: %s' % (
+                    exc.format_message())
+                LOG.error('Instance %s: %s', instance.uuid, failed)
+                node_obj.Node.release(ctxt, instance.uuid)
+                instance.mark_error(failed, code=500)
+                return failed
         try:
             node = node_obj.Node.get_by_uuid(ctxt, selection.node_uuid)
             # Only while the node is still claimed for this instance: a
             # deletion or a clean-up may have freed it, and another build
             # claimed it, since the selection.
             node.set_provision_state(states.DEPLOY,
-                                     instance_uuid=instance.uuid)
+                                     instance_uuid=instance.uuid,
+                                     configdrive=configdrive)
         except exception_baremetal.DeployStepsRefused as exc:
             # Nova's Ironic driver's words for a refused deploy request.
             failed = 'Failed to request Ironic to provision instance %s: %s' % (
@@ -144,7 +177,8 @@ class SchedulerManager(object):
             node_obj.Node.release(ctxt, instance.uuid)
             instance.mark_error(failed, code=500)
             return failed
-        if instance.mark_active(selection.node_uuid):
+        if instance.mark_active(selection.node_uuid,
+                                config_drive=with_drive):
             LOG.info('Instance %s is ACTIVE on node %s', instance.uuid,
                      selection.node_uuid)
             return None
@@ -154,7 +188,7 @@ class SchedulerManager(object):
         node_obj.Node.release(ctxt, instance.uuid)
         return 'Instance %s was deleted during its build.' % instance.uuid
 
-    def _build(self, ctxt, instance, selection):
+    def _build(self, ctxt, instance, selection, image=None):
         """Deploy one instance, recorded as the event of its create
         action that Nova's compute manager records.
         """
@@ -163,7 +197,7 @@ class SchedulerManager(object):
                                     selection.node_uuid)
         failed = trace = None
         try:
-            failed = self._deploy(ctxt, instance, selection)
+            failed = self._deploy(ctxt, instance, selection, image)
         except Exception as exc:
             LOG.exception('Building instance %s failed', instance.uuid)
             node_obj.Node.release(ctxt, instance.uuid)
@@ -223,4 +257,4 @@ class SchedulerManager(object):
                 % (', '.join(uuids), exc))
             return
         for instance, selection in zip(instances, selections):
-            self._build(ctxt, instance, selection)
+            self._build(ctxt, instance, selection, spec_obj.image)

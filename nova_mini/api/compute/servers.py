@@ -49,6 +49,7 @@ from nova_mini.api.compute.views import servers as server_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
+from nova_mini.configdrive import required as configdrive_required
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
@@ -295,6 +296,7 @@ class ServersController(rest.RestController):
                                   req.environ.get(glance.USER_AUTH_KEY))
         image_ref = image.id
         server_common.check_image_fits(flavor, image)
+        configdrive_required.check_image(image)
         auto_disk_config = server_common.get_image_disk_config(
             image, server_common.disk_config(body))
         uuids = [uuidutils.generate_uuid() for _index in range(count)]

@@ -364,16 +364,22 @@ class Instance(instance_metadata.MetadataWriter,
         self.obj_reset_changes()
         return True
 
-    def mark_active(self, node_uuid):
+    def mark_active(self, node_uuid, config_drive=False):
         """Move a build to ACTIVE on ``node_uuid``.
 
         :param node_uuid: the node the instance was deployed on.
+        :param config_drive: whether it was given a config drive: the
+            server then keeps ``config_drive`` true (a drive that
+            ``force_config_drive`` or the image asked for too, as Nova
+            records it).
         :returns: False if it was no longer building (deleted, failed or
             expired meanwhile).
         """
-        return self._finish({'vm_state': ACTIVE, 'node_uuid': node_uuid,
-                             'fault': None,
-                             'launched_at': timeutils.utcnow()})
+        values = {'vm_state': ACTIVE, 'node_uuid': node_uuid, 'fault': None,
+                  'launched_at': timeutils.utcnow()}
+        if config_drive:
+            values['config_drive'] = True
+        return self._finish(values)
 
     def mark_error(self, message, code=500, details=None):
         """Move a build to ERROR with a fault.
