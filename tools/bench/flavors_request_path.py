@@ -74,14 +74,15 @@ SCENARIOS = ('flavors_detail', 'extra_specs_post', 'extra_specs_change')
 class RequestPath(object):
     """nova-mini-api's application on a fresh SQLite database, seeded."""
 
-    def __init__(self):
+    def __init__(self, connection=None):
         self.state = tempfile.mkdtemp(prefix='nm-request-path-')
+        connection = connection or 'sqlite:///%s/nova_mini.sqlite' % (
+            self.state)
         conf = os.path.join(self.state, 'nova-mini.conf')
         with open(conf, 'w') as stream:
             stream.write('[DEFAULT]\nstate_path = %s\n[api]\n'
                          'auth_strategy = noauth2\n[database]\n'
-                         'connection = sqlite:///%s/nova_mini.sqlite\n'
-                         % (self.state, self.state))
+                         'connection = %s\n' % (self.state, connection))
         manage = os.path.join(os.path.dirname(sys.executable),
                               'nova-mini-manage')
         subprocess.run([manage, '--config-file', conf, 'db', 'sync'],
@@ -170,13 +171,21 @@ def main():
     ap.add_argument('--dump', help='profile: write the stats here')
     ap.add_argument('--max-cpu-ms', type=float, default=1.5,
                     help='time: goal, CPU ms per request (1.5)')
+    ap.add_argument('--backend', choices=('sqlite', 'postgresql'),
+                    default='sqlite',
+                    help='the database (postgresql: a temporary database '
+                         'on the local server; %(default)s)')
     args = ap.parse_args()
     run = _record.Run()
     if os.environ.get('PYTHONPATH'):
         run.tree = '%s (PYTHONPATH=%s: %s)' % (
             run.tree, os.environ['PYTHONPATH'],
             _record.tree(os.environ['PYTHONPATH'].split(os.pathsep)[0]))
-    path = RequestPath()
+    database = None
+    if args.backend == 'postgresql':
+        from nova_mini.tests.harness import postgresql
+        database = postgresql.TemporaryDatabase(prefix='nova_mini_path')
+    path = RequestPath(database.url if database else None)
     try:
         for name in args.scenarios.split(','):
             request = path.scenario(name)
@@ -189,7 +198,7 @@ def main():
                     name, args.max_cpu_ms), ms <= args.max_cpu_ms,
                     '%.3f ms' % ms)
                 continue
-            profile = cProfile.Profile()
+            profile = cProfile.Profile(time.process_time)
             profile.enable()
             for _ in range(args.requests):
                 request()
@@ -205,6 +214,8 @@ def main():
             stats.sort_stats('cumulative').print_stats(args.top)
     finally:
         path.close()
+        if database:
+            database.drop()
     return run.report()
 
 
