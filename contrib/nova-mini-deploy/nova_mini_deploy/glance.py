@@ -17,7 +17,10 @@ The venv (``glance==33.0.0`` and gunicorn) is built once under
 Each run gets its own state directory: glance-api.conf and its paste
 file, a SQLite database, the file store (``images/``), the staging
 directory and the log. Tokens are checked by keystonemiddleware against
-the stack's Keystone, as the user ``glance`` of the ``service`` project.
+the stack's Keystone, as the user ``glance`` of the ``service`` project;
+without a Keystone (no ``auth_url``: functional tests) Glance runs its
+pipeline without authentication under its rules of before the
+project-scoped roles, for images that are not public.
 
 ``ensure_images`` uploads the images every stack has: a few KB of bytes
 made here (nothing is downloaded), once as a cirros-like image and once
@@ -79,9 +82,23 @@ default_store = file
 filesystem_store_datadir = {state}/images
 
 [paste_deploy]
-flavor = keystone
+flavor = {flavor}
 config_file = {state}/glance-api-paste.ini
 
+[oslo_concurrency]
+lock_path = {state}/locks
+"""
+
+# Glance's unauthenticated context has no roles: its rules of before
+# the project-scoped roles (Wallaby) let it create and read images other
+# than public ones.
+NOAUTH_TEMPLATE = """
+[oslo_policy]
+enforce_new_defaults = false
+enforce_scope = false
+"""
+
+KEYSTONE_TEMPLATE = """
 [keystone_authtoken]
 www_authenticate_uri = {auth_url}
 auth_url = {auth_url}
@@ -91,9 +108,6 @@ password = {password}
 project_name = service
 user_domain_name = Default
 project_domain_name = Default
-
-[oslo_concurrency]
-lock_path = {state}/locks
 """
 
 
@@ -128,8 +142,8 @@ class Glance(service.GunicornService):
     title = 'Glance'
     wsgi_app = WSGI_MODULE
 
-    def __init__(self, state_dir, port, auth_url, password, venv=None,
-                 host=util.LOCALHOST, workers=2):
+    def __init__(self, state_dir, port, auth_url=None, password=None,
+                 venv=None, host=util.LOCALHOST, workers=2):
         super(Glance, self).__init__(state_dir, port, venv or venv_dir(),
                                      host=host, workers=workers)
         self.auth_url = auth_url
@@ -148,9 +162,16 @@ class Glance(service.GunicornService):
         for sub in ('images', 'staging', 'cache', 'locks'):
             os.makedirs(os.path.join(self.state_dir, sub), exist_ok=True)
         with open(self.conf_path, 'w') as f:
-            f.write(CONF_TEMPLATE.format(state=self.state_dir,
-                                         auth_url=self.auth_url,
-                                         password=self.password))
+            # Without a Keystone (auth_url None), Glance's pipeline without
+            # authentication.
+            f.write(CONF_TEMPLATE.format(
+                state=self.state_dir,
+                flavor='keystone' if self.auth_url else ''))
+            if self.auth_url:
+                f.write(KEYSTONE_TEMPLATE.format(auth_url=self.auth_url,
+                                                 password=self.password))
+            else:
+                f.write(NOAUTH_TEMPLATE)
         os.chmod(self.conf_path, 0o600)
         shutil.copyfile(
             os.path.join(self.venv, 'etc', 'glance', 'glance-api-paste.ini'),
