@@ -343,6 +343,16 @@ class InvalidImageConfigDrive(Invalid):
     msg_fmt = "Image's config drive option '%(config_drive)s' is invalid"
 
 
+class ConfigDriveVendorDataFailed(ServiceUnavailable):
+    """A fatal vendordata target failed while a rebuild built the config
+    drive; the reason stays in the log (it may name internal URLs).
+    """
+
+    msg_fmt = ('Failed to build configdrive: vendordata target %(target)s '
+               'failed. Nothing was changed: retry the request in '
+               '%(retry_after)d seconds.')
+
+
 class ConfigDriveTooLarge(Invalid):
     msg_fmt = ('The config drive has %(size)d bytes, over the limit of '
                '%(cap)d bytes.')

@@ -42,21 +42,25 @@ class ConfigDriveBuilder:
     vendordata providers, as the metadata service has them.
 
     :param files: a ``metadata.instance_files.InstanceFiles``.
+    :param max_size: the largest image, in bytes.
     """
 
-    def __init__(self, files):
+    def __init__(self, files, max_size=iso.MAX_SIZE):
         self.files = files
+        self.max_size = max_size
 
     @classmethod
     def from_conf(cls, conf):
-        """Build it with ``[api] vendordata_providers``; no document is
-        kept (every drive is of a new instance state).
+        """Build it with ``[api] vendordata_providers`` and ``[DEFAULT]
+        config_drive_max_size``; no document is kept (every drive is of a
+        new instance state).
 
         :raises nova_mini.exception.VendorDataConfigError: a provider's
             configuration is invalid.
         """
         return cls(instance_files.InstanceFiles(
-            conf, vendordata.load(conf), cache.DocumentCache(0, 1)))
+            conf, vendordata.load(conf), cache.DocumentCache(0, 1)),
+            max_size=conf.config_drive_max_size)
 
     def tree(self, instance):
         """Return the drive's files.
@@ -87,10 +91,11 @@ class ConfigDriveBuilder:
         :param instance: as ``tree``.
         :returns: str.
         :raises nova_mini.exception.ConfigDriveTooLarge: over
-            ``iso.MAX_SIZE``.
+            ``max_size``.
         :raises nova_mini.exception.VendorDataTargetFailed: as ``tree``.
         """
-        return iso.encode(iso.build(self.tree(instance)))
+        return iso.encode(iso.build(self.tree(instance),
+                                    max_size=self.max_size))
 
     def close(self):
         """Close the vendordata providers' sessions."""

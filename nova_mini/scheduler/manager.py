@@ -113,6 +113,22 @@ class SchedulerManager(object):
         deployed.node_uuid = node_uuid
         return self.config_drives.build(deployed)
 
+    def _drive_failed(self, ctxt, instance, exc):
+        """Fail a build whose config drive could not be built, in Nova's
+        Ironic driver's words; a target's reason (it may name internal
+        URLs) only in the log and the fault's details (administrators).
+        """
+        if isinstance(exc, exception.VendorDataTargetFailed):
+            failed = ('Failed to build configdrive: Vendordata target %s '
+                      'failed.' % exc.kwargs.get('target'))
+        else:
+            failed = 'Failed to build configdrive: %s' % exc.format_message()
+        LOG.error('Instance %s: config drive not built: %s', instance.uuid,
+                  exc)
+        node_obj.Node.release(ctxt, instance.uuid)
+        instance.mark_error(failed, code=500, details=exc.format_message())
+        return failed
+
     def _deploy(self, ctxt, instance, selection, image=None):
         """Deploy the claimed node (the node's own trait check runs), with
         a config drive when the instance gets one (configdrive.required),
@@ -131,13 +147,7 @@ class SchedulerManager(object):
                                                  selection.node_uuid)
             except (exception.VendorDataTargetFailed,
                     exception.ConfigDriveTooLarge) as exc:
-                # Nova's Ironic driver's words for it.
-                failed = 'Failed to build configdrive: %s' % (
-                    exc.format_message())
-                LOG.error('Instance %s: %s', instance.uuid, failed)
-                node_obj.Node.release(ctxt, instance.uuid)
-                instance.mark_error(failed, code=500)
-                return failed
+                return self._drive_failed(ctxt, instance, exc)
         try:
             node = node_obj.Node.get_by_uuid(ctxt, selection.node_uuid)
             # Only while the node is still claimed for this instance: a

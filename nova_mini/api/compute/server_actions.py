@@ -36,11 +36,13 @@ from pecan import rest
 
 from nova_mini.api.compute.schemas import server_actions as schema
 from nova_mini.api.compute import server_common
+from nova_mini.api.compute import server_config_drive
 from nova_mini.api.compute import versions
 from nova_mini.api.compute.views import servers as server_views
 from nova_mini.api import validation
 from nova_mini.api import wsgi
 from nova_mini import conf
+from nova_mini.configdrive import required as configdrive_required
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
@@ -214,6 +216,7 @@ class ServerActionController(rest.RestController):
         image = glance.image_meta(body['imageRef'],
                                   req.environ.get(glance.USER_AUTH_KEY))
         server_common.check_image_fits(instance.flavor, image)
+        configdrive_required.check_image(image)
         values = {'image_ref': image.id,
                   'auto_disk_config': server_common.get_image_disk_config(
                       image, server_common.disk_config(body))}
@@ -231,6 +234,11 @@ class ServerActionController(rest.RestController):
             vm_state=task.STOPPED if stopped else task.ACTIVE,
             power_state=task.SHUTDOWN if stopped else task.RUNNING,
             fault=None)
+        # Before the transaction: vendordata targets are called over HTTP.
+        configdrive = server_config_drive.for_rebuild(
+            instance, image, dict(values, **details), metadata, CONF)
+        if configdrive is not None:
+            values['config_drive'] = True
 
         def rebuild():
             _check_not_rescued(context, instance)
@@ -250,7 +258,8 @@ class ServerActionController(rest.RestController):
                 # The node's instance_info gets the new image and traits.
                 node_provision.rebuild_info(
                     context, host, instance.uuid, image,
-                    values['auto_disk_config'], spec.required_traits)
+                    values['auto_disk_config'], spec.required_traits,
+                    configdrive=configdrive)
             # As Nova: its conductor's event, then its compute manager's.
             return [('rebuild_server', CONF.host),
                     ('compute_rebuild_instance', host)]

@@ -161,7 +161,7 @@ def _root_gb(flavor_text):
 
 @db_api.context_manager.writer
 def rebuild_info(context, node_uuid, instance_uuid, image,
-                 auto_disk_config, traits=None):
+                 auto_disk_config, traits=None, configdrive=None):
     """Write the new image and disk configuration of a rebuild into the
     node's ``instance_info`` while the node is the instance's; whether it
     was.
@@ -170,6 +170,9 @@ def rebuild_info(context, node_uuid, instance_uuid, image,
     :param auto_disk_config: the server's disk configuration.
     :param traits: the traits the deploy needs now (the RequestSpec's
         required traits with the new image), or None to keep them.
+    :param configdrive: the rebuilt server's config drive (gzip + base64),
+        or None for a server without one: the node keeps no drive of what
+        the server was.
     """
     row = context.session.execute(sa.select(
         _NODES.c.instance_info, _NODES.c.local_gb).where(
@@ -184,6 +187,9 @@ def rebuild_info(context, node_uuid, instance_uuid, image,
     info.update(image_info(image))
     if traits is not None:
         info['traits'] = list(traits)
+    info.pop('configdrive', None)
+    if configdrive is not None:
+        info['configdrive'] = configdrive
     info.update(disk_layout(_root_gb(flavor), row.local_gb,
                             auto_disk_config))
     return bool(context.session.execute(_NODES.update().where(

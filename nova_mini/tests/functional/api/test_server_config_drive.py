@@ -265,3 +265,96 @@ def test_delete_leaves_no_drive(make_stack):
                                       node.uuid)
     assert stored.instance_uuid is None
     assert 'configdrive' not in stored.instance_info
+
+
+KEY = ('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGxY2FFvN6hRn7Pc4TVKtfFfJb2v'
+       'Whxy0K6s5FRT4p+I demo@host')
+
+
+def _rebuild(app, server_id, status=202, **body):
+    return app.post_json(V21 + '/servers/%s/action' % server_id,
+                         {'rebuild': body}, headers=_demo(), status=status)
+
+
+def test_rebuild_writes_a_new_drive(make_stack):
+    app, node = make_stack()
+    app.post_json(V21 + '/os-keypairs', {'keypair': {
+        'name': 'mykey', 'public_key': KEY}}, headers=_demo(), status=201)
+    created = _boot(app, config_drive=True, metadata={'role': 'db'},
+                    user_data=base64.b64encode(b'old').decode())
+    assert _wait(app, created['id'])['status'] == 'ACTIVE'
+    before = _stored_drive(node)
+    _rebuild(app, created['id'], imageRef=MANDATORY, name='renamed',
+             metadata={'role': 'web'}, key_name='mykey',
+             user_data=base64.b64encode(USER_DATA).decode())
+    after = _stored_drive(node)
+    assert after != before
+    files = _files(after)
+    latest = json.loads(files['openstack/latest/meta_data.json'])
+    assert latest['uuid'] == created['id']
+    assert latest['name'] == 'renamed'
+    assert latest['hostname'] == 'renamed.novalocal'
+    assert latest['meta'] == {'role': 'web'}
+    assert latest['public_keys'] == {'mykey': KEY}
+    assert files['openstack/latest/user_data'] == USER_DATA
+    assert _wait(app, created['id'])['config_drive'] == 'True'
+
+
+def test_rebuild_to_an_image_that_mandates_a_drive(make_stack):
+    app, node = make_stack()
+    created = _boot(app)
+    assert _wait(app, created['id'])['status'] == 'ACTIVE'
+    assert _stored_drive(node) is None
+    _rebuild(app, created['id'], imageRef=MANDATORY)
+    files = _files(_stored_drive(node))
+    assert json.loads(files['openstack/latest/meta_data.json'])[
+        'uuid'] == created['id']
+    assert _wait(app, created['id'])['config_drive'] == 'True'
+
+
+def test_a_server_without_a_drive_is_rebuilt_without_one(make_stack):
+    # force_config_drive is for new builds: a launched server is rebuilt
+    # as it was.
+    app, node = make_stack()
+    created = _boot(app)
+    assert _wait(app, created['id'])['status'] == 'ACTIVE'
+    _rebuild(app, created['id'], imageRef=PLAIN)
+    assert _stored_drive(node) is None
+    assert _wait(app, created['id'])['config_drive'] == ''
+
+
+def test_rebuild_to_an_image_with_another_drive_policy(make_stack):
+    app, node = make_stack()
+    created = _boot(app, config_drive=True)
+    assert _wait(app, created['id'])['status'] == 'ACTIVE'
+    before = _stored_drive(node)
+    refused = _rebuild(app, created['id'], status=400, imageRef=WRONG)
+    assert refused.json['badRequest']['message'] == (
+        "Image's config drive option 'always' is invalid")
+    assert _stored_drive(node) == before
+
+
+def test_rebuild_with_a_failed_fatal_target_changes_nothing(make_stack):
+    gone = http_servers.ReplyServer()
+    gone.setUp()
+    url = gone.url
+    gone.cleanUp()
+    app, node = make_stack(**{
+        'api.vendordata_providers': ['DynamicJSON'],
+        'api.vendordata_dynamic_targets': ['gone@' + url],
+        'api.vendordata_dynamic_failure_fatal': True})
+    # No drive at boot: the target is not called.
+    created = _boot(app)
+    assert _wait(app, created['id'])['status'] == 'ACTIVE'
+    refused = _rebuild(app, created['id'], status=503, imageRef=MANDATORY,
+                       name='other')
+    fault = refused.json['serviceUnavailable']['message']
+    assert fault.startswith('Failed to build configdrive: vendordata '
+                            'target gone failed. Nothing was changed')
+    # The target's URL stays in the log.
+    assert url not in fault
+    assert refused.headers['Retry-After'] == '5'
+    server = _wait(app, created['id'])
+    assert (server['name'], server['image']['id'], server['status'],
+            server['config_drive']) == ('drive-1', PLAIN, 'ACTIVE', '')
+    assert _stored_drive(node) is None
