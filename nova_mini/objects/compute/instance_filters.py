@@ -45,6 +45,9 @@ A sort key is a column of the instances table, or ``(column, value)``:
 whether the column equals the value (false first).
 """
 
+import re
+from re import _parser as re_parser
+import warnings
 
 import sqlalchemy as sa
 
@@ -117,6 +120,83 @@ def literal_prefix(pattern):
     return ''.join(prefix)
 
 
+# Literal characters after which Python's re and the regex package (what
+# SQLite's REGEXP runs) may read a pattern differently: regex's fuzzy
+# matching (``(abc){e<=1}``) and POSIX classes (``[[:digit:]]``) are
+# literal text to re. A pattern with one of them gets no required text.
+_AMBIGUOUS = frozenset(map(ord, '{}]'))
+
+
+def _literal_runs(items):
+    """The runs of literal text every match of the parsed ``items`` (a
+    sequence matched as a whole) contains.
+    """
+    runs, run = [], []
+    for op, arg in items:
+        if op is re_parser.LITERAL:
+            run.append(chr(arg))
+            continue
+        if run:
+            runs.append(''.join(run))
+            run = []
+        if op is re_parser.SUBPATTERN and not arg[1] and not arg[2]:
+            runs.extend(_literal_runs(arg[3]))  # a group, no flags of its own
+        elif op is re_parser.ATOMIC_GROUP:
+            runs.extend(_literal_runs(arg))
+        elif op in (re_parser.MAX_REPEAT, re_parser.MIN_REPEAT,
+                    re_parser.POSSESSIVE_REPEAT) and arg[0] >= 1:
+            runs.extend(_literal_runs(arg[2]))  # matched at least once
+        # Anything else (a branch, a set, a look-around, an optional
+        # part, a back reference) requires no text here.
+    if run:
+        runs.append(''.join(run))
+    return runs
+
+
+def _literals(arg):
+    """The literal characters (codes) of a parsed pattern, at any depth
+    outside sets.
+    """
+    if isinstance(arg, re_parser.SubPattern):
+        for op, inner in arg:
+            if op is re_parser.LITERAL:
+                yield inner
+            elif op is not re_parser.IN:
+                yield from _literals(inner)
+    elif isinstance(arg, (list, tuple)):
+        for inner in arg:
+            yield from _literals(inner)
+
+
+def required_text(pattern):
+    """The longest text every value ``pattern`` matches (``re.search``,
+    as SQLite's REGEXP) contains, '' if none is known: a superset
+    condition (``LIKE '%text%'``) the database checks far faster than the
+    pattern, and never false where the pattern matches.
+
+    Conservative: only runs of literal characters of the parts every match
+    goes through (not in a branch, an optional or flagged group, a
+    look-around); no text for a pattern ignoring case or one that
+    Python's ``re`` and the ``regex`` package might read differently.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            parsed = re_parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return ''
+    if parsed.state.flags & re.IGNORECASE or any(
+            code in _AMBIGUOUS for code in _literals(parsed)):
+        return ''
+    runs = _literal_runs(parsed)
+    if not runs:
+        return ''
+    text = max(runs, key=len)
+    if any(0xD800 <= ord(char) <= 0xDFFF or char == '\0' for char in text):
+        return ''
+    return text
+
+
 def _prefix_range(column, prefix):
     """``column`` starts with ``prefix``, as an index range (SQLite
     compares text by code point).
@@ -136,15 +216,26 @@ def regex_condition(column_name, pattern, dialect):
     operator and MySQL its REGEXP, as Nova's database does. A pattern
     anchored on literal text (``^web-1``) reads an index range of names:
     on SQLite through the range added here, on PostgreSQL through the
-    planner's own (the name index has ``text_pattern_ops``).
+    planner's own (the name index has ``text_pattern_ops``). Otherwise, on
+    SQLite, a text every match contains (``required_text``) is looked for
+    with LIKE before REGEXP runs (PostgreSQL's and MySQL's own engines
+    do that themselves).
     """
     column = _INSTANCES.c[column_name]
     if column_name == 'launch_index':
         column = sa.cast(column, sa.String)
     condition = column.regexp_match(pattern)
+    if dialect != 'sqlite':
+        return condition
     prefix = literal_prefix(pattern)
-    if prefix and column_name == 'name' and dialect == 'sqlite':
-        condition = sa.and_(_prefix_range(column, prefix), condition)
+    if prefix and column_name == 'name':
+        return sa.and_(_prefix_range(column, prefix), condition)
+    text = required_text(pattern)
+    if text and column_name != 'launch_index':
+        # NOTE: LIKE first: SQLite evaluates the terms of an AND in
+        # order, and calls REGEXP (Python, per row) only where LIKE (C,
+        # ASCII case-insensitive: a superset) holds.
+        return sa.and_(column.contains(text, autoescape=True), condition)
     return condition
 
 
