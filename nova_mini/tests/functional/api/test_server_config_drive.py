@@ -26,11 +26,14 @@ import json
 import time
 import uuid
 
+from keystoneauth1 import loading as ks_loading
+from oslo_config import fixture as config_fixture
 import oslo_messaging as messaging
 import pycdlib
 import pytest
 import webtest
 
+from nova_mini import conf as nm_conf
 from nova_mini.configdrive import iso
 from nova_mini import context as nm_context
 from nova_mini import objects
@@ -80,12 +83,22 @@ def glance():
 
 @pytest.fixture
 def make_stack(api_fixture_factory, glance):
-    """``make(**conf_overrides)``: (webtest app, node) with a scheduler
-    RPC server of the same configuration running.
+    """``make(register_auth_plugin=None, **conf_overrides)``: (webtest
+    app, node) with a scheduler RPC server of the same configuration
+    running. ``register_auth_plugin`` names a keystoneauth1 plugin whose
+    options [vendordata_dynamic_auth] gets for the test (they cannot be
+    set before).
     """
     servers = []
+    registrar = config_fixture.Config(nm_conf.CONF)
+    registrar.setUp()
 
-    def make(**overrides):
+    def make(register_auth_plugin=None, **overrides):
+        if register_auth_plugin:
+            registrar.register_opts(
+                ks_loading.get_auth_plugin_conf_options(
+                    register_auth_plugin),
+                group='vendordata_dynamic_auth')
         overrides.setdefault('glance.endpoint_override', glance)
         fixture = api_fixture_factory(conf_overrides=overrides)
         scheduler = manager.SchedulerManager('drive', fixture.conf)
@@ -111,6 +124,7 @@ def make_stack(api_fixture_factory, glance):
         server.stop()
         server.wait()
         scheduler.config_drives.close()
+    registrar.cleanUp()
 
 
 def _boot(app, image=PLAIN, status=202, **extra):
