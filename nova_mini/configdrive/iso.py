@@ -211,7 +211,13 @@ def decode(text, max_size=MAX_SIZE):
                 if size > max_size:
                     raise _too_large(size, max_size)
                 chunks.append(chunk)
-    except (OSError, EOFError, zlib.error) as exc:
+    except EOFError as exc:
         raise exception.ConfigDriveInvalid(
-            reason='not gzip: %s' % exc) from exc
+            reason='not gzip: the gzip stream ends early.') from exc
+    except (OSError, zlib.error) as exc:
+        # Not the exception's text: gzip quotes the stream's first bytes
+        # ("Not a gzipped file (b'..')") or checksums of its content.
+        raise exception.ConfigDriveInvalid(
+            reason='not gzip: the decoded text is not a valid gzip '
+                   'stream.') from exc
     return b''.join(chunks)

@@ -133,6 +133,28 @@ def test_decode_refuses_what_is_not_gzip_base64(text):
         iso.decode(text)
 
 
+_GZIP = gzip.compress(b'secret data', mtime=0)
+
+
+@pytest.mark.parametrize('data,reason', [
+    # gzip's own messages quote the stream's first bytes, or checksums and
+    # lengths of its content.
+    (b'SECRET-not-gzip', 'the decoded text is not a valid gzip stream.'),
+    (_GZIP + b'SECRET', 'the decoded text is not a valid gzip stream.'),
+    (_GZIP[:-8] + b'\0\0\0\0' + _GZIP[-4:],
+     'the decoded text is not a valid gzip stream.'),
+    (_GZIP[:-4] + b'\1\0\0\0', 'the decoded text is not a valid gzip stream.'),
+    (_GZIP[:10] + b'\xff' * 8 + _GZIP[18:],
+     'the decoded text is not a valid gzip stream.'),
+    (_GZIP[:-6], 'the gzip stream ends early.'),
+], ids=['not-gzip', 'trailing-data', 'crc', 'length', 'corrupt', 'truncated'])
+def test_decode_refusal_quotes_nothing_of_the_input(data, reason):
+    with pytest.raises(exception.ConfigDriveInvalid) as raised:
+        iso.decode(base64.b64encode(data).decode())
+    assert raised.value.format_message() == (
+        'Invalid config drive: not gzip: ' + reason)
+
+
 def test_size_cap_on_build():
     with pytest.raises(exception.ConfigDriveTooLarge) as raised:
         iso.build({'big': b'\0' * 5000}, max_size=4096)
