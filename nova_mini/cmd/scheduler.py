@@ -37,6 +37,8 @@ from nova_mini.cmd import common
 from nova_mini import conf
 from nova_mini import config
 from nova_mini.db import api as db_api
+from nova_mini import exception
+from nova_mini.metadata import vendordata
 from nova_mini import rpc
 from nova_mini.scheduler import cleanup
 from nova_mini.scheduler import manager
@@ -52,10 +54,22 @@ def main(argv=None):
     config.log_options()
     common.require_database(CONF)
     common.require_broker(CONF)
+    require_vendordata_config(CONF)
     workers = CONF.scheduler.workers
     if workers > 1:
         sys.exit(_parent(workers))
     _serve()
+
+
+def require_vendordata_config(conf):
+    """End the program with one line if the vendordata providers, which
+    the scheduler loads for config drives, refuse this configuration:
+    checked before the workers are forked, as nova-mini-metadata does.
+    """
+    try:
+        vendordata.load(conf).close()
+    except exception.VendorDataConfigError as exc:
+        service.fail('%s', exc.format_message())
 
 
 def _serve(parent=None):
