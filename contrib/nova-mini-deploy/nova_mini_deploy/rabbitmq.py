@@ -17,6 +17,7 @@ hosts and users made and deleted with rabbitmqctl.
 
 import contextlib
 import logging
+import re
 import shutil
 import subprocess
 from urllib import parse
@@ -146,6 +147,47 @@ class RabbitMQ(object):
                              virtual_host, 'name', 'consumers').splitlines()
         return {name: int(count) for name, count in
                 (line.rsplit('\t', 1) for line in lines if line)}
+
+    def _ctl(self, *args):
+        """``rabbitmqctl -q args`` on this broker; its output."""
+        return _rabbitmqctl(*args)
+
+    def queue_messages(self, virtual_host):
+        """``{queue name: (messages ready, messages delivered and not yet
+        acknowledged)}`` of ``virtual_host``.
+        """
+        lines = self._ctl('list_queues', '--no-table-headers', '-p',
+                          virtual_host, 'name', 'messages_ready',
+                          'messages_unacknowledged').splitlines()
+        return {name: (int(ready), int(unacked)) for name, ready, unacked in
+                (line.rsplit('\t', 2) for line in lines if line)}
+
+    def unacknowledged_by_client(self, virtual_host):
+        """``{connection name: messages delivered to it and not yet
+        acknowledged}`` of the clients of ``virtual_host`` that name their
+        connection (oslo.messaging: ``<program>:<pid>:<uuid>``).
+        """
+        names = {}
+        for line in self._ctl('list_connections', '--no-table-headers',
+                              'name', 'vhost',
+                              'client_properties').splitlines():
+            if not line:
+                continue
+            connection, vhost, properties = line.split('\t', 2)
+            found = re.search(r'\{"connection_name","([^"]*)"\}', properties)
+            if vhost == virtual_host and found:
+                names[connection] = found.group(1)
+        counts = {}
+        for line in self._ctl('list_channels', '--no-table-headers',
+                              'name', 'vhost',
+                              'messages_unacknowledged').splitlines():
+            if not line:
+                continue
+            channel, vhost, unacked = line.rsplit('\t', 2)
+            name = names.get(channel.rsplit(' (', 1)[0])
+            if vhost == virtual_host and name:
+                counts[name] = counts.get(name, 0) + int(unacked)
+        return counts
 
     @contextlib.contextmanager
     def virtual_hosts(self, *names):

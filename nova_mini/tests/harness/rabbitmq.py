@@ -120,6 +120,10 @@ class PrivateRabbitMQ(rabbitmq.RabbitMQ):
                                                        ' '.join(args)))
         return proc.stdout.decode('utf-8', 'replace')
 
+    def _ctl(self, *args):
+        # The shared node's listings (queue_messages...) on this node.
+        return self.ctl(*args)
+
     def ensure(self, timeout=None):
         """Start the node unless it runs."""
         if not self.running:
@@ -179,7 +183,7 @@ class PrivateRabbitMQ(rabbitmq.RabbitMQ):
         """
         self.stop()
         if down_for:
-            time.sleep(down_for)
+            time.sleep(down_for)     # the outage asked for
         return self.start(timeout)
 
     def cleanup(self):

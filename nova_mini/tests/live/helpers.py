@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from nova_mini.db import models
 from nova_mini.objects.baremetal import node as node_obj
 from nova_mini_deploy import glance as glance_harness
+from nova_mini_deploy import util
 
 RUN = uuid.uuid4().hex[:6]
 RESOURCE_CLASS = 'baremetal-md-%s' % RUN
@@ -49,6 +50,104 @@ def stack_engine(stack):
     path = os.path.join(stack.nova.state_dir, 'nova_mini.sqlite')
     return sa.create_engine('sqlite:///%s' % path,
                             connect_args={'timeout': 30})
+
+
+# The states of /proc/net/tcp.
+TCP_ESTABLISHED, TCP_LISTEN = '01', '0A'
+
+
+def tcp_sockets():
+    """The machine's TCP sockets, from /proc/net/tcp and tcp6: a list of
+    ``(local port, remote port, state, send queue, receive queue)``, the
+    queues in bytes (an established socket's send queue holds what the
+    peer has not acknowledged, its receive queue what no process has
+    read yet).
+    """
+    sockets = []
+    for name in ('tcp', 'tcp6'):
+        try:
+            with open('/proc/net/' + name) as f:
+                lines = f.read().splitlines()[1:]
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            fields = line.split()
+            send, receive = fields[4].split(':')
+            sockets.append((int(fields[1].rsplit(':', 1)[1], 16),
+                            int(fields[2].rsplit(':', 1)[1], 16),
+                            fields[3], int(send, 16), int(receive, 16)))
+    return sockets
+
+
+def requests_read(server_port, client_ports):
+    """Whether the server on ``server_port`` has read everything that the
+    clients on ``client_ports`` (local ports) sent so far: each connection
+    established, nothing left in the client's send queue nor in the
+    server's receive queue. The kernel queues what a client sends before
+    the server accepts it: an empty receive queue means that a server
+    process took the connection and read the bytes.
+    """
+    sockets = tcp_sockets()
+    for client in client_ports:
+        ends = {(local, state): (send, receive)
+                for local, remote, state, send, receive in sockets
+                if (local, remote) in ((client, server_port),
+                                       (server_port, client))}
+        client_end = ends.get((client, TCP_ESTABLISHED))
+        server_end = ends.get((server_port, TCP_ESTABLISHED))
+        if not (client_end and server_end and client_end[0] == 0
+                and server_end[1] == 0):
+            return False
+    return True
+
+
+def wait_requests_read(server_port, client_ports, timeout=60, abort=None):
+    """Wait until requests_read(); ServiceError after ``timeout`` seconds
+    or as soon as ``abort()`` gives a reason.
+    """
+    client_ports = list(client_ports)
+    util.wait_until(
+        lambda: requests_read(server_port, client_ports), timeout,
+        'the server on port %d reading the requests sent from ports %s'
+        % (server_port, client_ports), interval=0.05, abort=abort)
+
+
+def listening(port):
+    """Whether some process listens on TCP ``port``."""
+    return any(local == port and state == TCP_LISTEN
+               for local, _remote, state, _send, _receive in tcp_sockets())
+
+
+def log_has(proc, text):
+    """Whether the log of ``proc`` (a nova_mini_deploy Process) has
+    ``text``.
+    """
+    with open(proc.log_path) as f:
+        return text in f.read()
+
+
+def wait_queue(stack, virtual_host, counts, what, queue='scheduler',
+               timeout=60):
+    """Wait until RabbitMQ's ``queue`` of ``virtual_host`` holds ``counts``
+    messages, ``(ready, delivered but unacknowledged)``; AssertionError
+    naming ``what`` and the last counts after ``timeout`` seconds.
+
+    The RPC server acknowledges a message before it runs it: (0, 0) on
+    the ``scheduler`` queue means every build cast was taken (a scheduler
+    stopped or killed from then on never gets it again); a frozen
+    scheduler holds what RabbitMQ delivered to it, unacknowledged.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        now = stack.rabbit.queue_messages(virtual_host).get(queue)
+        if now == tuple(counts):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                '%s: queue %s of %s still holds (ready, unacknowledged) '
+                '%s, not %s, after %ss' % (what, queue, virtual_host, now,
+                                           tuple(counts), timeout))
+        time.sleep(0.2)
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ import uuid
 import pytest
 import requests
 
+from nova_mini.tests.live import helpers
 from nova_mini_deploy import nova
 from nova_mini_deploy import util
 
@@ -167,9 +168,14 @@ def test_sigterm_lets_request_in_flight_finish(stack, extra_api,
     half = len(body) // 2
     with socket.create_connection(('127.0.0.1', port), timeout=60) as conn:
         conn.sendall(head.encode() + body[:half])
-        time.sleep(1.5)       # a worker thread now waits for the rest
+        # A worker thread has read the headers and half the body: it now
+        # waits for the rest.
+        helpers.wait_requests_read(port, [conn.getsockname()[1]])
         proc.send_signal(signal.SIGTERM)
-        time.sleep(1.5)
+        # The signal is handled once the master and the worker have
+        # closed the listening socket; the request is still in flight.
+        util.wait_until(lambda: not helpers.listening(port), 30,
+                        'the API closing port %d after SIGTERM' % port)
         assert proc.running, 'exited with a request in flight'
         conn.sendall(body[half:])
         response = b''

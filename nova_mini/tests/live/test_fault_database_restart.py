@@ -223,11 +223,11 @@ def test_database_restart_under_load(cluster, deployment):
         engine.dispose()    # its connections die with the server
         runner = threading.Thread(target=mix.run, daemon=True)
         runner.start()
-        time.sleep(BEFORE)
+        time.sleep(BEFORE)      # the behaviour under test: load, then...
         stop_called = time.monotonic()
         cluster.stop(mode='fast')
         stopped = time.monotonic()
-        time.sleep(OUTAGE)
+        time.sleep(OUTAGE)      # ...an outage of that length under load
         start_called = time.monotonic()
         cluster.start()
         started = time.monotonic()

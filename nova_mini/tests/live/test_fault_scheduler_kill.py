@@ -61,10 +61,10 @@ _INSTANCES = models.Instance.__table__
 
 @pytest.fixture
 def vhost(stack):
-    """A RabbitMQ virtual host of this test; its transport URL."""
+    """A RabbitMQ virtual host of this test; (its name, transport URL)."""
     name = 'nova_mini_kill_%s' % uuid.uuid4().hex[:8]
     with stack.rabbit.virtual_hosts(name) as urls:
-        yield urls[0]
+        yield name, urls[0]
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def deployment(stack, vhost, extra_api):
     """Two schedulers (kill-a, kill-b) and an API of their own on the
     test's virtual host; yields ``(compute URL, {host: Process})``.
     """
-    default = {'transport_url': vhost, 'rpc_response_timeout': DEADLINE}
+    default = {'transport_url': vhost[1], 'rpc_response_timeout': DEADLINE}
     schedulers = {}
     for host in ('kill-a', 'kill-b'):
         name = 'nova-mini-scheduler-%s-%s' % (host, helpers.RUN)
@@ -159,20 +159,37 @@ def _building(engine, servers):
             if row.vm_state == 'building'}
 
 
-def _settled(engine, servers, quiet=2, timeout=60):
-    """Wait until the set of building servers has not changed for
-    ``quiet`` seconds (the running scheduler is done); that set.
+def _held_by(stack, virtual_host, proc):
+    """The messages RabbitMQ delivered to ``proc`` that it has not
+    acknowledged, and those of all clients of ``virtual_host``.
     """
-    deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        now = _building(engine, servers)
-        if now != last:
-            last, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return now
-        time.sleep(0.2)
-    raise AssertionError('builds still moving after %ds' % timeout)
+    counts = stack.rabbit.unacknowledged_by_client(virtual_host)
+    mine = sum(count for name, count in counts.items()
+               if name.split(':')[1:2] == [str(proc.pid)])
+    return mine, sum(counts.values())
+
+
+def _settled(stack, virtual_host, victim, engine, servers, timeout=60):
+    """Wait until RabbitMQ delivered both casts, the frozen ``victim``
+    holding its share unacknowledged, and the running scheduler has taken
+    the others and ended their builds: as many servers building as the
+    victim holds casts. Those servers.
+    """
+    def settled():
+        if stack.rabbit.queue_messages(virtual_host).get(
+                'scheduler', (None, None))[0] != 0:
+            return None         # not all delivered
+        held, everyone = _held_by(stack, virtual_host, victim)
+        if held != everyone:
+            return None         # the other one has not taken its own
+        building = _building(engine, servers)
+        if len(building) != held * (BOOTS // 2):
+            return None         # ... or not ended their builds
+        return [building]
+
+    return util.wait_until(
+        settled, timeout, 'the running scheduler ending the builds of its '
+        'casts, the frozen one holding the others')[0]
 
 
 def _wait_all(url, headers, servers):
@@ -193,8 +210,8 @@ def _setup(stack, engine):
     return {'X-Auth-Token': stack.token('demo')}
 
 
-def test_casts_of_a_scheduler_killed_before_taking_them(stack, deployment,
-                                                        engine):
+def test_casts_of_a_scheduler_killed_before_taking_them(stack, vhost,
+                                                        deployment, engine):
     """Killed while frozen: what it had received but not taken goes back
     to the queue, and the other scheduler builds every server.
     """
@@ -204,7 +221,7 @@ def test_casts_of_a_scheduler_killed_before_taking_them(stack, deployment,
     os.kill(victim.pid, signal.SIGSTOP)
     servers = _boot_all(url, headers, 'frozen', engine)
     # Its share waits for it (unless the other one took them all).
-    waiting = _settled(engine, servers)
+    waiting = _settled(stack, vhost[0], victim, engine, servers)
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait(10)
     shown = _wait_all(url, headers, servers)
@@ -221,20 +238,21 @@ def test_casts_of_a_scheduler_killed_before_taking_them(stack, deployment,
     assert not _claims(engine)
 
 
-def test_scheduler_killed_mid_build(stack, deployment, engine):
+def test_scheduler_killed_mid_build(stack, vhost, deployment, engine):
     url, schedulers = deployment
     headers = _setup(stack, engine)
     victim, survivor = schedulers['kill-a'], schedulers['kill-b']
     os.kill(victim.pid, signal.SIGSTOP)
     servers = _boot_all(url, headers, 'kill', engine)
     # The survivor built its share; the victim's waits for it.
-    waiting = _settled(engine, servers)
+    waiting = _settled(stack, vhost[0], victim, engine, servers)
     assert waiting, 'the frozen scheduler got no cast'
     with helpers.database_locked(stack):
         os.kill(victim.pid, signal.SIGCONT)
         # It takes its casts (acknowledged: never delivered again); their
         # claims wait for the lock.
-        time.sleep(1.5)
+        helpers.wait_queue(stack, vhost[0], (0, 0),
+                           'the victim taking its casts')
         os.kill(victim.pid, signal.SIGSTOP)
     # Let it run 10 ms at a time until one of its claims is in the
     # database, then kill it: its builds are between claim and end.

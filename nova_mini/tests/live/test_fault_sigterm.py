@@ -48,14 +48,18 @@ SLOW = 3
 SECRET = 'sigterm-proxy-secret-%s' % RUN
 
 
-def _get(port, path, headers=None):
+def _get(port, path, headers=None, sent=None):
     """GET on a new connection: ``(status, body)``, ``'refused'``, or the
-    name of the error met (a reset, a truncated answer...).
+    name of the error met (a reset, a truncated answer...). ``sent``, if
+    given, is called with the connection's local port once the request is
+    sent.
     """
     conn = http.client.HTTPConnection(util.LOCALHOST, port, timeout=60)
     try:
         conn.request('GET', path, headers=dict(headers or {},
                                                Connection='close'))
+        if sent is not None:
+            sent(conn.sock.getsockname()[1])
         response = conn.getresponse()
         return response.status, response.read()
     except ConnectionRefusedError:
@@ -75,7 +79,7 @@ def _probe(port, path, until, expected):
         outcome = _get(port, path)
         if outcome != 'refused' and outcome != expected:
             bad.append(outcome)
-        time.sleep(0.05)
+        time.sleep(0.05)    # the probes' pace, over the drain's length
     return bad
 
 
@@ -104,18 +108,30 @@ def test_api_finishes_writes_in_flight(stack, extra_api, engine):
     assert requests.get(url + '/flavors', headers=headers,
                         timeout=60).status_code == 200
     names = ['sigterm-%s-%d' % (RUN, i) for i in range(6)]
+    sent = []       # the clients' local ports
 
     def create(name):
-        response = requests.post(url + '/flavors', json={'flavor': {
-            'name': name, 'id': name, 'ram': 512, 'vcpus': 1, 'disk': 1}},
-            headers=headers, timeout=60)
-        return response.status_code, response.json()
+        conn = http.client.HTTPConnection(util.LOCALHOST, port, timeout=60)
+        try:
+            conn.request('POST', '/compute/v2.1/flavors', body=json.dumps(
+                {'flavor': {'name': name, 'id': name, 'ram': 512,
+                            'vcpus': 1, 'disk': 1}}),
+                headers=dict(headers, Connection='close',
+                             **{'Content-Type': 'application/json'}))
+            sent.append(conn.sock.getsockname()[1])
+            response = conn.getresponse()
+            return response.status, json.loads(response.read())
+        finally:
+            conn.close()
 
     with concurrent.futures.ThreadPoolExecutor(len(names)) as pool:
         with helpers.database_locked(stack):
             creating = [pool.submit(create, name) for name in names]
-            # The writes wait for the lock in the workers.
-            time.sleep(1.5)
+            # The worker has read the writes; they wait for the lock.
+            util.wait_until(lambda: len(sent) == len(names), 60,
+                            'the POSTs sent')
+            helpers.wait_requests_read(port, sent, abort=lambda: any(
+                f.done() for f in creating) and 'a POST was answered')
             assert not any(f.done() for f in creating)
             proc.send_signal(signal.SIGTERM)
             signalled = time.monotonic()
@@ -194,9 +210,14 @@ def test_metadata_finishes_slow_vendordata_in_flight(stack):
     assert root[0] == 200
     try:
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            reading = [pool.submit(_get, port, path, headers)
+            sent = []
+            reading = [pool.submit(_get, port, path, headers, sent.append)
                        for _i in range(4)]
-            time.sleep(1)
+            # The workers have read the GETs, which wait for the target.
+            util.wait_until(lambda: len(sent) == len(reading), 60,
+                            'the GETs sent')
+            helpers.wait_requests_read(port, sent, abort=lambda: any(
+                f.done() for f in reading) and 'a GET was answered')
             assert not any(f.done() for f in reading)
             proc.send_signal(signal.SIGTERM)
             signalled = time.monotonic()
@@ -223,12 +244,21 @@ def _ids_named(engine, name):
             table.c.name.like(name + '-%'))).scalars().all()
 
 
+def _active(engine, uuids):
+    """The servers of ``uuids`` that are ACTIVE."""
+    table = models.Instance.__table__
+    with engine.connect() as connection:
+        return connection.execute(sa.select(table.c.uuid).where(
+            table.c.uuid.in_(uuids),
+            table.c.vm_state == 'active')).scalars().all()
+
+
 @pytest.fixture
 def vhost(stack):
-    """A RabbitMQ virtual host of this test; its transport URL."""
+    """A RabbitMQ virtual host of this test; (its name, transport URL)."""
     name = 'nova_mini_sigterm_%s' % uuid.uuid4().hex[:8]
     with stack.rabbit.virtual_hosts(name) as urls:
-        yield urls[0]
+        yield name, urls[0]
 
 
 def test_scheduler_finishes_builds_in_hand(stack, vhost, extra_api, engine):
@@ -240,7 +270,8 @@ def test_scheduler_finishes_builds_in_hand(stack, vhost, extra_api, engine):
     flavor = helpers.make_flavor(stack, 'bm-term-%s' % RUN, resource_class)
     for _i in range(16):
         helpers.insert_node(engine, resource_class, name_prefix='term')
-    default = {'transport_url': vhost, 'rpc_response_timeout': 60}
+    vhost_name, transport_url = vhost
+    default = {'transport_url': transport_url, 'rpc_response_timeout': 60}
     procs = {}
     for host in ('term-a', 'term-b'):
         name = 'nova-mini-scheduler-%s-%s' % (host, RUN)
@@ -267,15 +298,23 @@ def test_scheduler_finishes_builds_in_hand(stack, vhost, extra_api, engine):
                                   max_count=4)
             servers += _ids_named(engine, name)
         assert len(servers) == 8
-        time.sleep(2)
+        # The other scheduler took one cast and built its servers; the
+        # victim holds the other, delivered but not taken.
+        helpers.wait_queue(stack, vhost_name, (0, 1),
+                           'the frozen scheduler holding a cast')
+        util.wait_until(lambda: len(_active(engine, servers)) == 4, 60,
+                        'the other scheduler building 4 servers')
         with helpers.database_locked(stack):
             os.kill(victim.pid, signal.SIGCONT)
-            # It takes its casts; their builds wait for the database.
-            time.sleep(1.5)
+            # It takes its cast; the builds wait for the database.
+            helpers.wait_queue(stack, vhost_name, (0, 0),
+                               'the victim taking its cast')
             victim.send_signal(signal.SIGTERM)
             signalled = time.monotonic()
-            time.sleep(SLOW)
-            assert victim.running
+            util.wait_until(
+                lambda: helpers.log_has(victim, 'Taking no more requests'),
+                GRACEFUL, 'the victim handling SIGTERM')
+            assert victim.running, 'exited with builds in hand'
         code = _exit_within(victim, signalled, GRACEFUL)
         shown = [helpers.wait_for_build(url, headers, server_id, timeout=60)
                  for server_id in servers]

@@ -61,6 +61,10 @@ METADATAS = ('md-a', 'md-b')
 BOOTS = 8
 READERS = 32
 LOAD_CLIENTS = 4
+# The requests of the load that each API process answers before the stop,
+# and that are answered after it.
+LOAD_WARM_UP = 20
+LOAD_AFTER_STOP = 40
 VENDOR_DATA2 = '/openstack/latest/vendor_data2.json'
 TARGETS = {'one': {'realm': 'one.example', 'run': RUN},
            'two': {'realm': 'two.example', 'run': RUN}}
@@ -353,18 +357,33 @@ def test_stopping_an_api_process_loses_no_request(stack, deployment,
                 with lock:
                     results.append((began, method, flavor_id, outcome))
 
+    def answered_since(began):
+        with lock:
+            return len([r for r in results if r[0] > began])
+
     victim = deployment.processes[APIS[0]]
+    baseline = _served(deployment.proxy, 'compute')
     with concurrent.futures.ThreadPoolExecutor(LOAD_CLIENTS) as pool:
         futures = [pool.submit(client, i) for i in range(LOAD_CLIENTS)]
         try:
-            time.sleep(3)
+            # Both processes serve the load.
+            util.wait_until(lambda: sorted(
+                server for server, count in _served(
+                    deployment.proxy, 'compute').items()
+                if count >= baseline.get(server, 0) + LOAD_WARM_UP)
+                == sorted(APIS), 60,
+                'each API process answering %d requests of the load'
+                % LOAD_WARM_UP)
             served_before = _served(deployment.proxy, 'compute')
             stopped_at = time.monotonic()
             victim.send_signal(signal.SIGTERM)
             code = victim.wait(60)
             exited_at = time.monotonic()
             # Load goes on on the other process alone.
-            time.sleep(3)
+            util.wait_until(lambda: answered_since(exited_at)
+                            >= LOAD_AFTER_STOP, 60,
+                            '%d requests answered after the stop'
+                            % LOAD_AFTER_STOP)
         finally:
             done.set()
             for future in futures:

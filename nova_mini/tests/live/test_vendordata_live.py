@@ -235,7 +235,7 @@ def test_stale_vendordata_is_revalidated(stack, samples, start_metadata,
     first = _read(root, server)
     assert first['brief']['instance-id'] == server['id']
     assert brief.calls(server['id']) == 1
-    time.sleep(1.5)
+    time.sleep(1.5)     # the behaviour under test: the entry goes stale
     assert _read(root, server) == first
     assert brief.calls(server['id']) == 2
     log = _log(stack.nova.processes[brief.name])
