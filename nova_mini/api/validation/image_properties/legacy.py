@@ -1,0 +1,117 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Nova's legacy image property names: each is read into the field of its
+current name when present (the current name wins when both are), with the
+current name's coercion. All are deprecated in favour of the current name.
+
+``vmware_adaptertype`` is the odd one: ``ide`` sets ``hw_disk_bus=ide``,
+any other non-empty value sets ``hw_disk_bus=scsi`` and is read as
+``hw_scsi_model``.
+"""
+
+from nova_mini.api.validation.image_properties import base
+from nova_mini.api.validation.image_properties import cpu
+from nova_mini.api.validation.image_properties import devices
+from nova_mini.api.validation.image_properties import img
+from nova_mini.api.validation.image_properties import os
+from nova_mini.api.validation.image_properties import platform
+
+# Legacy name -> current name (Nova's ImageMetaProps mapping).
+LEGACY_NAMES = {
+    'architecture': 'hw_architecture',
+    'auto_disk_config': 'hw_auto_disk_config',
+    'bdm_v2': 'img_bdm_v2',
+    'bittorrent': 'img_bittorrent',
+    'block_device_mapping': 'img_block_device_mapping',
+    'cache_in_nova': 'img_cache_in_nova',
+    'hypervisor_type': 'img_hv_type',
+    'hypervisor_version_requires': 'img_hv_requested_version',
+    'ipxe_boot': 'hw_ipxe_boot',
+    'mappings': 'img_mappings',
+    'owner_id': 'img_owner_id',
+    'root_device_name': 'img_root_device_name',
+    'vm_mode': 'hw_vm_mode',
+    'vmware_disktype': 'hw_disk_type',
+    'vmware_image_version': 'img_version',
+    'vmware_linked_clone': 'img_linked_clone',
+    'vmware_ostype': 'os_distro',
+    'xenapi_device_id': 'hw_device_id',
+    'xenapi_image_compression_level': 'img_compression_level',
+    'xenapi_skip_agent_inject_files_at_boot':
+        'os_skip_agent_inject_files_at_boot',
+    'xenapi_skip_agent_inject_ssh': 'os_skip_agent_inject_ssh',
+    'xenapi_use_agent': 'img_use_agent',
+}
+
+# Legacy names whose text Nova decodes as JSON before coercion.
+_JSON_NAMES = ('block_device_mapping', 'mappings')
+
+
+def _current():
+    definitions = {}
+    for module in (cpu, devices, img, os, platform):
+        definitions.update((d.name, d) for d in module.DEFINITIONS)
+    return definitions
+
+
+def _legacy(name, current):
+    coerce = current.coerce
+    if name in _JSON_NAMES:
+        coerce = base.list_of_mappings(json_text=True)
+    return base.ImageProperty(
+        name=name,
+        description='Legacy name of ``%s``. %s' % (
+            current.name, current.description),
+        value=current.value,
+        coerce=coerce,
+        field=current.name,
+        mirrors=current.mirrors,
+        drivers=current.drivers,
+        support=base.deprecated(None, replacement=current.name),
+        example=current.example,
+    )
+
+
+_scsi_model = base.folded_enum(devices.SCSI_MODELS, devices.SCSI_ALIASES)
+
+
+def _adapter_type(value):
+    text = str(value)
+    if text in ('', 'ide'):
+        return text
+    return _scsi_model(text)
+
+
+_BY_NAME = _current()
+
+DEFINITIONS = [
+    _legacy(name, _BY_NAME[current])
+    for name, current in sorted(LEGACY_NAMES.items())
+] + [
+    base.ImageProperty(
+        name='vmware_adaptertype',
+        description=(
+            'Legacy VMware disk adapter: ``ide`` puts the disks on an IDE '
+            'bus, any other value on a SCSI bus with that controller '
+            'model (as ``hw_scsi_model``, VMware names such as '
+            '``lsiLogicsas`` and ``paraVirtual`` accepted).'),
+        value=base.Value(str, enum=('ide',) + devices.SCSI_MODELS),
+        coerce=_adapter_type,
+        field='hw_scsi_model',
+        drivers=('vmware',),
+        support=base.deprecated(
+            None, replacement='hw_scsi_model',
+            note='or hw_disk_bus=ide'),
+        example='lsiLogic',
+    ),
+]

@@ -1,0 +1,203 @@
+#    Licensed under the Apache License, Version 2.0 (the "License"); you may
+#    not use this file except in compliance with the License. You may obtain
+#    a copy of the License at
+#
+#         http://www.apache.org/licenses/LICENSE-2.0
+#
+#    Unless required by applicable law or agreed to in writing, software
+#    distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+#    WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+#    License for the specific language governing permissions and limitations
+#    under the License.
+
+"""Lookup and validation of image properties against their definitions,
+with the extra spec registry's machinery (``extra_specs.registry``):
+the same index of exact and patterned names, the same "did you mean",
+the same operator plugins (namespace ``nova_mini.image_property_validators``,
+loaded after the in-tree definitions, which win a name both define).
+
+As in Nova, an unknown property is not an error where images are used
+(``PERMISSIVE``, the default): it stays a raw property. ``STRICT``, for
+operators checking their images, reports it with the names it resembles.
+"""
+
+import functools
+import importlib
+
+from oslo_log import log as logging
+from stevedore import extension
+
+from nova_mini.api.validation.extra_specs import registry as xs_registry
+from nova_mini.api.validation.image_properties import base
+
+LOG = logging.getLogger(__name__)
+
+IN_TREE_MODULES = ('cpu', 'devices', 'img', 'legacy', 'os', 'platform',
+                   'traits')
+PLUGIN_NAMESPACE = 'nova_mini.image_property_validators'
+
+STRICT = xs_registry.STRICT
+PERMISSIVE = xs_registry.PERMISSIVE
+DISABLED = xs_registry.DISABLED
+MODES = xs_registry.MODES
+
+# The prefix of Nova's message for an image it cannot read
+# (nova.compute.api refuses the request with a 400).
+NOVA_MESSAGE_PREFIX = 'Invalid image metadata. Error: '
+
+
+class Registry(xs_registry.Registry):
+    """Image property definitions, searchable by key.
+
+    Names are grouped by their prefix (``hw``, ``img``, ``os``, ``trait``)
+    where extra specs have a ``namespace:``; "did you mean" looks among
+    the names of the key's prefix first.
+    """
+
+    def namespace_known(self, key):
+        namespace = base.namespace_of(key)
+        return namespace is not None and namespace in self._namespaces
+
+    def suggest(self, key, count=3):
+        names, _by_head, _deletions = self._suggestion_index()
+        near = super(Registry, self).suggest(key, count)
+        if near:
+            return near
+        # The base groups by 'namespace:'; image property names have none,
+        # so look again among the names of the key's prefix, more loosely.
+        namespace = base.namespace_of(key)
+        same = [n for n in names if base.namespace_of(n) == namespace]
+        import difflib
+        return difflib.get_close_matches(key, same or names, n=count,
+                                         cutoff=0.6)
+
+
+class Verdict(xs_registry.Verdict):
+    """What validation found in a set of image properties; ``values``
+    holds Nova's typed value of each accepted known property.
+    """
+
+    def __init__(self):
+        super(Verdict, self).__init__()
+        self.values = {}
+
+
+def value_message(key, value, prop, exc):
+    """The message of a value ``prop`` refuses, its rule in words."""
+    rule = prop.value.describe()
+    if prop.value.description and (prop.value.pattern is not None or
+                                   prop.value.type is str and
+                                   not prop.value.enum):
+        rule = prop.value.description.replace('``', '').rstrip('.')
+        rule = rule[:1].lower() + rule[1:]
+    return "Image property '%s' (%s): %s." % (key, rule, exc)
+
+
+def unknown_key_message(registry, key):
+    """The message of a property no definition has, with the names it
+    resembles.
+    """
+    message = "Image property '%s' is not a known image property" % key
+    near = registry.suggest(key)
+    if near:
+        return message + '; did you mean %s?' % ' or '.join(
+            "'%s'" % n for n in near)
+    return message + '.'
+
+
+def validate(registry, properties, mode=PERMISSIVE):
+    """Check and coerce every property of ``properties`` (a dict).
+
+    :param mode: ``PERMISSIVE`` (as Nova: unknown properties are only
+        noted), ``STRICT`` (they are errors), ``DISABLED`` (nothing
+        checked).
+    :returns: a Verdict; true when there is no error.
+    """
+    verdict = Verdict()
+    if mode == DISABLED:
+        return verdict
+    for key, value in properties.items():
+        prop = registry.lookup(key)
+        if prop is None:
+            verdict.unknown.append(key)
+            if mode == STRICT:
+                verdict.errors.append(unknown_key_message(registry, key))
+            continue
+        try:
+            verdict.values[key] = prop.coerce(value)
+        except ValueError as exc:
+            verdict.errors.append(value_message(key, value, prop, exc))
+            continue
+        if prop.support.status == base.DEPRECATED:
+            verdict.deprecated.append((key, prop))
+    return verdict
+
+
+def validate_one(key, value, mode=PERMISSIVE, registry=None):
+    """Nova's typed value of one property, for the code that reads images.
+
+    :param registry: default: the process' registry (``get_registry``).
+    :returns: the typed value, or ``value`` unchanged for an unknown
+        property in permissive mode.
+    :raises nova_mini.api.validation.extra_specs.base.InvalidValue: the
+        value is refused (or the name, in strict mode); the message is
+        the one to give the user.
+    """
+    registry = registry or get_registry()
+    verdict = validate(registry, {key: value}, mode)
+    if verdict.errors:
+        raise base.InvalidValue(verdict.errors[0])
+    return verdict.values.get(key, value)
+
+
+def _in_tree():
+    for name in IN_TREE_MODULES:
+        module = importlib.import_module(
+            'nova_mini.api.validation.image_properties.' + name)
+        yield from module.DEFINITIONS
+
+
+def _plugins():
+    def _failed(_manager, entry_point, exc):
+        LOG.warning('Image property definitions %s could not be loaded and '
+                    'are ignored: %s', entry_point.name, exc)
+
+    manager = extension.ExtensionManager(
+        PLUGIN_NAMESPACE, invoke_on_load=False,
+        on_load_failure_callback=_failed)
+    for ext in manager:
+        definitions = ext.plugin
+        if callable(definitions):
+            definitions = definitions()
+        try:
+            yield ext.name, list(definitions)
+        except TypeError:
+            LOG.warning('Image property definitions %s are not a list and '
+                        'are ignored', ext.name)
+
+
+def build(include_plugins=True):
+    """A registry of the in-tree definitions, then the operators' ones
+    (an operator definition of an in-tree name is ignored, with a
+    warning).
+    """
+    registry = Registry(_in_tree())
+    if include_plugins:
+        for source, definitions in _plugins():
+            for prop in definitions:
+                if not isinstance(prop, base.ImageProperty):
+                    LOG.warning('%r from %s is not an ImageProperty and is '
+                                'ignored', prop, source)
+                    continue
+                prop.source = source
+                if not registry.add(prop):
+                    LOG.warning('Image property %s from %s is already '
+                                'defined in nova_mini; the in-tree '
+                                'definition is kept', prop.name, source)
+    return registry
+
+
+@functools.lru_cache(maxsize=1)
+def get_registry():
+    """The registry every API worker uses, built once per process."""
+    return build()
