@@ -20,7 +20,7 @@ Scenarios (project ``demo``, every server of it listed by ``demo``):
     name_prefix   GET .../servers/detail?limit=10&name=^srv-00012[0-9]
                   (10 servers match at every size; 2.47)
     name_search   GET .../servers/detail?limit=10&name=4321$
-                  (an unanchored pattern: 10 servers match at 10k, 10 at
+                  (an unanchored pattern: 1 server matches at 10k, 10 at
                   100k, found only by reading every name; on SQLite a
                   LIKE '%4321%' before REGEXP, on PostgreSQL its ``~``)
 
