@@ -20,12 +20,14 @@
     nova-mini-manage extra-specs metadefs --output-dir DIR
     nova-mini-manage flavor audit
     nova-mini-manage metadata show SERVER [--path latest/vendor_data2.json]
+    nova-mini-manage metadata show SERVER --config-drive [--path PATH]
     nova-mini-manage node list [--trait T] [--not-trait T] [--trait-any T]
                                [--not-trait-any T] [--format json]
 
 Each group of sub-commands beyond db and scheduler lives in a module of
 its own: ``manage_extra_specs`` (extra-specs, flavor audit) and
-``manage_metadata`` (metadata), ``manage_nodes`` (node).
+``manage_metadata`` (metadata; its config drive reader in
+``manage_config_drive``), ``manage_nodes`` (node).
 """
 
 import functools

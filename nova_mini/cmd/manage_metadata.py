@@ -19,6 +19,10 @@ the server's project from the database, signs the server's id with
 headers to ``[metadata] bind_host``/``bind_port`` (or ``--url``). What
 it prints is what the instance would read: JSON pretty-printed, anything
 else (user_data) as it came.
+
+With ``--config-drive`` it reads the server's config drive instead, from
+its node (``manage_config_drive``): the files listed, or the one
+``--path`` names printed.
 """
 
 import json
@@ -27,6 +31,7 @@ import sys
 from oslo_utils import uuidutils
 import requests
 
+from nova_mini.cmd import manage_config_drive
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini import exception
@@ -112,7 +117,10 @@ def show(conf):
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    url = metadata_url(command.url or service_url(conf), command.path)
+    if command.config_drive:
+        return manage_config_drive.show(conf, context, instance)
+    url = metadata_url(command.url or service_url(conf),
+                       command.path or DEFAULT_PATH)
     headers = signed_headers(conf.metadata.metadata_proxy_shared_secret,
                              instance.uuid, instance.project_id)
     try:
@@ -143,10 +151,16 @@ def add_parser(subparsers):
                      'through the metadata service (signed headers, as '
                      'the metadata proxy sends them)')
     show_.add_argument('server', help='Server id, or a unique name.')
-    show_.add_argument('--path', default=DEFAULT_PATH,
+    show_.add_argument('--path', default=None,
                        help='Path below /openstack/ (default: %s; e.g. '
-                            'latest/meta_data.json, latest/user_data).'
-                            % DEFAULT_PATH)
+                            'latest/meta_data.json, latest/user_data). '
+                            'With --config-drive: a file of the drive '
+                            '(openstack/latest/meta_data.json, or below '
+                            'openstack/ as for the service); default: '
+                            'list the files.' % DEFAULT_PATH)
+    show_.add_argument('--config-drive', action='store_true',
+                       help="Read the server's config drive, as its node "
+                            'stores it, instead of the metadata service.')
     show_.add_argument('--url', default=None,
                        help='Root URL of the metadata service (default: '
                             'from [metadata] bind_host and bind_port).')
