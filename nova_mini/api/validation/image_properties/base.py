@@ -30,7 +30,6 @@ follow it, not the extra spec rules:
 """
 
 import json
-import uuid
 
 from oslo_utils import strutils
 from oslo_utils import versionutils
@@ -80,20 +79,24 @@ class ImageProperty(xs_base.ExtraSpec):
         (``hw:cpu_policy`` for ``hw_cpu_policy``), or None.
     :param field: the ``ImageMetaProps`` field the value lands in, when
         it is not the name (legacy names, the NUMA families).
+    :param sequence: for a family numbered by its one parameter that
+        Nova reads from 0 upwards until a number is missing, the most it
+        reads (``hw_numa_cpus.{id}``: 128); keys past a gap are ignored.
     :param coerce: a function of the value returning Nova's typed value
         or raising ``InvalidValue``; by default, the one of ``value``'s
         type (see the module).
     """
 
-    __slots__ = ('mirrors', 'field', '_coerce')
+    __slots__ = ('mirrors', 'field', 'sequence', '_coerce')
 
     def __init__(self, name, description, value, mirrors=None, field=None,
-                 coerce=None, **kwargs):
+                 coerce=None, sequence=None, **kwargs):
         super(ImageProperty, self).__init__(name, description, value,
                                             **kwargs)
         self.namespace = namespace_of(name)
         self.mirrors = mirrors
         self.field = field or name
+        self.sequence = sequence
         self._coerce = coerce or _DEFAULT_COERCE[value.type](self)
 
     def coerce(self, value):
@@ -171,14 +174,10 @@ def folded_enum(values, aliases=None):
 
 
 def any_uuid(value):
-    """Nova's UUID coercion: any text; a malformed UUID is kept as is
-    (Nova only warns).
+    """Nova's UUID coercion: any text, kept as given (Nova only warns
+    about a malformed UUID).
     """
-    text = _as_text(value)
-    try:
-        return str(uuid.UUID(text))
-    except ValueError:
-        return text
+    return _as_text(value)
 
 
 def version_predicate(value):
@@ -237,8 +236,8 @@ def list_of_mappings(json_text):
 
     :param json_text: decode a text value as JSON first (what Nova does
         for the legacy names ``block_device_mapping`` and ``mappings``
-        only). Otherwise, as in Nova, a text value is a sequence of
-        characters, none of which is a mapping: only empty text passes.
+        only). Otherwise, as in Nova, text is refused: only a list is a
+        list.
     """
 
     def coerce(value):
@@ -248,7 +247,8 @@ def list_of_mappings(json_text):
                 data = json.loads(value)
             except ValueError:
                 raise InvalidValue("'%s' is not JSON" % value)
-        if data is None or isinstance(data, (bool, int, float)):
+        # Text (undecoded) and mappings are not lists, as in Nova.
+        if not isinstance(data, (list, tuple)):
             raise InvalidValue("'%s' is not a list" % (value,))
         result = []
         for item in data:

@@ -16,13 +16,16 @@ for what the flavor allows (the boot-time conflict rules are not part of
 the registry).
 
 Nova reads ``hw_numa_cpus.{id}`` and ``hw_numa_mem.{id}`` from ``0``
-upwards and stops at the first missing number; the registry checks each
-one given (see doc/source/reference/image-property-differences.rst).
+upwards, up to 127, and stops at the first missing number: the registry
+ignores the keys past a gap as Nova does (and reports them in strict
+mode).
 """
 
 from nova_mini.api.validation.image_properties import base
 
 _LIBVIRT = ('libvirt',)
+# The most guest NUMA nodes Nova reads from an image.
+NUMA_NODES_MAX = 128
 _NODE = base.Parameter(
     'id', r'0|[1-9]\d*',
     'Number of the guest NUMA node, from 0 up to ``hw_numa_nodes`` - 1, '
@@ -117,6 +120,7 @@ DEFINITIONS = [
         coerce=base.cpu_set,
         mirrors='hw:numa_cpus.{num}',
         field='hw_numa_cpus',
+        sequence=NUMA_NODES_MAX,
         drivers=_LIBVIRT,
         requires=('hw_numa_nodes', 'hw_numa_mem.{id}'),
         example='hw_numa_cpus.0=0-1',
@@ -130,6 +134,7 @@ DEFINITIONS = [
         value=base.Value(int),
         mirrors='hw:numa_mem.{num}',
         field='hw_numa_mem',
+        sequence=NUMA_NODES_MAX,
         drivers=_LIBVIRT,
         requires=('hw_numa_nodes', 'hw_numa_cpus.{id}'),
         example='hw_numa_mem.0=1024',

@@ -25,13 +25,14 @@ def _mappings(name, what):
         name=name,
         description=(
             '%s, as a list of mappings. Nova reads this name only as a '
-            'list, which Glance cannot store: from Glance, only an empty '
-            'value passes; the legacy name (without ``img_``) is the one '
-            'Nova decodes from JSON.' % what),
-        value=base.Value(str, description='An empty value.'),
+            'list, which a Glance property (text) never is, so Nova '
+            'refuses any value of it from Glance; the legacy name '
+            '(without ``img_``), which Nova decodes from JSON, is the one '
+            'to use.' % what),
+        value=base.Value(str, description=(
+            'A list of mappings (never text).')),
         coerce=base.list_of_mappings(json_text=False),
         drivers=('compute API',),
-        example='',
     )
 
 

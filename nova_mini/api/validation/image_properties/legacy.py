@@ -65,14 +65,23 @@ def _current():
 
 
 def _legacy(name, current):
-    coerce = current.coerce
+    coerce, value = current.coerce, current.value
+    description = 'Legacy name of ``%s``. %s' % (
+        current.name, current.description)
     if name in _JSON_NAMES:
+        # The only form of the mappings Glance can hold.
         coerce = base.list_of_mappings(json_text=True)
+        value = base.Value(str, description=(
+            'A JSON list of objects whose values are text or null.'))
+        description = (
+            'Legacy name of ``%s``, and the one that works from Glance: '
+            'Nova decodes its text as JSON (a list of objects whose values '
+            'are text or null). Nova stores it in snapshots of '
+            'volume-backed servers.' % current.name)
     return base.ImageProperty(
         name=name,
-        description='Legacy name of ``%s``. %s' % (
-            current.name, current.description),
-        value=current.value,
+        description=description,
+        value=value,
         coerce=coerce,
         field=current.name,
         mirrors=current.mirrors,

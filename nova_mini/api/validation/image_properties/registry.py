@@ -80,6 +80,8 @@ class Verdict(xs_registry.Verdict):
     def __init__(self):
         super(Verdict, self).__init__()
         self.values = {}
+        # Keys of a numbered family past a gap, which Nova never reads.
+        self.ignored = []
 
 
 def value_message(key, value, prop, exc):
@@ -116,8 +118,14 @@ def validate(registry, properties, mode=PERMISSIVE):
     verdict = Verdict()
     if mode == DISABLED:
         return verdict
+    read = _read_in_sequence(registry, properties)
     for key, value in properties.items():
         prop = registry.lookup(key)
+        if prop is not None and prop.sequence and key not in read:
+            verdict.ignored.append(key)
+            if mode == STRICT:
+                verdict.errors.append(_gap_message(key, prop))
+            continue
         if prop is None:
             verdict.unknown.append(key)
             if mode == STRICT:
@@ -131,6 +139,34 @@ def validate(registry, properties, mode=PERMISSIVE):
         if prop.support.status == base.DEPRECATED:
             verdict.deprecated.append((key, prop))
     return verdict
+
+
+def _read_in_sequence(registry, properties):
+    """The keys of numbered families (``hw_numa_cpus.{id}``) that Nova
+    reads: from number 0 upwards until one is missing, below the family's
+    limit.
+    """
+    read = set()
+    families = {}
+    for key in properties:
+        prop = registry.lookup(key)
+        if prop is not None and prop.sequence:
+            families.setdefault(prop.name, prop)
+    for prop in families.values():
+        literal = prop.name.split('{', 1)[0]
+        for number in range(prop.sequence):
+            key = '%s%d' % (literal, number)
+            if key not in properties:
+                break
+            read.add(key)
+    return read
+
+
+def _gap_message(key, prop):
+    literal = prop.name.split('{', 1)[0]
+    return ("Image property '%s' is ignored: %sN is read from %s0 upwards, "
+            "up to %s%d, and stops at the first missing number."
+            % (key, literal, literal, literal, prop.sequence - 1))
 
 
 def validate_one(key, value, mode=PERMISSIVE, registry=None):
