@@ -28,7 +28,7 @@ NODE = types.SimpleNamespace(uuid='6f0e1c4a-0000-4000-8000-000000000001',
 
 
 def _encoded(data):
-    return base64.b64encode(gzip.compress(data)).decode('ascii')
+    return base64.b64encode(gzip.compress(data, mtime=0)).decode('ascii')
 
 
 @pytest.mark.parametrize('text', [
