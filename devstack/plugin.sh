@@ -8,8 +8,16 @@
 NOVA_MINI_XTRACE=$(set +o | grep xtrace)
 set -o xtrace
 
+# The daemons, in the order they start (the sample vendordata service
+# first: the metadata service calls it).
+NOVA_MINI_DAEMONS="nova-mini-vendordata-sample nova-mini-api"
+NOVA_MINI_DAEMONS+=" nova-mini-scheduler nova-mini-metadata"
+
 function install_nova_mini {
     setup_develop "$NOVA_MINI_DIR"
+    if is_service_enabled nova-mini-vendordata-sample; then
+        setup_develop "$NOVA_MINI_VENDORDATA_SAMPLE_DIR"
+    fi
 }
 
 function _nova_mini_rabbit_url {
@@ -54,6 +62,71 @@ function configure_nova_mini {
         iniset "$NOVA_MINI_CONF" cache memcache_servers \
             "${MEMCACHE_SERVERS:-localhost:11211}"
     fi
+
+    iniset "$NOVA_MINI_CONF" DEFAULT force_config_drive "$FORCE_CONFIG_DRIVE"
+    _configure_nova_mini_vendordata
+}
+
+function _nova_mini_join_secret {
+    if [[ -n "$NOVA_MINI_VENDORDATA_JOIN_SECRET" ]]; then
+        echo "$NOVA_MINI_VENDORDATA_JOIN_SECRET"
+    else
+        printf 'vendordata-join:%s' "$NOVA_MINI_METADATA_SECRET" |
+            sha256sum | cut -d' ' -f1
+    fi
+}
+
+function _configure_nova_mini_vendordata {
+    # StaticJSON: a document for the deployer to replace (kept if there).
+    if [[ ! -e "$NOVA_MINI_VENDORDATA_STATIC" ]]; then
+        cat > "$NOVA_MINI_VENDORDATA_STATIC" <<EOF
+{
+  "cloud-name": "nova_mini devstack",
+  "support": "https://example.org/cloud-support"
+}
+EOF
+    fi
+    local targets=$NOVA_MINI_VENDORDATA_DYNAMIC_TARGETS
+    if is_service_enabled nova-mini-vendordata-sample; then
+        local url
+        url="http://$SERVICE_HOST:$NOVA_MINI_VENDORDATA_SAMPLE_PORT/"
+        targets="sample@$url${targets:+,$targets}"
+        _configure_nova_mini_vendordata_sample
+    fi
+    local providers=StaticJSON
+    if [[ -n "$targets" ]]; then
+        providers+=",DynamicJSON"
+    fi
+    iniset "$NOVA_MINI_CONF" api vendordata_providers "$providers"
+    iniset "$NOVA_MINI_CONF" api vendordata_jsonfile_path \
+        "$NOVA_MINI_VENDORDATA_STATIC"
+    if [[ -n "$targets" ]]; then
+        iniset "$NOVA_MINI_CONF" api vendordata_dynamic_targets "$targets"
+        # A token of the nova_mini service user for the targets.
+        local section=vendordata_dynamic_auth
+        iniset "$NOVA_MINI_CONF" $section auth_type password
+        iniset "$NOVA_MINI_CONF" $section auth_url "$KEYSTONE_SERVICE_URI"
+        iniset "$NOVA_MINI_CONF" $section username nova_mini
+        iniset "$NOVA_MINI_CONF" $section password "$SERVICE_PASSWORD"
+        iniset "$NOVA_MINI_CONF" $section project_name \
+            "$SERVICE_PROJECT_NAME"
+        iniset "$NOVA_MINI_CONF" $section user_domain_name Default
+        iniset "$NOVA_MINI_CONF" $section project_domain_name Default
+    fi
+}
+
+function _configure_nova_mini_vendordata_sample {
+    local conf=$NOVA_MINI_VENDORDATA_SAMPLE_CONF
+    rm -f "$conf"
+    iniset "$conf" DEFAULT debug "$ENABLE_DEBUG_LOG_LEVEL"
+    iniset "$conf" vendordata_sample bind_host "$SERVICE_LISTEN_ADDRESS"
+    iniset "$conf" vendordata_sample bind_port \
+        "$NOVA_MINI_VENDORDATA_SAMPLE_PORT"
+    iniset "$conf" vendordata_sample auth_strategy keystone
+    iniset "$conf" vendordata_sample join_secret "$(_nova_mini_join_secret)"
+    # Tokens validated with Keystone as the nova_mini service user.
+    configure_keystone_authtoken_middleware "$conf" nova_mini
+    chmod 600 "$conf"
 }
 
 function create_nova_mini_accounts {
@@ -76,18 +149,22 @@ function init_nova_mini {
 }
 
 function start_nova_mini {
-    local daemon
-    for daemon in nova-mini-api nova-mini-scheduler nova-mini-metadata; do
+    local daemon conf
+    for daemon in $NOVA_MINI_DAEMONS; do
         if is_service_enabled "$daemon"; then
+            conf=$NOVA_MINI_CONF
+            if [[ "$daemon" == nova-mini-vendordata-sample ]]; then
+                conf=$NOVA_MINI_VENDORDATA_SAMPLE_CONF
+            fi
             run_process "$daemon" \
-                "$NOVA_MINI_BIN_DIR/$daemon --config-file $NOVA_MINI_CONF"
+                "$NOVA_MINI_BIN_DIR/$daemon --config-file $conf"
         fi
     done
 }
 
 function stop_nova_mini {
     local daemon
-    for daemon in nova-mini-api nova-mini-scheduler nova-mini-metadata; do
+    for daemon in $NOVA_MINI_DAEMONS; do
         stop_process "$daemon"
     done
 }
@@ -99,8 +176,7 @@ function cleanup_nova_mini {
 
 NOVA_MINI_BIN_DIR=${NOVA_MINI_BIN_DIR:-$(get_python_exec_prefix)}
 
-if is_service_enabled nova-mini-api nova-mini-scheduler \
-        nova-mini-metadata; then
+if is_service_enabled $NOVA_MINI_DAEMONS; then
     if [[ "$1" == "stack" && "$2" == "install" ]]; then
         echo_summary "Installing nova_mini"
         install_nova_mini

@@ -25,6 +25,14 @@ function enable_service {
     done
 }
 
+function disable_service {
+    local service
+    for service in "$@"; do
+        ENABLED_SERVICES=$(echo ",$ENABLED_SERVICES," |
+            sed -e "s/,$service,/,/" -e 's/^,//' -e 's/,$//')
+    done
+}
+
 function is_service_enabled {
     local service
     for service in "$@"; do

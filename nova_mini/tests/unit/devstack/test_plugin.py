@@ -19,6 +19,8 @@ RabbitMQ virtual host and processes it asks devstack for are checked.
 
 import configparser
 import copy
+import hashlib
+import json
 import os
 import pathlib
 import sqlite3
@@ -33,14 +35,21 @@ import pytest
 
 from nova_mini.conf import opts
 from nova_mini.db import migration
+from nova_mini_vendordata_sample import conf as sample_conf
 
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 STUB = pathlib.Path(__file__).with_name('stub-functions.sh')
-DAEMONS = ['nova-mini-api', 'nova-mini-scheduler', 'nova-mini-metadata']
+DAEMONS = ['nova-mini-vendordata-sample', 'nova-mini-api',
+           'nova-mini-scheduler', 'nova-mini-metadata']
+SAMPLE_URL = 'http://192.0.2.10:8790/'
 
 
-def _devstack(tmp_path, *phases, env=None):
+def _devstack(tmp_path, *phases, env=None, local=()):
+    """Source the settings, then ``local`` (lines of a local.conf's
+    localrc), then the plugin in each of ``phases``; the calls made.
+    """
     script = ['set -e', 'source "$STUB"', 'source "$PLUGIN_DIR/settings"']
+    script += list(local)
     script += ['source "$PLUGIN_DIR/plugin.sh" %s' % phase
                for phase in phases]
     environ = {
@@ -86,8 +95,10 @@ def _conf(path):
         # "required" only once a plugin is chosen.
         # By name: an OptGroup object keeps the options registered with
         # it, and nova_mini's are the ones the global CONF uses.
+        name = getattr(group, 'name', group)
+        # NOTE: a group named DEFAULT would be a group of its own.
         conf.register_opts([_optional(opt) for opt in options],
-                           group=getattr(group, 'name', group))
+                           group=None if name == 'DEFAULT' else name)
     log.register_options(conf)
     oslo_cache.configure(conf)
     conf([], project='nova_mini', default_config_files=[str(path)])
@@ -142,6 +153,7 @@ def test_configuration_values(stacked):
     assert conf.metadata.metadata_proxy_shared_secret == 'service-secret'
     assert conf.cache.enabled is True
     assert conf.cache.backend == 'dogpile.cache.pymemcache'
+    assert conf.force_config_drive is False
     auth = _sections(tmp_path / 'etc' / 'nova_mini.conf')['keystone_authtoken']
     assert auth['username'] == 'nova_mini'
     assert auth['auth_url'] == 'http://192.0.2.10/identity'
@@ -188,8 +200,10 @@ def test_daemons_started_and_stopped_by_devstack(tmp_path):
     bin_dir = os.path.dirname(sys.executable)
     conf = tmp_path / 'etc' / 'nova_mini.conf'
     started = [call[1:] for call in calls if call[0] == 'run_process']
+    sample = tmp_path / 'etc' / 'vendordata-sample.conf'
     assert started == [
-        [daemon, '%s/%s --config-file %s' % (bin_dir, daemon, conf)]
+        [daemon, '%s/%s --config-file %s' % (
+            bin_dir, daemon, sample if 'sample' in daemon else conf)]
         for daemon in DAEMONS]
     for daemon in DAEMONS:
         assert os.path.exists(os.path.join(bin_dir, daemon))
@@ -198,3 +212,95 @@ def test_daemons_started_and_stopped_by_devstack(tmp_path):
     assert ['sudo', 'rabbitmqctl', 'delete_vhost', 'nova_mini'] in calls
     assert not conf.exists()
     assert ['setup_develop', str(tmp_path / 'opt' / 'nova_mini')] in calls
+    assert ['setup_develop', str(
+        tmp_path / 'opt' / 'nova_mini' / 'contrib' /
+        'sample-vendordata-service')] in calls
+
+
+def _sample_conf(path):
+    """The sample's config file read with its own options."""
+    conf = cfg.ConfigOpts()
+    sample_conf.register_opts(conf)
+    log.register_options(conf)
+    conf([], project='nova_mini_vendordata_sample',
+         default_config_files=[str(path)])
+    return conf
+
+
+def test_vendordata_from_the_sample_service(stacked):
+    # What tools/stack.sh sets up: StaticJSON from a file, DynamicJSON
+    # from the sample (target "sample"), with the service user's token.
+    tmp_path, _ = stacked
+    conf = _conf(tmp_path / 'etc' / 'nova_mini.conf')
+    assert conf.api.vendordata_providers == ['StaticJSON', 'DynamicJSON']
+    assert conf.api.vendordata_dynamic_targets == ['sample@' + SAMPLE_URL]
+    static = tmp_path / 'etc' / 'vendordata-static.json'
+    assert conf.api.vendordata_jsonfile_path == str(static)
+    assert json.loads(static.read_text())['cloud-name'] == (
+        'nova_mini devstack')
+    auth = conf.vendordata_dynamic_auth
+    assert (auth.auth_type, auth.auth_url, auth.username, auth.password,
+            auth.project_name, auth.user_domain_name,
+            auth.project_domain_name) == (
+        'password', 'http://192.0.2.10/identity', 'nova_mini',
+        'service-secret', 'service', 'Default', 'Default')
+
+    path = tmp_path / 'etc' / 'vendordata-sample.conf'
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    sample = _sample_conf(path).vendordata_sample
+    assert (sample.bind_host, sample.bind_port) == ('0.0.0.0', 8790)
+    assert sample.auth_strategy == 'keystone'
+    # Stable for a deployment, apart from the secrets it is made from.
+    assert sample.join_secret == hashlib.sha256(
+        b'vendordata-join:service-secret').hexdigest()
+    authtoken = _sections(path)['keystone_authtoken']
+    assert (authtoken['username'], authtoken['auth_url']) == (
+        'nova_mini', 'http://192.0.2.10/identity')
+    # Only options the sample knows, keystonemiddleware's apart.
+    parser = _sections(path)
+    assert set(parser.sections()) == {'vendordata_sample',
+                                      'keystone_authtoken'}
+    assert set(parser.defaults()) == {'debug'}
+
+
+def test_vendordata_targets_and_static_file_of_the_deployer(tmp_path):
+    etc = tmp_path / 'etc'
+    etc.mkdir()
+    (etc / 'vendordata-static.json').write_text('{"mine": 1}')
+    _devstack(tmp_path, 'stack install', 'stack post-config', env={
+        'NOVA_MINI_VENDORDATA_DYNAMIC_TARGETS':
+            'inventory@http://192.0.2.20/vd,dns@http://192.0.2.21/',
+        'NOVA_MINI_VENDORDATA_JOIN_SECRET': 'join-me'})
+    conf = _conf(etc / 'nova_mini.conf')
+    assert conf.api.vendordata_dynamic_targets == [
+        'sample@' + SAMPLE_URL, 'inventory@http://192.0.2.20/vd',
+        'dns@http://192.0.2.21/']
+    assert (etc / 'vendordata-static.json').read_text() == '{"mine": 1}'
+    sample = _sample_conf(etc / 'vendordata-sample.conf')
+    assert sample.vendordata_sample.join_secret == 'join-me'
+
+
+def test_without_the_sample_service(tmp_path):
+    calls = _devstack(tmp_path, 'stack install', 'stack post-config',
+                      'stack extra',
+                      local=['disable_service nova-mini-vendordata-sample'])
+    conf = _conf(tmp_path / 'etc' / 'nova_mini.conf')
+    assert conf.api.vendordata_providers == ['StaticJSON']
+    assert conf.api.vendordata_dynamic_targets == []
+    assert 'vendordata_dynamic_auth' not in _sections(
+        tmp_path / 'etc' / 'nova_mini.conf').sections()
+    assert not (tmp_path / 'etc' / 'vendordata-sample.conf').exists()
+    assert [call[1] for call in calls if call[0] == 'run_process'] == (
+        DAEMONS[1:])
+    assert not [call for call in calls if call[0] == 'setup_develop' and
+                call[1].endswith('sample-vendordata-service')]
+
+
+@pytest.mark.parametrize('value, expected', [
+    ('True', True), ('yes', True), ('False', False)])
+def test_force_config_drive(tmp_path, value, expected):
+    # devstack's variable for Nova's [DEFAULT] force_config_drive.
+    _devstack(tmp_path, 'stack install', 'stack post-config',
+              env={'FORCE_CONFIG_DRIVE': value})
+    conf = _conf(tmp_path / 'etc' / 'nova_mini.conf')
+    assert conf.force_config_drive is expected
