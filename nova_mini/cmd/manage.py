@@ -19,13 +19,17 @@
     nova-mini-manage extra-specs show KEY
     nova-mini-manage extra-specs metadefs --output-dir DIR
     nova-mini-manage flavor audit
+    nova-mini-manage image-properties list [--namespace NS]
+    nova-mini-manage image-properties show NAME
+    nova-mini-manage image-properties validate [--permissive] KEY=VALUE...
     nova-mini-manage metadata show SERVER [--path latest/vendor_data2.json]
     nova-mini-manage metadata show SERVER --config-drive [--path PATH]
     nova-mini-manage node list [--trait T] [--not-trait T] [--trait-any T]
                                [--not-trait-any T] [--format json]
 
 Each group of sub-commands beyond db and scheduler lives in a module of
-its own: ``manage_extra_specs`` (extra-specs, flavor audit) and
+its own: ``manage_extra_specs`` (extra-specs, flavor audit),
+``manage_image_properties`` (image-properties) and
 ``manage_metadata`` (metadata; its config drive reader in
 ``manage_config_drive``), ``manage_nodes`` (node).
 """
@@ -38,6 +42,7 @@ from oslo_log import log as logging
 import oslo_messaging as messaging
 
 from nova_mini.cmd import manage_extra_specs
+from nova_mini.cmd import manage_image_properties
 from nova_mini.cmd import manage_metadata
 from nova_mini.cmd import manage_nodes
 from nova_mini import conf
@@ -85,7 +90,7 @@ _COMMANDS = {
     ('scheduler', 'ping'): _scheduler_ping,
     ('metadata', 'show'): lambda: manage_metadata.show(CONF),
 }
-for _group in (manage_extra_specs, manage_nodes):
+for _group in (manage_extra_specs, manage_image_properties, manage_nodes):
     _COMMANDS.update({name: functools.partial(handler, CONF)
                       for name, handler in _group.COMMANDS.items()})
 
@@ -108,6 +113,7 @@ def _add_parsers(subparsers):
                       help='Seconds to wait for an answer.')
 
     manage_extra_specs.add_parsers(subparsers)
+    manage_image_properties.add_parsers(subparsers)
     manage_metadata.add_parser(subparsers)
     manage_nodes.add_parser(subparsers)
 

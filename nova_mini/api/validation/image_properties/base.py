@@ -87,7 +87,7 @@ class ImageProperty(xs_base.ExtraSpec):
         type (see the module).
     """
 
-    __slots__ = ('mirrors', 'field', 'sequence', '_coerce')
+    __slots__ = ('mirrors', 'field', 'sequence', '_coerce', '_custom')
 
     def __init__(self, name, description, value, mirrors=None, field=None,
                  coerce=None, sequence=None, **kwargs):
@@ -97,7 +97,26 @@ class ImageProperty(xs_base.ExtraSpec):
         self.mirrors = mirrors
         self.field = field or name
         self.sequence = sequence
+        self._custom = coerce is not None
         self._coerce = coerce or _DEFAULT_COERCE[value.type](self)
+
+    def describe_value(self):
+        """Which values Nova accepts, as plain text: the extra spec
+        wording (``Value.describe``) where it is true of Nova's coercion,
+        the value's description where a coercion of its own decides.
+        """
+        value = self.value
+        if value.type is bool:
+            return ('any value; true, yes, on, 1, y or t (any case) read as '
+                    'true, anything else as false')
+        if value.type is str and not value.enum and self._custom and \
+                value.description:
+            rule = value.description.replace('``', '').rstrip('.')
+            return rule[:1].lower() + rule[1:]
+        text = value.describe()
+        if value.enum and getattr(self._coerce, 'folded', False):
+            text += ' (any case, and the aliases Nova knows)'
+        return text
 
     def coerce(self, value):
         """Nova's typed value of ``value`` (e.g. ``True`` for ``'yes'``,
@@ -170,6 +189,7 @@ def folded_enum(values, aliases=None):
             raise InvalidValue("'%s' is not one of: %s"
                                % (value, ', '.join(values)))
         return text
+    coerce.folded = True
     return coerce
 
 

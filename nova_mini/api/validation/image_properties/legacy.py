@@ -120,7 +120,7 @@ DEFINITIONS = [
         drivers=('vmware',),
         support=base.deprecated(
             None, replacement='hw_scsi_model',
-            note='or hw_disk_bus=ide'),
+            note='ide becomes hw_disk_bus=ide'),
         example='lsiLogic',
     ),
 ]

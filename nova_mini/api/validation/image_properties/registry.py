@@ -85,14 +85,13 @@ class Verdict(xs_registry.Verdict):
 
 
 def value_message(key, value, prop, exc):
-    """The message of a value ``prop`` refuses, its rule in words."""
-    rule = prop.value.describe()
-    if prop.value.description and (prop.value.pattern is not None or
-                                   prop.value.type is str and
-                                   not prop.value.enum):
-        rule = prop.value.description.replace('``', '').rstrip('.')
-        rule = rule[:1].lower() + rule[1:]
-    return "Image property '%s' (%s): %s." % (key, rule, exc)
+    """The message of a value ``prop`` refuses, its rule in words (an
+    enumeration's refusal lists the values already).
+    """
+    if prop.value.enum:
+        return "Image property '%s': %s." % (key, exc)
+    return "Image property '%s' (%s): %s." % (key, prop.describe_value(),
+                                              exc)
 
 
 def unknown_key_message(registry, key):
