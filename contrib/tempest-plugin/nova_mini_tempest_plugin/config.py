@@ -30,6 +30,16 @@ options = [
                help='nova_mini\'s [metadata] metadata_proxy_shared_secret: '
                     'the metadata tests sign their requests with it. '
                     'Empty: those tests are skipped.'),
+    cfg.StrOpt('vendordata_sample_target', default='',
+               help='The DynamicJSON target under which the metadata '
+                    'service serves the answer of nova_mini\'s sample '
+                    'vendordata service (contrib/sample-vendordata-'
+                    'service): "sample" in the quick start and devstack. '
+                    'Empty: vendor_data2.json is only checked to be a '
+                    'JSON object.'),
+    cfg.StrOpt('vendordata_sample_realm', default='example.org',
+               help='The sample vendordata service\'s [vendordata_sample] '
+                    'realm: the domain of the fqdn it answers.'),
     cfg.StrOpt('node_driver', default='fake-hardware',
                help='The driver of the nodes the server tests register.'),
 ]

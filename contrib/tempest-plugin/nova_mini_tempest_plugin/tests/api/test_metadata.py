@@ -11,10 +11,13 @@
 #    under the License.
 
 """The metadata service as a booted server reads it: meta_data.json,
-user data and vendordata, signed as the metadata proxy signs.
+user data and vendordata, signed as the metadata proxy signs. With
+``[nova_mini] vendordata_sample_target``, vendor_data2.json holds what the
+sample vendordata service answers for the server under that key.
 """
 
 import base64
+import re
 
 from tempest.lib import decorators
 
@@ -22,6 +25,13 @@ from nova_mini_tempest_plugin.services import metadata_client
 from nova_mini_tempest_plugin.tests import base
 
 CONF = base.CONF
+
+# The keys of the sample vendordata service's answer
+# (contrib/sample-vendordata-service, document.describe); join-token only
+# when the sample has a join_secret.
+SAMPLE_KEYS = {'instance-id', 'project-id', 'hostname', 'fqdn', 'greeting',
+               'boot-roles'}
+HEX_SHA256 = re.compile('^[0-9a-f]{64}$')
 
 
 class MetadataTest(base.BaseNovaMiniTest):
@@ -73,6 +83,41 @@ class MetadataTest(base.BaseNovaMiniTest):
         listing = self.metadata.get('openstack/latest', self.server['id'],
                                     self.project)[1].decode().split('\n')
         self.assertIn('vendor_data2.json', listing)
+        target = CONF.nova_mini.vendordata_sample_target
+        if target:
+            self._check_sample(vendordata, target)
+
+    def _check_sample(self, vendordata, target):
+        """The sample's answer for this server: its ids, its host name
+        (meta_data.json's, without [metadata] dhcp_domain), the fqdn in
+        the sample's realm, the greeting, the roles of the token that
+        booted it, and a join token when the sample gives one.
+        """
+        self.assertIn(target, vendordata)
+        sample = dict(vendordata[target])
+        join_token = sample.pop('join-token', None)
+        if join_token is not None:
+            self.assertRegex(join_token, HEX_SHA256)
+        self.assertEqual(SAMPLE_KEYS, set(sample))
+        meta = self.metadata.get_json('openstack/latest/meta_data.json',
+                                      self.server['id'], self.project)
+        hostname = sample['hostname']
+        self.assertTrue(hostname)
+        # meta_data.json's is the same name, with the domain if any.
+        self.assertIn(meta['hostname'], (hostname, '%s.%s' % (
+            hostname, meta['hostname'].split('.', 1)[-1])))
+        roles = sample.pop('boot-roles')
+        self.assertIsInstance(roles, list)
+        self.assertEqual(sorted(set(roles)), roles)
+        self.assertEqual({
+            'instance-id': self.server['id'],
+            'project-id': self.project,
+            'hostname': hostname,
+            'fqdn': '%s.%s' % (hostname,
+                               CONF.nova_mini.vendordata_sample_realm),
+            'greeting': 'Hello %s, from the nova_mini vendordata sample'
+                        % hostname,
+        }, sample)
 
     @decorators.idempotent_id('6c1e9a4f-2d7b-4b3e-8f5a-9a0d3c6e1b61')
     def test_wrong_signature_is_refused(self):
