@@ -162,6 +162,19 @@ function start_nova_mini {
     done
 }
 
+function configure_nova_mini_tempest {
+    # The in-tree Tempest plugin (contrib/tempest-plugin): the metadata
+    # service as the proxy reaches it, and the sample's target to check.
+    iniset "$TEMPEST_CONFIG" service_available nova_mini True
+    iniset "$TEMPEST_CONFIG" nova_mini metadata_url \
+        "http://$SERVICE_HOST:$NOVA_MINI_METADATA_PORT"
+    iniset "$TEMPEST_CONFIG" nova_mini metadata_shared_secret \
+        "$NOVA_MINI_METADATA_SECRET"
+    if is_service_enabled nova-mini-vendordata-sample; then
+        iniset "$TEMPEST_CONFIG" nova_mini vendordata_sample_target sample
+    fi
+}
+
 function stop_nova_mini {
     local daemon
     for daemon in $NOVA_MINI_DAEMONS; do
@@ -188,6 +201,11 @@ if is_service_enabled $NOVA_MINI_DAEMONS; then
     elif [[ "$1" == "stack" && "$2" == "extra" ]]; then
         echo_summary "Starting nova_mini"
         start_nova_mini
+    elif [[ "$1" == "stack" && "$2" == "test-config" ]]; then
+        if is_service_enabled tempest; then
+            echo_summary "Configuring Tempest for nova_mini"
+            configure_nova_mini_tempest
+        fi
     fi
 
     if [[ "$1" == "unstack" ]]; then

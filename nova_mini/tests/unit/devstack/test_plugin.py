@@ -296,6 +296,31 @@ def test_without_the_sample_service(tmp_path):
                 call[1].endswith('sample-vendordata-service')]
 
 
+@pytest.mark.parametrize('sample', [True, False])
+def test_tempest_configured_for_the_plugin(tmp_path, sample):
+    tempest_conf = tmp_path / 'tempest.conf'
+    local = ['enable_service tempest']
+    if not sample:
+        local.append('disable_service nova-mini-vendordata-sample')
+    _devstack(tmp_path, 'stack install', 'stack post-config', 'stack extra',
+              'stack test-config', local=local,
+              env={'TEMPEST_CONFIG': str(tempest_conf)})
+    parser = _sections(tempest_conf)
+    assert parser['service_available']['nova_mini'] == 'True'
+    expected = {'metadata_url': 'http://192.0.2.10:8775',
+                'metadata_shared_secret': 'service-secret'}
+    if sample:
+        expected['vendordata_sample_target'] = 'sample'
+    assert dict(parser['nova_mini']) == expected
+
+
+def test_tempest_left_alone_without_tempest(tmp_path):
+    tempest_conf = tmp_path / 'tempest.conf'
+    _devstack(tmp_path, 'stack install', 'stack post-config', 'stack extra',
+              'stack test-config', env={'TEMPEST_CONFIG': str(tempest_conf)})
+    assert not tempest_conf.exists()
+
+
 @pytest.mark.parametrize('value, expected', [
     ('True', True), ('yes', True), ('False', False)])
 def test_force_config_drive(tmp_path, value, expected):
