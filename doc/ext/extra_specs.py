@@ -10,8 +10,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Sphinx extension: the flavor extra spec reference, rendered from the
-definitions themselves, and a role to link to any extra spec.
+"""Sphinx extension: the flavor extra spec and image property references,
+rendered from the definitions themselves, and roles to link to any extra
+spec or image property.
 
 Documentation tooling, kept out of the ``nova_mini`` package so that the
 daemons never import Sphinx. In ``conf.py``::
@@ -36,9 +37,26 @@ In a document::
     :extra-spec:`hw:numa_cpus.0`       to the patterned definition matching
                                        a concrete key
 
-The role belongs to the ``nova-mini`` domain (``:nova-mini:extra-spec:``
-is the long form), so a link to a key no rendered definition matches is a
-warning, and an error with ``-W``.
+    .. image-properties::
+
+       Every image property definition, one section per prefix (``hw``,
+       ``img``, ``os``, ``trait``, then the legacy names).
+
+    .. image-properties:: hw
+
+       The definitions of one prefix (``legacy``: the names without one).
+
+    :image-property:`hw_cpu_policy`    a link to an image property
+    :image-property:`hw_numa_cpus.0`   to the family a key belongs to
+
+The roles belong to the ``nova-mini`` domain (``:nova-mini:extra-spec:``
+and ``:nova-mini:image-property:`` are the long forms), so a link to a key
+no rendered definition matches is a warning, and an error with ``-W``.
+
+The two references link each other: an image property names the flavor
+extra spec it mirrors (``hw_cpu_policy`` and ``hw:cpu_policy``), and an
+extra spec the image properties mirroring it, as links when the other
+definition is rendered in the same project (as plain names otherwise).
 
 Descriptions are reStructuredText. One that does not parse cleanly (a
 lone ``*`` or backquote, say, in an operator's plugin) is shown as plain
@@ -56,6 +74,9 @@ Configuration values:
     ``nova_mini.extra_spec_validators`` entry point (default False, so
     that nova_mini's own documentation does not depend on what happens to
     be installed).
+``nova_mini_image_properties``, ``nova_mini_image_properties_plugins``
+    The same for image properties (entry point
+    ``nova_mini.image_property_validators``).
 """
 
 import importlib
@@ -76,12 +97,17 @@ from sphinx.util.nodes import make_refnode
 
 from nova_mini.api.validation.extra_specs import base
 from nova_mini.api.validation.extra_specs import registry as registry_mod
+from nova_mini.api.validation.image_properties import registry as ip_registry
 
 LOG = logging.getLogger(__name__)
 
 DOMAIN = 'nova-mini'
 OBJTYPE = 'extra-spec'
+IMAGE_OBJTYPE = 'image-property'
 NO_NAMESPACE_TITLE = 'Without a namespace'
+LEGACY_TITLE = 'Legacy names'
+# Where the domain keeps the definitions of each object type.
+_STORES = {OBJTYPE: 'specs', IMAGE_OBJTYPE: 'image_properties'}
 
 # Markup that parses without complaint but only resolves (or fails) later,
 # against targets the description cannot know about.
@@ -90,20 +116,27 @@ _DANGLING = (nodes.substitution_reference, nodes.footnote_reference,
 
 
 class ExtraSpecDomain(Domain):
-    """Extra spec definitions as cross-reference targets."""
+    """Extra spec and image property definitions as cross-reference
+    targets.
+    """
 
     name = DOMAIN
     label = 'nova_mini'
-    object_types = {OBJTYPE: ObjType('extra spec', OBJTYPE)}
+    object_types = {OBJTYPE: ObjType('extra spec', OBJTYPE),
+                    IMAGE_OBJTYPE: ObjType('image property', IMAGE_OBJTYPE)}
     roles = {OBJTYPE: XRefRole(innernodeclass=nodes.literal,
-                               warn_dangling=True)}
-    directives = {}  # filled in below: ExtraSpecsDirective
+                               warn_dangling=True),
+             IMAGE_OBJTYPE: XRefRole(innernodeclass=nodes.literal,
+                                     warn_dangling=True)}
+    directives = {}  # filled in below
     dangling_warnings = {
-        OBJTYPE: 'no extra spec definition matches %(target)s'}
-    # specs: name -> (docname, node id, regex of a patterned name or None)
+        OBJTYPE: 'no extra spec definition matches %(target)s',
+        IMAGE_OBJTYPE: 'no image property definition matches %(target)s'}
+    # specs, image_properties: name -> (docname, node id, regex of a
+    #     patterned name or None)
     # documents: docnames rendering definitions (re-read on every build)
-    initial_data = {'specs': {}, 'documents': set()}
-    data_version = 1
+    initial_data = {'specs': {}, 'image_properties': {}, 'documents': set()}
+    data_version = 2
 
     def __init__(self, env):
         super().__init__(env)
@@ -113,41 +146,50 @@ class ExtraSpecDomain(Domain):
     def specs(self):
         return self.data['specs']
 
-    def note_spec(self, spec, docname, node_id, location):
-        if spec.name in self.specs:
-            other = self.specs[spec.name][0]
-            LOG.warning('extra spec %s is already described in %s; use '
-                        ':no-index: on one of them', spec.name,
-                        self.env.doc2path(other), location=location)
+    def store(self, objtype):
+        return self.data.setdefault(_STORES[objtype], {})
+
+    def note_spec(self, spec, docname, node_id, location, objtype=OBJTYPE):
+        store = self.store(objtype)
+        if spec.name in store:
+            other = store[spec.name][0]
+            LOG.warning('%s %s is already described in %s; use :no-index: '
+                        'on one of them', self.object_types[objtype].lname,
+                        spec.name, self.env.doc2path(other),
+                        location=location)
             return
-        self.specs[spec.name] = (docname, node_id,
-                                 spec.regex.pattern if spec.patterned
-                                 else None)
+        store[spec.name] = (docname, node_id,
+                            spec.regex.pattern if spec.patterned else None)
 
     def note_document(self, docname):
         self.data['documents'].add(docname)
 
     def clear_doc(self, docname):
-        for name, entry in list(self.specs.items()):
-            if entry[0] == docname:
-                del self.specs[name]
+        for objtype in _STORES:
+            store = self.store(objtype)
+            for name, entry in list(store.items()):
+                if entry[0] == docname:
+                    del store[name]
         self.data['documents'].discard(docname)
 
     def merge_domaindata(self, docnames, otherdata):
-        for name, entry in otherdata['specs'].items():
-            if entry[0] in docnames:
-                self.specs.setdefault(name, entry)
+        for objtype, key in _STORES.items():
+            store = self.store(objtype)
+            for name, entry in otherdata.get(key, {}).items():
+                if entry[0] in docnames:
+                    store.setdefault(name, entry)
         self.data['documents'].update(
             d for d in otherdata['documents'] if d in docnames)
 
-    def find(self, target):
+    def find(self, target, objtype=OBJTYPE):
         """The (name, entry) of the definition ``target`` names or, for a
         concrete key, of the patterned definition matching it.
         """
-        entry = self.specs.get(target)
+        store = self.store(objtype)
+        entry = store.get(target)
         if entry is not None:
             return target, entry
-        for name, entry in sorted(self.specs.items()):
+        for name, entry in sorted(store.items()):
             pattern = entry[2]
             if pattern is None:
                 continue
@@ -160,54 +202,82 @@ class ExtraSpecDomain(Domain):
 
     def resolve_xref(self, env, fromdocname, builder, typ, target, node,
                      contnode):
-        name, entry = self.find(target)
+        name, entry = self.find(target, typ)
         if entry is None:
             return None
         return make_refnode(builder, fromdocname, entry[0], entry[1],
-                            contnode, 'extra spec %s' % name)
+                            contnode, '%s %s' % (
+                                self.object_types[typ].lname, name))
 
     def resolve_any_xref(self, env, fromdocname, builder, target, node,
                          contnode):
-        ref = self.resolve_xref(env, fromdocname, builder, OBJTYPE, target,
-                                node, contnode)
-        return [('%s:%s' % (DOMAIN, OBJTYPE), ref)] if ref else []
+        found = []
+        for objtype in _STORES:
+            ref = self.resolve_xref(env, fromdocname, builder, objtype,
+                                    target, node, contnode)
+            if ref:
+                found.append(('%s:%s' % (DOMAIN, objtype), ref))
+        return found
 
     def get_objects(self):
-        for name, (docname, node_id, _pattern) in self.specs.items():
-            yield name, name, OBJTYPE, docname, node_id, 1
+        for objtype in _STORES:
+            for name, (docname, node_id, _pattern) in \
+                    self.store(objtype).items():
+                yield name, name, objtype, docname, node_id, 1
 
 
 class ExtraSpecRole(XRefRole):
     """``:extra-spec:``, the short form of ``:nova-mini:extra-spec:``."""
 
+    objtype = OBJTYPE
+
     def run(self):
-        self.name = '%s:%s' % (DOMAIN, OBJTYPE)
+        self.name = '%s:%s' % (DOMAIN, self.objtype)
         return super().run()
+
+
+class ImagePropertyRole(ExtraSpecRole):
+    """``:image-property:``, the short form of
+    ``:nova-mini:image-property:``.
+    """
+
+    objtype = IMAGE_OBJTYPE
 
 
 _registries = {}
 
 
-def load_registry(config):
-    """The definitions a build renders (cached per process)."""
-    source = config.nova_mini_extra_specs
-    plugins = bool(config.nova_mini_extra_specs_plugins)
-    key = (source, plugins)
+def _load(source, plugins, module):
+    key = (module.__name__, source, plugins)
     if key not in _registries:
         if source:
             module_name, _sep, attribute = source.partition(':')
             found = importlib.import_module(module_name)
             for part in filter(None, attribute.split('.')):
                 found = getattr(found, part)
-            if callable(found) and not isinstance(found,
-                                                  registry_mod.Registry):
+            if callable(found) and not isinstance(found, module.Registry):
                 found = found()
-            if not isinstance(found, registry_mod.Registry):
-                found = registry_mod.Registry(found)
+            if not isinstance(found, module.Registry):
+                found = module.Registry(found)
         else:
-            found = registry_mod.build(include_plugins=plugins)
+            found = module.build(include_plugins=plugins)
         _registries[key] = found
     return _registries[key]
+
+
+def load_registry(config):
+    """The extra spec definitions a build renders (cached per process)."""
+    return _load(config.nova_mini_extra_specs,
+                 bool(config.nova_mini_extra_specs_plugins), registry_mod)
+
+
+def load_image_registry(config):
+    """The image property definitions a build renders (cached per
+    process).
+    """
+    return _load(config.nova_mini_image_properties,
+                 bool(config.nova_mini_image_properties_plugins),
+                 ip_registry)
 
 
 def _plain_paragraphs(text):
@@ -222,13 +292,37 @@ class ExtraSpecsDirective(SphinxDirective):
     option_spec = {'no-index': directives.flag}
     has_content = False
 
+    objtype = OBJTYPE
+    what = 'extra spec'
+    section_prefix = 'extra-specs'
+    # The title of the section of definitions without a namespace, and
+    # the directive argument naming them.
+    none_title = NO_NAMESPACE_TITLE
+    none_argument = None
+    drivers_label = 'Virt drivers'
+    plugin_namespace = registry_mod.PLUGIN_NAMESPACE
+
+    def load(self):
+        return load_registry(self.config)
+
+    def load_other(self):
+        """The definitions of the other kind, for the links between the
+        two references.
+        """
+        return load_image_registry(self.config)
+
     def run(self):
         try:
-            self.registry = load_registry(self.config)
+            self.registry = self.load()
         except Exception as exc:
-            LOG.warning('cannot load the extra spec definitions: %s', exc,
+            LOG.warning('cannot load the %s definitions: %s', self.what, exc,
                         location=self.get_location())
             return []
+        try:
+            self.other = self.load_other()
+        except Exception as exc:
+            LOG.verbose('no links to the other definitions: %s', exc)
+            self.other = None
         self.domain = self.env.get_domain(DOMAIN)
         self.domain.note_document(self.env.docname)
         self.index = 'no-index' not in self.options
@@ -239,9 +333,11 @@ class ExtraSpecsDirective(SphinxDirective):
             self.names.add(spec.name)
         if self.arguments:
             namespace = self.arguments[0]
+            if namespace == self.none_argument:
+                namespace = None
             if namespace not in groups:
-                LOG.warning('no extra spec uses the namespace %r (known: '
-                            '%s)', namespace, ', '.join(
+                LOG.warning('no %s uses the namespace %r (known: %s)',
+                            self.what, self.arguments[0], ', '.join(
                                 sorted(n for n in groups if n)),
                             location=self.get_location())
                 return []
@@ -256,10 +352,11 @@ class ExtraSpecsDirective(SphinxDirective):
     def _section(self, namespace, specs):
         section = nodes.section()
         section['ids'].append(make_id(self.env, self.state.document,
-                                      'extra-specs', namespace or 'none'))
+                                      self.section_prefix,
+                                      namespace or 'none'))
         title = nodes.title()
         if namespace is None:
-            title += nodes.Text(NO_NAMESPACE_TITLE)
+            title += nodes.Text(self.none_title)
         else:
             title += nodes.literal(namespace, namespace)
         section += title
@@ -268,31 +365,34 @@ class ExtraSpecsDirective(SphinxDirective):
         return section
 
     def _spec(self, spec):
-        desc = addnodes.desc(domain=DOMAIN, objtype=OBJTYPE,
-                             desctype=OBJTYPE, classes=[DOMAIN, OBJTYPE],
+        desc = addnodes.desc(domain=DOMAIN, objtype=self.objtype,
+                             desctype=self.objtype,
+                             classes=[DOMAIN, self.objtype],
                              no_index=not self.index)
         signature = addnodes.desc_signature(spec.name, '')
         signature += addnodes.desc_name(spec.name, spec.name)
         desc += signature
         if self.index:
-            node_id = make_id(self.env, self.state.document, OBJTYPE,
+            node_id = make_id(self.env, self.state.document, self.objtype,
                               spec.name)
             signature['ids'].append(node_id)
             self.state.document.note_explicit_target(signature)
             self.domain.note_spec(spec, self.env.docname, node_id,
-                                  self.get_location())
+                                  self.get_location(), self.objtype)
             desc.insert(0, addnodes.index(entries=[
-                ('single', '%s (extra spec)' % spec.name, node_id, '',
+                ('single', '%s (%s)' % (spec.name, self.what), node_id, '',
                  None)]))
         content = addnodes.desc_content()
         content.extend(self._prose(spec.description))
         fields = nodes.field_list()
         if spec.parameters:
             fields += self._field('Parameters', self._parameters(spec))
-        fields += self._field('Value', self._value(spec.value))
+        fields += self._field('Value', self._value(spec))
         fields += self._field('Status', self._support(spec.support))
+        for name, body in self._links(spec):
+            fields += self._field(name, body)
         if spec.drivers:
-            fields += self._field('Virt drivers', [nodes.paragraph(
+            fields += self._field(self.drivers_label, [nodes.paragraph(
                 '', ', '.join(spec.drivers))])
         if spec.requires:
             paragraph = nodes.paragraph()
@@ -331,9 +431,26 @@ class ExtraSpecsDirective(SphinxDirective):
             items += item
         return [items]
 
-    def _value(self, value):
-        return [self._sentence(value.describe_parts())] + self._prose(
-            value.description)
+    def _value(self, spec):
+        return [self._sentence(spec.value.describe_parts())] + self._prose(
+            spec.value.description)
+
+    def _links(self, spec):
+        """(field name, body) of the image properties mirroring ``spec``.
+        """
+        if self.other is None:
+            return []
+        mirrors = [p.name for p in self.other
+                   if getattr(p, 'mirrors', None) == spec.name]
+        if not mirrors:
+            return []
+        paragraph = nodes.paragraph()
+        for i, name in enumerate(mirrors):
+            if i:
+                paragraph += nodes.Text(', ')
+            paragraph += self._key(name)
+        return [('Image properties' if len(mirrors) > 1
+                 else 'Image property', [paragraph])]
 
     def _support(self, support):
         sentence = self._sentence(support.describe_parts())
@@ -366,7 +483,7 @@ class ExtraSpecsDirective(SphinxDirective):
             paragraph += nodes.Text('plugin ')
             paragraph += self._literal(spec.source)
             paragraph += nodes.Text(' (entry point %s)'
-                                    % registry_mod.PLUGIN_NAMESPACE)
+                                    % self.plugin_namespace)
         return paragraph
 
     @staticmethod
@@ -381,14 +498,22 @@ class ExtraSpecsDirective(SphinxDirective):
 
     def _key(self, text):
         """``text`` (a key, or ``key=value``) linking to its definition
-        when there is one; silently unlinked otherwise.
+        (an extra spec or an image property) when there is one; silently
+        unlinked otherwise.
         """
         key = text.split('=', 1)[0]
         literal = self._literal(text)
-        if key not in self.names and self.registry.lookup(key) is None:
+        if key in self.names or self.registry.lookup(key) is not None:
+            reftype = self.objtype
+        elif self.other is not None and (
+                self.other.lookup(key) is not None or
+                any(d.name == key for d in self.other)):
+            reftype = (IMAGE_OBJTYPE if self.objtype == OBJTYPE
+                       else OBJTYPE)
+        else:
             return literal
         ref = addnodes.pending_xref(
-            '', refdomain=DOMAIN, reftype=OBJTYPE, reftarget=key,
+            '', refdomain=DOMAIN, reftype=reftype, reftarget=key,
             refexplicit=True, refwarn=False, refdoc=self.env.docname)
         ref += literal
         return ref
@@ -441,7 +566,42 @@ class ExtraSpecsDirective(SphinxDirective):
         return list(container.children)
 
 
-ExtraSpecDomain.directives = {'extra-specs': ExtraSpecsDirective}
+class ImagePropertiesDirective(ExtraSpecsDirective):
+    """Render the image property definitions, all or those of one prefix
+    (``legacy``: the names without one).
+    """
+
+    objtype = IMAGE_OBJTYPE
+    what = 'image property'
+    section_prefix = 'image-properties'
+    none_title = LEGACY_TITLE
+    none_argument = 'legacy'
+    drivers_label = 'Read by'
+    plugin_namespace = ip_registry.PLUGIN_NAMESPACE
+
+    def load(self):
+        return load_image_registry(self.config)
+
+    def load_other(self):
+        return load_registry(self.config)
+
+    def _value(self, spec):
+        return [self._sentence(spec.describe_value_parts())] + self._prose(
+            spec.value.description)
+
+    def _links(self, spec):
+        links = []
+        if spec.mirrors:
+            links.append(('Flavor extra spec', [nodes.paragraph(
+                '', '', self._key(spec.mirrors))]))
+        if spec.field != spec.name:
+            links.append(('Nova field', [nodes.paragraph(
+                '', '', self._literal(spec.field))]))
+        return links
+
+
+ExtraSpecDomain.directives = {'extra-specs': ExtraSpecsDirective,
+                              'image-properties': ImagePropertiesDirective}
 
 
 def _outdated(app, env, added, changed, removed):
@@ -455,10 +615,17 @@ def setup(app):
     app.add_config_value('nova_mini_extra_specs', '', 'env', types=(str,))
     app.add_config_value('nova_mini_extra_specs_plugins', False, 'env',
                          types=(bool,))
+    app.add_config_value('nova_mini_image_properties', '', 'env',
+                         types=(str,))
+    app.add_config_value('nova_mini_image_properties_plugins', False, 'env',
+                         types=(bool,))
     app.add_domain(ExtraSpecDomain)
     app.add_directive('extra-specs', ExtraSpecsDirective)
+    app.add_directive('image-properties', ImagePropertiesDirective)
     app.add_role(OBJTYPE, ExtraSpecRole(innernodeclass=nodes.literal,
                                         warn_dangling=True))
+    app.add_role(IMAGE_OBJTYPE, ImagePropertyRole(
+        innernodeclass=nodes.literal, warn_dangling=True))
     app.connect('env-get-outdated', _outdated)
     return {'version': '1.0', 'parallel_read_safe': True,
-            'parallel_write_safe': True, 'env_version': 1}
+            'parallel_write_safe': True, 'env_version': 2}

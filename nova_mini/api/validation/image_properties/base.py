@@ -100,23 +100,33 @@ class ImageProperty(xs_base.ExtraSpec):
         self._custom = coerce is not None
         self._coerce = coerce or _DEFAULT_COERCE[value.type](self)
 
-    def describe_value(self):
-        """Which values Nova accepts, as plain text: the extra spec
-        wording (``Value.describe``) where it is true of Nova's coercion,
-        the value's description where a coercion of its own decides.
+    def describe_value_parts(self):
+        """Which values Nova accepts, in parts as ``Value.describe_parts``
+        gives them (literals to be shown as code): that wording where it
+        is true of Nova's coercion, the value's description where a
+        coercion of its own decides.
         """
         value = self.value
         if value.type is bool:
-            return ('any value; true, yes, on, 1, y or t (any case) read as '
-                    'true, anything else as false')
+            return ['any value; ', xs_base.Literal('true'), ', ',
+                    xs_base.Literal('yes'), ', ', xs_base.Literal('on'),
+                    ', ', xs_base.Literal('1'), ', ', xs_base.Literal('y'),
+                    ' or ', xs_base.Literal('t'), ' (any case) read as '
+                    'true, anything else as false']
         if value.type is str and not value.enum and self._custom and \
                 value.description:
             rule = value.description.replace('``', '').rstrip('.')
-            return rule[:1].lower() + rule[1:]
-        text = value.describe()
+            return [rule[:1].lower() + rule[1:]]
+        parts = value.describe_parts()
         if value.enum and getattr(self._coerce, 'folded', False):
-            text += ' (any case, and the aliases Nova knows)'
-        return text
+            parts.append(' (any case, and the aliases Nova knows)')
+        return parts
+
+    def describe_value(self):
+        """Which values Nova accepts, as plain text (see
+        ``describe_value_parts``).
+        """
+        return ''.join(self.describe_value_parts())
 
     def coerce(self, value):
         """Nova's typed value of ``value`` (e.g. ``True`` for ``'yes'``,
