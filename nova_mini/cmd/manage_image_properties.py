@@ -10,9 +10,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""``nova-mini-manage image-properties list|show|validate``: the image
-property definitions for operators, and values checked against them
-before they go into Glance.
+"""``nova-mini-manage image-properties list|show|validate|metadefs``: the
+image property definitions for operators, values checked against them
+before they go into Glance, and Glance metadata definitions of them.
 
 The same definitions as the API (the in-tree ones and those of installed
 ``nova_mini.image_property_validators`` plugins), the same wording of
@@ -171,9 +171,29 @@ def validate(conf):
     return 0 if verdict else 1
 
 
+def write_metadefs(conf):
+    """``image-properties metadefs``: write the Glance metadef files of
+    the image properties into ``--output-dir`` and say what each holds.
+
+    :returns: the exit status, 0.
+    """
+    registry = ip_registry.build()
+    written = manage_metadefs.write(
+        registry, conf.command.output_dir,
+        build=manage_metadefs.build_image_namespaces)
+    for path, metadef in written:
+        count = len(metadef.properties)
+        print('Wrote %s: %s, %d %s' % (
+            path, metadef.namespace, count,
+            'property' if count == 1 else 'properties'))
+        for skipped in metadef.skipped:
+            print('  left out %s (%s)' % (skipped.name, skipped.reason))
+    return 0
+
+
 def add_parsers(subparsers):
     """The ``image-properties`` command (``list``, ``show``,
-    ``validate``).
+    ``validate``, ``metadefs``).
 
     :param subparsers: the argparse sub-parsers of nova-mini-manage.
     """
@@ -205,6 +225,12 @@ def add_parsers(subparsers):
         '--permissive', action='store_true',
         help='Accept unknown names, as the API does (they stay raw '
              'properties); by default they are errors.')
+    generate = actions.add_parser(
+        'metadefs', help='Write Glance metadata definition files, one per '
+                         'image property prefix')
+    generate.add_argument('--output-dir', required=True,
+                          help='Directory to write the JSON files into '
+                               '(created if missing).')
 
 
 # (command, action) -> handler(conf), for nova-mini-manage's dispatch.
@@ -212,4 +238,5 @@ COMMANDS = {
     ('image-properties', 'list'): list_,
     ('image-properties', 'show'): show,
     ('image-properties', 'validate'): validate,
+    ('image-properties', 'metadefs'): write_metadefs,
 }

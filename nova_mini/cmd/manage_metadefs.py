@@ -32,6 +32,18 @@ lists them instead, and a namespace whose names are all patterned still
 gets its document, so that every namespace is accounted for. Deprecated
 extra specs are kept, marked as deprecated in title and description.
 
+Image properties (``nova-mini-manage image-properties metadefs``) follow
+Glance's conventions for image metadata: one document per image property
+prefix, ``OS::Compute::NovaMini::Image::<prefix>`` (``hw``, ``img``,
+``os``, ``trait``; ``OS::Compute::NovaMini::Image`` for the legacy names
+without one), associated with ``OS::Glance::Image`` under the prefix
+``<prefix>_`` (``trait:`` for traits) and with ``OS::Cinder::Volume``
+under the same prefix with ``properties_target`` ``image`` (a volume's
+image metadata), so property ``cpu_policy`` of the ``hw`` document is the
+image property ``hw_cpu_policy``. Each property names the flavor extra
+spec it mirrors. Patterned names (``hw_numa_cpus.{id}``, ``trait:{trait}``)
+are left out and listed, as for extra specs.
+
 Glance's own limits are honoured: namespace and display names of at most
 80 characters, a description of at most 500, property names of at most
 80 (longer ones are left out, and reported; a longer namespace name is
@@ -50,6 +62,9 @@ from nova_mini.api.validation.extra_specs import base
 
 NAMESPACE_PREFIX = 'OS::Compute::NovaMini'
 RESOURCE_TYPE = 'OS::Nova::Flavor'
+IMAGE_NAMESPACE_PREFIX = NAMESPACE_PREFIX + '::Image'
+IMAGE_RESOURCE_TYPE = 'OS::Glance::Image'
+VOLUME_RESOURCE_TYPE = 'OS::Cinder::Volume'
 MAX_NAME = 80
 MAX_DESCRIPTION = 500
 _TYPES = {str: 'string', int: 'integer', bool: 'boolean'}
@@ -179,8 +194,11 @@ def _fit(text, limit):
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
-def _namespace_description(extra_spec_namespace, patterned):
-    if extra_spec_namespace is None:
+def _namespace_description(extra_spec_namespace, patterned, head=None,
+                           command='extra-specs'):
+    if head is not None:
+        pass
+    elif extra_spec_namespace is None:
         head = ('Flavor extra specs without a namespace, as nova_mini '
                 'validates them.')
     else:
@@ -189,7 +207,7 @@ def _namespace_description(extra_spec_namespace, patterned):
     if not patterned:
         return _fit(head, MAX_DESCRIPTION)
     intro = ' Not listed, as a Glance property cannot have a patterned name: '
-    tail = ' (see nova-mini-manage extra-specs show KEY).'
+    tail = ' (see nova-mini-manage %s show KEY).' % command
     for shown in range(len(patterned), -1, -1):
         names = ', '.join(patterned[:shown])
         rest = len(patterned) - shown
@@ -281,13 +299,106 @@ def _build_one(extra_spec_namespace, specs, taken):
                             document, skipped)
 
 
-def write(registry, output_dir):
+def _image_prefix(namespace):
+    """The literal prefix of the image property names of a namespace:
+    ``hw_`` for ``hw``, ``trait:`` for ``trait``, none for legacy names.
+    """
+    if namespace is None:
+        return ''
+    return namespace + (':' if namespace == 'trait' else '_')
+
+
+def image_property_schema(prop):
+    """The Glance property of a (non-patterned) image property."""
+    schema = property_schema(prop)
+    if prop.mirrors:
+        schema['description'] = _fit(
+            '%s Flavor extra spec: %s.' % (schema['description'],
+                                           prop.mirrors), MAX_DESCRIPTION)
+    return schema
+
+
+def build_image_namespaces(registry):
+    """A MetadefNamespace for every image property prefix of ``registry``
+    (an image property registry), the legacy names first; its
+    ``extra_spec_namespace`` holds the prefix (``hw``), None for legacy
+    names.
+    """
+    groups = {}
+    for prop in registry:
+        groups.setdefault(prop.namespace, []).append(prop)
+    taken = set()
+    result = []
+    for namespace in sorted(groups, key=lambda n: (n is not None, n or '')):
+        result.append(_build_image_one(namespace, groups[namespace], taken))
+    return result
+
+
+def _build_image_one(namespace, props, taken):
+    prefix = _image_prefix(namespace)
+    if namespace is None:
+        name = IMAGE_NAMESPACE_PREFIX
+        display_name = 'nova_mini legacy image properties'
+        head = ('Legacy names of image properties, as nova_mini reads them '
+                '(deprecated: use the current names).')
+        filename = 'nova-mini-image'
+    else:
+        name = _fit('%s::%s' % (IMAGE_NAMESPACE_PREFIX, namespace), MAX_NAME)
+        display_name = 'nova_mini %s image properties' % prefix
+        head = ("Image properties named '%s...', as nova_mini reads them "
+                "(Nova's coercion)." % prefix)
+        filename = 'nova-mini-image-' + re.sub(r'[^A-Za-z0-9_.-]', '_',
+                                               namespace)
+    skipped = []
+    properties = {}
+    for prop in props:
+        if prop.patterned:
+            skipped.append(Skipped(prop.name, 'patterned name'))
+            continue
+        short = prop.name[len(prefix):]
+        if len(short) > MAX_NAME:
+            skipped.append(Skipped(prop.name, 'longer than the %d characters '
+                                   'Glance allows' % MAX_NAME))
+            continue
+        properties[short] = image_property_schema(prop)
+    associations = [{'name': IMAGE_RESOURCE_TYPE},
+                    {'name': VOLUME_RESOURCE_TYPE,
+                     'properties_target': 'image'}]
+    if prefix:
+        for association in associations:
+            association['prefix'] = prefix
+    stem, n = filename, 1
+    filename = stem + '.json'
+    while filename in taken:
+        n += 1
+        filename = '%s-%d.json' % (stem, n)
+    taken.add(filename)
+    document = {
+        'namespace': name,
+        'display_name': _fit(display_name, MAX_NAME),
+        'description': _namespace_description(
+            namespace, [s.name for s in skipped
+                        if s.reason == 'patterned name'],
+            head=head, command='image-properties'),
+        'visibility': 'public',
+        'protected': True,
+        'resource_type_associations': associations,
+        'properties': dict(sorted(properties.items())),
+    }
+    return MetadefNamespace(namespace, filename, document, skipped)
+
+
+def write(registry, output_dir, build=None):
     """Write one JSON file per namespace into ``output_dir`` (created if
     missing); return the MetadefNamespaces with their ``path``.
+
+    :param build: the function making the documents of ``registry``:
+        ``build_namespaces`` (the default, extra specs) or
+        ``build_image_namespaces``.
     """
     os.makedirs(output_dir, exist_ok=True)
     written = []
-    for metadef in build_namespaces(registry):
+    for metadef in (build or build_namespaces)(registry):
         path = os.path.join(output_dir, metadef.filename)
         with open(path, 'w', encoding='utf-8') as out:
             json.dump(metadef.document, out, indent=4)
