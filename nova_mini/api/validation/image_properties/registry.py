@@ -140,6 +140,59 @@ def validate(registry, properties, mode=PERMISSIVE):
     return verdict
 
 
+def read(properties, registry=None):
+    """What Nova's ``ImageMetaProps.from_dict`` makes of an image's
+    properties: the typed value of each Nova field, with Nova's
+    precedence. The interface for code that types an image (boot,
+    rebuild, the scheduler).
+
+    Legacy names are read first and current names override them;
+    ``vmware_adaptertype`` sets ``hw_disk_bus`` (and ``hw_scsi_model``);
+    ``hw_numa_cpus.N`` and ``hw_numa_mem.N`` make the lists
+    ``hw_numa_cpus`` and ``hw_numa_mem``; ``trait:NAME=required`` makes
+    ``traits_required``. Unknown properties are not in the result (they
+    stay raw properties).
+
+    :param properties: the image's properties (a dict).
+    :param registry: default: the process' registry.
+    :returns: ``(verdict, fields)``: the permissive-mode Verdict and the
+        dict of typed fields, or ``(verdict, None)`` when the verdict has
+        errors (Nova's 400 "Invalid image metadata": put
+        ``NOVA_MESSAGE_PREFIX`` before ``verdict.errors[0]``).
+    """
+    registry = registry or get_registry()
+    verdict = validate(registry, properties, PERMISSIVE)
+    if not verdict:
+        return verdict, None
+    legacy, current, sequences, traits = {}, {}, {}, []
+    for key, typed in verdict.values.items():
+        prop = registry.lookup(key)
+        if prop.sequence:
+            sequences.setdefault(prop.field, {})[key] = typed
+        elif prop.name == 'trait:{trait}':
+            if typed == 'required':
+                traits.append(key[len('trait:'):])
+        elif prop.name == 'vmware_adaptertype':
+            if typed == 'ide':
+                legacy['hw_disk_bus'] = 'ide'
+            elif typed:
+                legacy['hw_disk_bus'] = 'scsi'
+                legacy['hw_scsi_model'] = typed
+        elif prop.field != prop.name:
+            legacy[prop.field] = typed
+        else:
+            current[prop.field] = typed
+    fields = dict(legacy)
+    fields.update(current)
+    for field, by_key in sequences.items():
+        literal = registry.lookup(next(iter(by_key))).name.split('{')[0]
+        fields[field] = [by_key['%s%d' % (literal, n)]
+                         for n in range(len(by_key))]
+    if traits:
+        fields['traits_required'] = traits
+    return verdict, fields
+
+
 def _read_in_sequence(registry, properties):
     """The keys of numbered families (``hw_numa_cpus.{id}``) that Nova
     reads: from number 0 upwards until one is missing, below the family's
