@@ -21,6 +21,9 @@ service can hold, each of which was a 500 somewhere later:
   and written back out they make answers that are not JSON either;
 - nesting without bound: the parser, jsonschema and the encoders recurse
   (``RecursionError``);
+- arrays and objects without number: a body of 64 MiB (a node's provision
+  request, which may carry a config drive) could hold 20 million, a few
+  GiB once parsed;
 - ``\\u0000``: PostgreSQL stores no NUL in text or jsonb;
 - ``\\ud800`` alone (a lone UTF-16 surrogate): not text, no database
   driver can encode it.
@@ -37,13 +40,20 @@ import re
 # levels, a node's deploy steps 5); and shallow enough that validating or
 # encoding it stays far from Python's recursion limit.
 MAX_DEPTH = 32
+# More than any body of Nova's or Ironic's API holds, and more than a body
+# under the default size limit (114688 bytes, 2 bytes an array at least)
+# can hold: only larger bodies are limited by it.
+MAX_CONTAINERS = 65536
 
-# A string in a JSON text: what is inside it is not structure.
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKETS = re.compile(r'[^\[\]{}]+')
-# ``\u0000`` after an even number of backslashes (``\\u0000`` is a
-# backslash and the text u0000).
-_NUL_ESCAPE = re.compile(r'(?<!\\)(?:\\\\)*\\u0000')
+# A string in a JSON text, once its escaped backslashes and quotes are
+# gone: what is inside it is not structure. A single-character repeat
+# (linear time, constant memory; a repeated group keeps state for each
+# escape, GiB for a body of them); a string that is not closed runs to
+# the end of the text, as the parser reads it, rather than being tried
+# again from each of its quotes.
+_STRING = re.compile(r'"[^"]*(?:"|\Z)')
+# Every byte but brackets (bytes.translate deletes them in one copy).
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b'[]{}')))
 _SURROGATE_ESCAPE = re.compile(r'\\u[dD][89a-fA-F]')
 
 
@@ -82,16 +92,30 @@ def finite_loads(data):
                       parse_float=_finite_float)
 
 
-def _depth(text):
-    """How deep arrays and objects nest in ``text``, or more: a text
-    with few brackets is not scanned.
+def _check_structure(text):
+    """Refuse ``text`` if its arrays and objects nest deeper than MAX_DEPTH
+    or number more than MAX_CONTAINERS (a text with few brackets is not
+    scanned).
+
+    :raises RefusedJSON: either.
+    :raises InvalidJSON: more closing brackets than opening ones.
     """
-    openers = text.count('[') + text.count('{')
-    if openers <= MAX_DEPTH:
-        return openers      # the common case: no scan needed
-    brackets = _BRACKETS.sub('', _STRING.sub('', text))
-    return max(itertools.accumulate(
-        1 if char in '[{' else -1 for char in brackets), default=0)
+    if text.count('[') + text.count('{') <= MAX_DEPTH:
+        return      # the common case: no scan needed
+    # Escapes read from the left (``\\\\`` first), as the parser does.
+    unescaped = text.replace('\\\\', '').replace('\\"', '')
+    brackets = _STRING.sub('', unescaped).encode(
+        'utf-8', 'surrogatepass').translate(None, _NOT_BRACKETS)
+    openers = brackets.count(b'[') + brackets.count(b'{')
+    if openers > MAX_CONTAINERS:
+        raise RefusedJSON('The request body holds more than %d arrays and '
+                          'objects.' % MAX_CONTAINERS)
+    if len(brackets) > 2 * openers:
+        raise InvalidJSON('The request body is not valid JSON.')
+    if openers > MAX_DEPTH and max(itertools.accumulate(
+            1 if byte in b'[{' else -1 for byte in brackets)) > MAX_DEPTH:
+        raise RefusedJSON('The request body is nested more than %d levels '
+                          'deep.' % MAX_DEPTH)
 
 
 def loads(data):
@@ -110,10 +134,10 @@ def loads(data):
             raise InvalidJSON('The request body is not UTF-8.')
     else:
         text = data
-    if _depth(text) > MAX_DEPTH:
-        raise RefusedJSON('The request body is nested more than %d levels '
-                          'deep.' % MAX_DEPTH)
-    if '\\u0000' in text and _NUL_ESCAPE.search(text):
+    _check_structure(text)
+    # ``\u0000`` once escaped backslashes are gone (``\\u0000`` is a
+    # backslash and the text u0000).
+    if '\\u0000' in text and '\\u0000' in text.replace('\\\\', ''):
         raise RefusedJSON('The request body holds a NUL character '
                           '(\\u0000), which no field accepts.')
     try:

@@ -15,7 +15,10 @@
 import gc
 import json
 import time
+import tracemalloc
 
+import hypothesis
+from hypothesis import strategies as st
 import pytest
 
 from nova_mini.api import json_body
@@ -56,6 +59,8 @@ def test_accepted(text):
     ('{"\\u0000": 1}', 'NUL character'),
     ('["\\\\\\u0000"]', 'NUL character'),     # \\ then \u0000
     ('["\\ud800"]', 'lone UTF-16 surrogate'),
+    ('[%s]' % ','.join(['[]'] * 65537), 'more than 65536 arrays and objects'),
+    ('[%s]' % ','.join(['{}'] * 65536), 'more than 65536 arrays and objects'),
     ('{"\\udc00": 1}', 'lone UTF-16 surrogate'),
 ])
 def test_refused(text, words):
@@ -65,7 +70,9 @@ def test_refused(text, words):
 
 
 @pytest.mark.parametrize('text', [
-    b'{', b'', b'\xff', b'{"a": 1} x', '9' * 5000, b'["\x00"]'])
+    b'{', b'', b'\xff', b'{"a": 1} x', '9' * 5000, b'["\x00"]',
+    # More closing brackets than opening ones.
+    _nested(33) + ']', '[' * 33 + ']' * 100000])
 def test_not_json(text):
     with pytest.raises(json_body.InvalidJSON) as caught:
         json_body.loads(text)
@@ -102,3 +109,107 @@ def test_bodies_at_the_size_limit_parse_fast():
             assert got == expected
     finally:
         gc.enable()
+
+
+def test_containers_up_to_the_limit():
+    text = '[%s]' % ','.join(['[]'] * 65535)
+    assert json_body.loads(text) == [[]] * 65535
+
+
+def _depth(value):
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+# Strings full of what the scan must read as text: brackets, quotes,
+# backslashes, NUL-looking text.
+_TEXT = st.text(alphabet=st.sampled_from(
+    ['[', ']', '{', '}', '"', '\\', 'u', '0', 'a', '\u00e9', '\n']),
+    max_size=12)
+_VALUES = st.recursive(
+    st.none() | st.integers() | _TEXT,
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(_TEXT, children, max_size=4),
+    max_leaves=60)
+
+
+@hypothesis.settings(max_examples=400, deadline=None, derandomize=True)
+@hypothesis.given(
+    value=st.one_of(_VALUES, st.integers(30, 36).map(
+        lambda depth: ['[{"', {'"\\': _nested_value(depth)}])),
+    ensure_ascii=st.booleans())
+def test_depth_is_the_values(value, ensure_ascii):
+    """The scan's depth is the value's, whatever its strings hold."""
+    text = json.dumps(value, ensure_ascii=ensure_ascii)
+    if _depth(value) > json_body.MAX_DEPTH:
+        with pytest.raises(json_body.RefusedJSON, match='nested more'):
+            json_body.loads(text)
+    else:
+        assert json_body.loads(text) == value
+
+
+def _nested_value(depth):
+    value = '"]\\'
+    for _ in range(depth - 2):
+        value = [value]
+    return value
+
+
+_MiB = 1024 * 1024
+
+
+def _bodies_of(size):
+    """Bodies of ``size`` bytes (a node's provision request may be 64 MiB),
+    each with what it reads as (or the refusal's message).
+    """
+    nested = '[' * 33 + '1' + ']' * 33
+    return [
+        # A config drive's text beside brackets enough to be scanned.
+        ('{"a": %s, "b": "%s"}' % (nested, 'A' * (size - 100)),
+         'The request body is nested more than 32 levels deep.'),
+        ('{"a": [%s], "b": "%s"}' % (','.join(['[1]'] * 40),
+                                     'A' * (size - 200)),
+         {'a': [[1]] * 40, 'b': 'A' * (size - 200)}),
+        # A string of escaped quotes that is never closed.
+        ('[' * 33 + '"' + '\\"' * (size // 2),
+         'The request body is nested more than 32 levels deep.'),
+        # Escaped backslashes, then a NUL.
+        ('["%s\\u0000"]' % ('\\\\' * (size // 2)),
+         'The request body holds a NUL character (\\u0000), which no '
+         'field accepts.'),
+        ('[' + '[],' * (size // 3) + '[]]',
+         'The request body holds more than 65536 arrays and objects.'),
+    ]
+
+
+def test_bodies_at_the_provision_limit_parse_in_linear_time_and_memory():
+    """Bodies of 8 MiB: a scan that keeps state for each character or each
+    escape would take GiB of memory (about 120 bytes a character), one
+    that tries again from each quote would take hours.
+    """
+    size = 8 * _MiB
+    bodies = _bodies_of(size)
+    tracemalloc.start()
+    gc.disable()
+    try:
+        for body, expected in bodies:
+            tracemalloc.reset_peak()
+            held = tracemalloc.get_traced_memory()[0]
+            start = time.thread_time()
+            try:
+                got = json_body.loads(body)
+            except json_body.RefusedJSON as exc:
+                got = str(exc)
+            spent = time.thread_time() - start
+            peak = tracemalloc.get_traced_memory()[1] - held
+            assert got == expected, body[:40]
+            # The body is copied a few times (escapes removed, strings
+            # removed, encoded), each at most its size.
+            assert peak < 5 * size, (peak, body[:40])
+            assert spent < 4, (spent, body[:40])
+    finally:
+        gc.enable()
+        tracemalloc.stop()
