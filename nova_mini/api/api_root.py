@@ -14,12 +14,15 @@
 
 ``APIRoot`` negotiates the microversion, runs the pecan controllers and
 turns every error, ours or pecan's, into the root's own error format, so
-handlers only raise domain exceptions.
+handlers only raise domain exceptions. ``BodySizeLimiter`` bounds what
+is read of a request's body.
 """
 
 from oslo_log import log as logging
 from oslo_middleware import sizelimit
 import webob
+import webob.dec
+import webob.exc
 
 from nova_mini.api import faults
 from nova_mini.api import wsgi
@@ -27,6 +30,52 @@ from nova_mini import conf
 from nova_mini import exception
 
 LOG = logging.getLogger(__name__)
+
+
+class BodySizeLimiter(sizelimit.RequestBodySizeLimiter):
+    """oslo.middleware's limit on request bodies, ``[oslo_middleware]
+    max_request_body_size``, with another limit for the few requests that
+    carry a large document (a node's provision request and its config
+    drive, as Ironic's ``[api] max_json_body_size_provision``).
+
+    Either way the body is bounded as oslo.middleware bounds it: a
+    Content-Length over the limit is 413 before anything is read; a body
+    without one (chunked) is read through oslo.middleware's LimitingReader,
+    which raises 413 once the limit is passed.
+
+    :param application: the app.
+    :param conf: the configuration (a ConfigOpts).
+    :param larger: ``((method, path regex, limit), ...)``: a request whose
+        method and path below the root (``PATH_INFO``) fully match has the
+        limit ``limit(conf)`` in bytes instead of the global one.
+    """
+
+    def __init__(self, application, conf, larger=()):
+        super().__init__(application, conf)
+        self.larger = tuple(larger)
+
+    def limit(self, environ):
+        """The body limit of a request, in bytes."""
+        method = environ.get('REQUEST_METHOD')
+        path = environ.get('PATH_INFO', '')
+        for rule_method, rule_path, limit in self.larger:
+            if method == rule_method and rule_path.fullmatch(path):
+                return limit(self.oslo_conf)
+        return self._conf_get('max_request_body_size')
+
+    @webob.dec.wsgify
+    def __call__(self, req):
+        max_size = self.limit(req.environ)
+        if req.content_length is not None and req.content_length > max_size:
+            LOG.info('Request body of %(size)d bytes refused: over the '
+                     'limit of %(limit)d bytes of %(method)s %(path)s.',
+                     {'size': req.content_length, 'limit': max_size,
+                      'method': req.method,
+                      'path': req.environ.get('PATH_INFO', '')})
+            raise webob.exc.HTTPRequestEntityTooLarge()
+        if req.content_length is None:
+            req.body_file = sizelimit.LimitingReader(req.body_file, max_size)
+        return req.get_response(self.application)
 
 
 class APIRoot(object):
@@ -37,17 +86,19 @@ class APIRoot(object):
     :param error_response: ``f(status, message) -> webob.Response``.
     :param unversioned_paths: paths (below the root) answered without
         microversion negotiation, e.g. the version list at ``/``.
+    :param body_limits: the requests with another body limit than
+        ``[oslo_middleware] max_request_body_size``, see BodySizeLimiter.
     """
 
     def __init__(self, controller, versioned_api, error_response,
-                 unversioned_paths=('', '/')):
+                 unversioned_paths=('', '/'), body_limits=()):
         # The size limit sits inside, so that its 413 is rendered in this
         # root's error format like every other error.
-        self.app = sizelimit.RequestBodySizeLimiter(
+        self.app = BodySizeLimiter(
             wsgi.Pecan(controller, request_cls=wsgi.APIRequest,
                        guess_content_type_from_ext=False,
                        force_canonical=False),
-            conf.CONF)
+            conf.CONF, larger=body_limits)
         self.versioned_api = versioned_api
         self.error_response = error_response
         self.unversioned_paths = frozenset(unversioned_paths)

@@ -28,6 +28,7 @@ from oslo_middleware import request_id
 
 from nova_mini.api import api_root
 from nova_mini.api import auth
+from nova_mini.api.baremetal import node_states as baremetal_node_states
 from nova_mini.api.baremetal import root as baremetal_root
 from nova_mini.api.baremetal import versions as baremetal_versions
 from nova_mini.api.compute import legacy_v2 as compute_legacy_v2
@@ -122,7 +123,9 @@ def build_app(conf=CONF):
         '/baremetal': RefuseNulBytes(api_root.APIRoot(
             baremetal_root.BaremetalRootController(),
             baremetal_versions.BAREMETAL_API, faults.ironic_fault,
-            unversioned_paths=()), faults.ironic_fault),
+            unversioned_paths=(),
+            body_limits=(baremetal_node_states.PROVISION_BODY_LIMIT,)),
+            faults.ironic_fault),
     })
     app = auth.wrap(roots, conf, PUBLIC_PATHS, PUBLIC_PATTERNS)
     app = compute_request_id.ComputeRequestId(app)

@@ -62,6 +62,20 @@ api_opts = [
                       'API process; PostgreSQL: the statement_timeout, '
                       'MariaDB: the max_statement_time (MySQL: '
                       'max_execution_time) of the list\'s query.'),
+    # Ironic's option (its name, default and unit): a provision request
+    # carries a config drive, up to 64 MiB of image ([DEFAULT]
+    # config_drive_max_size).
+    cfg.IntOpt('max_json_body_size_provision',
+               default=65536, min=4,
+               help='Largest request body, in KiB, of a bare-metal node\'s '
+                    'provision request (PUT /baremetal/v1/nodes/{node}/'
+                    'states/provision), which may carry a config drive: '
+                    'a larger one is refused with 413 before it is parsed '
+                    'and nothing is stored. Every other request keeps '
+                    '[oslo_middleware] max_request_body_size. The body is '
+                    'held in memory while the request is handled. '
+                    'Defaults to 64 MiB, as Ironic\'s option of the same '
+                    'name.'),
 ] + [
     # Vendordata of the metadata service (Nova keeps them in [api] too).
     cfg.ListOpt('vendordata_providers',

@@ -61,9 +61,10 @@ default_opts = [
                     'a JSON object, is refused (400) and nothing is '
                     'stored. The default, 64 MiB, is the disk Nova makes '
                     'for a vfat config drive and the largest config drive '
-                    'partition Ironic\'s agent writes. The request body '
-                    'limit ([oslo_middleware] max_request_body_size) '
-                    'applies first to the text itself.'),
+                    'partition Ironic\'s agent writes. The provision '
+                    'request\'s body limit ([api] '
+                    'max_json_body_size_provision) applies first to the '
+                    'text itself.'),
 ]
 
 

@@ -22,6 +22,8 @@ node's states, as Ironic does, though here it is complete when the
 answer is sent (the node's hardware is fake: see objects/baremetal/node_power.py).
 """
 
+import re
+
 import jsonschema
 from jsonschema import exceptions as jsonschema_exc
 import pecan
@@ -41,6 +43,13 @@ from nova_mini.objects.baremetal import node_power
 from nova_mini.objects.baremetal import node_raid
 from nova_mini.policies.baremetal import nodes as policies
 from nova_mini import states
+
+# The provision request's body may hold a config drive: it has its own
+# limit, Ironic's [api] max_json_body_size_provision (in KiB), in place of
+# [oslo_middleware] max_request_body_size (api_root.BodySizeLimiter).
+PROVISION_BODY_LIMIT = (
+    'PUT', re.compile(r'/v1/nodes/[^/]+/states/provision/?'),
+    lambda conf: conf.api.max_json_body_size_provision * 1024)
 
 
 def _accepted(location):
