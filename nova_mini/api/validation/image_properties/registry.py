@@ -21,6 +21,7 @@ As in Nova, an unknown property is not an error where images are used
 operators checking their images, reports it with the names it resembles.
 """
 
+import difflib
 import functools
 import importlib
 
@@ -59,15 +60,14 @@ class Registry(xs_registry.Registry):
         return namespace is not None and namespace in self._namespaces
 
     def suggest(self, key, count=3):
-        names, _by_head, _deletions = self._suggestion_index()
         near = super(Registry, self).suggest(key, count)
         if near:
             return near
         # The base groups by 'namespace:'; image property names have none,
         # so look again among the names of the key's prefix, more loosely.
+        names = self._suggestion_index()[0]
         namespace = base.namespace_of(key)
         same = [n for n in names if base.namespace_of(n) == namespace]
-        import difflib
         return difflib.get_close_matches(key, same or names, n=count,
                                          cutoff=0.6)
 
