@@ -69,8 +69,14 @@ def test_show_a_patterned_key():
 def test_show_a_legacy_name():
     result = manage('show', 'hypervisor_type')
     assert result.returncode == 0, result.stderr
-    assert ('  Status:       deprecated; use img_hv_type instead'
-            in result.stdout.splitlines())
+    lines = result.stdout.splitlines()
+    assert lines[0] == 'hypervisor_type'
+    assert ('  Status:       supported. An older name Nova still reads; '
+            'img_hv_type wins') in lines
+    assert '  Nova field:   img_hv_type' in lines
+    deprecated = manage('show', 'xenapi_use_agent')
+    assert ('  Status:       deprecated. Only the XenAPI driver read it, and '
+            'Nova removed') in deprecated.stdout.splitlines()
 
 
 def test_show_an_unknown_name_suggests():
@@ -83,7 +89,8 @@ def test_show_an_unknown_name_suggests():
 
 def test_validate_valid_properties():
     result = manage('validate', 'hw_cpu_policy=dedicated', 'hw_pmu=maybe',
-                    'architecture=AMD64', 'hw_numa_cpus.0=0-3,^1',
+                    'architecture=AMD64', 'img_use_agent=yes',
+                    'hw_numa_cpus.0=0-3,^1',
                     'trait:CUSTOM_GPU=required', 'os_command_line=a=b')
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
@@ -91,7 +98,8 @@ def test_validate_valid_properties():
         'hw_pmu=maybe: valid, read as false (not a boolean spelling Nova '
         'knows)',
         'architecture=AMD64: valid, read as x86_64',
-        '  note: architecture is deprecated; use hw_architecture instead.',
+        'img_use_agent=yes: valid, read as true',
+        '  note: img_use_agent is deprecated.',
         'hw_numa_cpus.0=0-3,^1: valid, read as {0, 2, 3}',
         'trait:CUSTOM_GPU=required: valid, read as required',
         'os_command_line=a=b: valid, read as a=b',

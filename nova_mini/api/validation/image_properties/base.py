@@ -49,8 +49,8 @@ EXPERIMENTAL = xs_base.EXPERIMENTAL
 # Properties only Nova's XenAPI driver read; Nova removed the driver in
 # Victoria but still coerces them. Deprecated here: nothing reads them.
 XENAPI_ONLY = xs_base.deprecated(
-    None, note='only the XenAPI driver read it, and Nova removed that '
-               'driver in its 22.0.0 (Victoria) release')
+    None, note='Only the XenAPI driver read it, and Nova removed that '
+               'driver in its 22.0.0 (Victoria) release.')
 
 # The name prefixes Nova's image properties use (Glance's metadef prefix
 # conventions: hw_, os_, img_), and the trait one.

@@ -12,7 +12,15 @@
 
 """Nova's legacy image property names: each is read into the field of its
 current name when present (the current name wins when both are), with the
-current name's coercion. All are deprecated in favour of the current name.
+current name's coercion.
+
+They are not deprecated: Glance's image schema lists ``architecture``,
+``hypervisor_type`` and ``vm_mode``, Nova writes ``owner_id``,
+``block_device_mapping``, ``bdm_v2`` and ``root_device_name`` into the
+snapshots it uploads, Nova's compute API reads ``auto_disk_config`` (not
+``hw_auto_disk_config``) and its VMware driver ``vmware_ostype`` and
+``vmware_disktype``. Only those whose current name is itself deprecated
+(the XenAPI ones) are.
 
 ``vmware_adaptertype`` is the odd one: ``ide`` sets ``hw_disk_bus=ide``,
 any other non-empty value sets ``hw_disk_bus=scsi`` and is read as
@@ -66,7 +74,7 @@ def _current():
 
 def _legacy(name, current):
     coerce, value = current.coerce, current.value
-    description = 'Legacy name of ``%s``. %s' % (
+    description = _READ_AS_IS.get(name) or 'Legacy name of ``%s``. %s' % (
         current.name, current.description)
     if name in _JSON_NAMES:
         # The only form of the mappings Glance can hold.
@@ -86,9 +94,30 @@ def _legacy(name, current):
         field=current.name,
         mirrors=current.mirrors,
         drivers=current.drivers,
-        support=base.deprecated(None, replacement=current.name),
+        support=_support(name, current),
         example=current.example,
     )
+
+
+# Legacy names that are what Nova actually reads, not an older spelling:
+# their own description.
+_READ_AS_IS = {
+    'auto_disk_config': (
+        'The image\'s disk config policy, as Nova\'s compute API reads it: '
+        '``disabled`` refuses servers asking for the AUTO disk config. Its '
+        'field in Nova\'s image object is ``hw_auto_disk_config``, which '
+        'the API does not read.'),
+}
+
+
+def _support(name, current):
+    if current.support.status == base.DEPRECATED:
+        return current.support
+    if name in _READ_AS_IS:
+        return base.Support()
+    return base.Support(note=(
+        'An older name Nova still reads; ``%s`` wins when both are set.'
+        % current.name))
 
 
 _scsi_model = base.folded_enum(devices.SCSI_MODELS, devices.SCSI_ALIASES)
@@ -118,9 +147,9 @@ DEFINITIONS = [
         coerce=_adapter_type,
         field='hw_scsi_model',
         drivers=('vmware',),
-        support=base.deprecated(
-            None, replacement='hw_scsi_model',
-            note='ide becomes hw_disk_bus=ide'),
+        support=base.Support(note=(
+            'An older name Nova still reads; ``hw_disk_bus`` and '
+            '``hw_scsi_model`` win when set.')),
         example='lsiLogic',
     ),
 ]

@@ -142,7 +142,7 @@ DEFINITIONS = [
         description='Boot the guest over the network with iPXE.',
         value=base.Value(bool),
         drivers=(),
-        support=base.Support(note='read by no driver of Nova 34'),
+        support=base.Support(note='Read by no driver of Nova 34.'),
         example='true',
     ),
     base.ImageProperty(
@@ -200,9 +200,10 @@ DEFINITIONS = [
     base.ImageProperty(
         name='hw_auto_disk_config',
         description=(
-            'Whether the root partition may be resized to the flavor\'s '
-            'disk: ``disabled`` forbids the ``AUTO`` disk config of a '
-            'server. Nova takes any text.'),
+            'Nova\'s field for the image\'s disk config policy. Nova\'s '
+            'compute API reads the legacy name ``auto_disk_config`` '
+            '(``disabled`` refuses servers asking for the AUTO disk '
+            'config), not this one. Nova takes any text.'),
         value=base.Value(str),
         drivers=(),
         example='disabled',

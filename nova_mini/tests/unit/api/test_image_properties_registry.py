@@ -70,16 +70,28 @@ def test_mirrors_are_extra_specs_with_the_same_values(reg):
     assert reg.lookup('hw_numa_cpus.1').mirrors == 'hw:numa_cpus.{num}'
 
 
-def test_legacy_names_are_deprecated_for_their_current_name(reg):
-    for name in ('architecture', 'hypervisor_type', 'vm_mode',
-                 'xenapi_use_agent', 'vmware_ostype'):
+def test_legacy_names_are_supported_unless_their_field_is_deprecated(reg):
+    # Glance's image schema has architecture, hypervisor_type and vm_mode;
+    # Nova writes owner_id into snapshots and its API reads
+    # auto_disk_config: none is deprecated.
+    for name in ('architecture', 'hypervisor_type', 'vm_mode', 'owner_id',
+                 'vmware_ostype', 'auto_disk_config'):
         prop = reg.lookup(name)
-        assert prop.support.status == base.DEPRECATED
-        current = reg.lookup(prop.support.replacement)
-        assert current is not None and current.field == prop.field
-    verdict = registry.validate(reg, {'architecture': 'AMD64'})
-    assert verdict.values == {'architecture': 'x86_64'}
-    assert [key for key, _ in verdict.deprecated] == ['architecture']
+        assert prop.support.status == base.SUPPORTED, name
+        current = reg.lookup(prop.field)
+        assert current is not None and current.name == prop.field
+        assert current.value == prop.value
+    assert '``hw_architecture`` wins' in reg.lookup(
+        'architecture').support.note
+    # The XenAPI ones are deprecated, as their current names are.
+    old = reg.lookup('xenapi_use_agent')
+    assert old.support.status == base.DEPRECATED
+    assert old.support == reg.lookup('img_use_agent').support
+    verdict = registry.validate(reg, {'architecture': 'AMD64',
+                                      'xenapi_use_agent': 'true'})
+    assert verdict.values == {'architecture': 'x86_64',
+                              'xenapi_use_agent': True}
+    assert [key for key, _ in verdict.deprecated] == ['xenapi_use_agent']
 
 
 @pytest.mark.parametrize('key,value,typed', [

@@ -67,13 +67,14 @@ def test_glance_conventions_for_image_metadata():
     assert built['trait'].document['resource_type_associations'][0] == {
         'name': 'OS::Glance::Image', 'prefix': 'trait:'}
     assert built['trait'].properties == {}
-    # Legacy names: no prefix, deprecated.
+    # Legacy names: no prefix; deprecated where their field is.
     legacy = built[None].document
     assert legacy['namespace'] == 'OS::Compute::NovaMini::Image'
     assert all('prefix' not in a
                for a in legacy['resource_type_associations'])
-    assert legacy['properties']['architecture']['title'] == (
-        'architecture (deprecated)')
+    assert legacy['properties']['architecture']['title'] == 'architecture'
+    assert legacy['properties']['xenapi_use_agent']['title'] == (
+        'xenapi_use_agent (deprecated)')
     policy = hw['properties']['cpu_policy']
     assert policy['enum'] == ['dedicated', 'shared', 'mixed']
     assert policy['description'].endswith(

@@ -62,8 +62,10 @@ def test_every_image_property_is_rendered(both):
             'true, anything else as false.') in entry
     assert 'Flavor extra spec: hw:pmu' in entry
     legacy = _entry(both, 'image-property-architecture')
-    assert 'Deprecated; use hw_architecture instead.' in legacy
+    assert ('Status: Supported. An older name Nova still reads; '
+            'hw_architecture wins when both are set.') in legacy
     assert 'Nova field: hw_architecture' in legacy
+    assert 'Deprecated.' in _entry(both, 'image-property-img_use_agent')
 
 
 def test_image_properties_and_extra_specs_link_each_other(both):
