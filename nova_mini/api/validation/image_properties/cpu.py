@@ -64,8 +64,10 @@ DEFINITIONS = [
         description=(
             'How guest CPUs map to host CPUs: ``shared`` lets them float, '
             '``dedicated`` pins each one to a host CPU of its own, '
-            '``mixed`` pins some. An image may ask for ``dedicated`` only '
-            'when the flavor does not say ``hw:cpu_policy=shared``.'),
+            '``mixed`` pins some. The flavor\'s ``hw:cpu_policy`` wins '
+            'when it is set, but Nova refuses an image asking for '
+            '``dedicated`` or ``mixed`` with a ``shared`` flavor, or for '
+            '``dedicated`` with a ``mixed`` one.'),
         value=base.Value(str, enum=('dedicated', 'shared', 'mixed')),
         mirrors='hw:cpu_policy',
         drivers=_LIBVIRT,
@@ -101,8 +103,8 @@ DEFINITIONS = [
     base.ImageProperty(
         name='hw_numa_nodes',
         description=(
-            'Number of NUMA nodes to give the guest; the flavor\'s '
-            '``hw:numa_nodes`` wins when both are set and differ.'),
+            'Number of NUMA nodes to give the guest. Nova refuses an image '
+            'that sets it for a flavor with ``hw:numa_nodes``.'),
         value=base.Value(int),
         mirrors='hw:numa_nodes',
         drivers=_LIBVIRT,
@@ -112,7 +114,8 @@ DEFINITIONS = [
         name='hw_numa_cpus.{id}',
         description=(
             'Guest CPUs that belong to guest NUMA node ``{id}``, for an '
-            'uneven split between nodes.'),
+            'uneven split between nodes. Nova refuses it for a flavor with '
+            '``hw:numa_cpus.N``.'),
         parameters=[_NODE],
         value=base.Value(str, description=(
             'A set of guest CPU numbers: numbers and ranges, comma '
@@ -129,7 +132,8 @@ DEFINITIONS = [
         name='hw_numa_mem.{id}',
         description=(
             'Memory in MiB of guest NUMA node ``{id}``, for an uneven '
-            'split between nodes.'),
+            'split between nodes. Nova refuses it for a flavor with '
+            '``hw:numa_mem.N``.'),
         parameters=[_NODE],
         value=base.Value(int),
         mirrors='hw:numa_mem.{num}',
@@ -144,9 +148,9 @@ DEFINITIONS = [
         description=(
             'Size of the host memory pages backing guest memory: '
             '``small``, ``large``, ``any`` or a size (``2MB``, ``1GB``, '
-            'or KiB as a number). An image may ask for large pages only '
-            'when the flavor has ``hw:mem_page_size`` ``large`` or '
-            '``any``. Nova stores any text here and checks it when it '
+            'or KiB as a number). Nova refuses an image asking for a page '
+            'size unless the flavor\'s ``hw:mem_page_size`` is ``large`` '
+            'or ``any``. Nova stores any text here and checks it when it '
             'computes the topology.'),
         value=base.Value(str, description=(
             '``small``, ``large``, ``any`` or a page size.')),
@@ -170,7 +174,9 @@ DEFINITIONS = [
         name='hw_locked_memory',
         description=(
             'Lock guest memory in host RAM so that it is never swapped '
-            'out. Needs a NUMA topology (e.g. a page size).'),
+            'out. Nova requires a memory page size (from the flavor or '
+            'the image) and refuses a value that contradicts the '
+            'flavor\'s ``hw:locked_memory``.'),
         value=base.Value(bool),
         mirrors='hw:locked_memory',
         drivers=_LIBVIRT,
@@ -202,7 +208,9 @@ DEFINITIONS = [
         name='hw_pmu',
         description=(
             'Give the guest a virtual performance monitoring unit '
-            '(true) or none (false); real-time guests usually want none.'),
+            '(true) or none (false); real-time guests usually want none. '
+            'Nova refuses an image that contradicts the flavor\'s '
+            '``hw:pmu``.'),
         value=base.Value(bool),
         mirrors='hw:pmu',
         drivers=_LIBVIRT,

@@ -121,8 +121,8 @@ DEFINITIONS = [
         description=(
             'UEFI Secure Boot: ``required`` refuses hosts without it, '
             '``optional`` uses it when the host has it, ``disabled`` '
-            'never does. An image may not ask for it when the flavor\'s '
-            '``os:secure_boot`` is ``disabled``.'),
+            'never does. Nova refuses an image whose value differs from '
+            'the flavor\'s ``os:secure_boot`` when both are set.'),
         value=base.Value(str, enum=('required', 'disabled', 'optional')),
         mirrors='os:secure_boot',
         drivers=_LIBVIRT,
