@@ -34,6 +34,7 @@ action".
 import pecan
 from pecan import rest
 
+from nova_mini.api.compute import image_flavor_rules
 from nova_mini.api.compute.schemas import server_actions as schema
 from nova_mini.api.compute import server_common
 from nova_mini.api.compute import server_config_drive
@@ -217,6 +218,7 @@ class ServerActionController(rest.RestController):
                                   req.environ.get(glance.USER_AUTH_KEY))
         server_common.check_image_fits(instance.flavor, image)
         configdrive_required.check_image(image)
+        image_flavor_rules.check(instance.flavor, image, rebuild=True)
         values = {'image_ref': image.id,
                   'auto_disk_config': server_common.get_image_disk_config(
                       image, server_common.disk_config(body))}

@@ -37,6 +37,7 @@ from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
+from nova_mini.api.compute import image_flavor_rules
 from nova_mini.api.compute import instance_actions
 from nova_mini.api.compute.schemas import servers as schema
 from nova_mini.api.compute import server_actions
@@ -297,6 +298,10 @@ class ServersController(rest.RestController):
         image_ref = image.id
         server_common.check_image_fits(flavor, image)
         configdrive_required.check_image(image)
+        # As Nova, after those: the image typed (Nova's 400 "Invalid image
+        # metadata") and checked against the flavor, before anything is
+        # written.
+        image_flavor_rules.check(flavor, image)
         auto_disk_config = server_common.get_image_disk_config(
             image, server_common.disk_config(body))
         uuids = [uuidutils.generate_uuid() for _index in range(count)]
