@@ -23,6 +23,7 @@
     nova-mini-manage image-properties show NAME
     nova-mini-manage image-properties validate [--permissive] KEY=VALUE...
     nova-mini-manage image-properties metadefs --output-dir DIR
+    nova-mini-manage image-properties audit [--format json] [--strict]
     nova-mini-manage metadata show SERVER [--path latest/vendor_data2.json]
     nova-mini-manage metadata show SERVER --config-drive [--path PATH]
     nova-mini-manage node list [--trait T] [--not-trait T] [--trait-any T]

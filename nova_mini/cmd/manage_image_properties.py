@@ -10,9 +10,10 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""``nova-mini-manage image-properties list|show|validate|metadefs``: the
-image property definitions for operators, values checked against them
-before they go into Glance, and Glance metadata definitions of them.
+"""``nova-mini-manage image-properties list|show|validate|metadefs|audit``:
+the image property definitions for operators, values checked against
+them before they go into Glance, Glance metadata definitions of them,
+and the images in Glance checked against them (``manage_image_audit``).
 
 The same definitions as the API (the in-tree ones and those of installed
 ``nova_mini.image_property_validators`` plugins), the same wording of
@@ -28,6 +29,7 @@ import prettytable
 
 from nova_mini.api.validation.image_properties import registry as ip_registry
 from nova_mini.cmd import manage_extra_specs
+from nova_mini.cmd import manage_image_audit
 from nova_mini.cmd import manage_metadefs
 
 MAX_CELL_WIDTH = manage_extra_specs.MAX_CELL_WIDTH
@@ -231,6 +233,7 @@ def add_parsers(subparsers):
     generate.add_argument('--output-dir', required=True,
                           help='Directory to write the JSON files into '
                                '(created if missing).')
+    manage_image_audit.add_parser(actions)
 
 
 # (command, action) -> handler(conf), for nova-mini-manage's dispatch.
@@ -239,4 +242,5 @@ COMMANDS = {
     ('image-properties', 'show'): show,
     ('image-properties', 'validate'): validate,
     ('image-properties', 'metadefs'): write_metadefs,
+    ('image-properties', 'audit'): manage_image_audit.audit,
 }
