@@ -34,11 +34,16 @@ Each image's properties are checked as Nova reads them
   never reads;
 * ``deprecated``: a name Nova still reads but is retiring;
 * ``unknown``: a name the registry does not know and resembles nothing
-  (kept raw, as Nova keeps it).
+  (kept raw, as Nova keeps it);
+* ``conflict``: a flavor the image's owner can boot with that Nova
+  refuses the image with (``image_flavor_rules.check``, Nova's
+  message): each enabled public flavor and each private one shared with
+  the owner, at most ``--max-flavors`` read from ``[database]``.
 
-Exit status: 0 when no image has an ``invalid``, ``misspelled`` or
-``ignored`` finding (with ``--strict``: no finding at all), 1 otherwise,
-2 when Glance cannot be reached or refuses the listing.
+Exit status: 0 when no image has an ``invalid``, ``misspelled``,
+``ignored`` or ``conflict`` finding (with ``--strict``: no finding at
+all), 1 otherwise, 2 when Glance cannot be reached or refuses the
+listing, or the flavors cannot be read.
 """
 
 import difflib
@@ -49,12 +54,20 @@ from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import loading as ks_loading
 import prettytable
 
+from nova_mini.api.compute import image_flavor_rules
 from nova_mini.api.validation.image_properties import registry as ip_registry
+from nova_mini import context as nm_context
+from nova_mini.db import api as db_api
+from nova_mini import exception
 from nova_mini.image import glance
+from nova_mini import objects
 from nova_mini.objects import image_meta as image_meta_obj
 
 # Images asked for per page.
 DEFAULT_PAGE_SIZE = 100
+# Flavors read (enabled ones, by flavorid) to check images against.
+DEFAULT_MAX_FLAVORS = 1000
+FLAVOR_BATCH = 500
 # The group holding the service's credentials (keystonemiddleware's).
 AUTH_GROUP = 'keystone_authtoken'
 # Properties of Glance's own reserved namespace (os_glance_import_task,
@@ -71,9 +84,10 @@ MISSPELLED = 'misspelled'
 IGNORED = 'ignored'
 DEPRECATED = 'deprecated'
 UNKNOWN = 'unknown'
+CONFLICT = 'conflict'
 # The kinds that make the exit status 1 without --strict.
-ERRORS = (INVALID, MISSPELLED, IGNORED)
-KINDS = (INVALID, MISSPELLED, IGNORED, DEPRECATED, UNKNOWN)
+ERRORS = (INVALID, MISSPELLED, IGNORED, CONFLICT)
+KINDS = (INVALID, MISSPELLED, IGNORED, CONFLICT, DEPRECATED, UNKNOWN)
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -178,8 +192,58 @@ def findings_of(registry, image):
             found.append((UNKNOWN, key, "Image property '%s' is not a known "
                           "image property; Nova keeps it as a raw property."
                           % key))
+    return _ordered(found)
+
+
+def _ordered(found):
     order = {kind: n for n, kind in enumerate(KINDS)}
     return sorted(found, key=lambda f: (order[f[0]], f[1]))
+
+
+def read_flavors(context, limit=DEFAULT_MAX_FLAVORS):
+    """The enabled flavors (at most ``limit``, by flavorid) with, for a
+    private one, the projects it is shared with.
+
+    :returns: ``(flavors, more)``: the flavors, and whether there are more
+        than ``limit``.
+    """
+    flavors = []
+    marker = None
+    while len(flavors) <= limit:
+        batch = objects.FlavorList.get_all(
+            context, filters={'is_public': None, 'disabled': False},
+            limit=FLAVOR_BATCH, marker=marker)
+        flavors.extend(batch)
+        if len(batch) < FLAVOR_BATCH:
+            break
+        marker = batch[-1].flavorid
+    for flavor in flavors[:limit]:
+        if not flavor.is_public and not flavor.obj_attr_is_set('projects'):
+            flavor.obj_load_attr('projects')    # one query a flavor
+    return flavors[:limit], len(flavors) > limit
+
+
+def flavors_of(flavors, owner):
+    """The flavors a project can boot with: the public ones and the
+    private ones shared with it.
+    """
+    return [flavor for flavor in flavors if flavor.is_public or
+            (owner is not None and owner in flavor.projects)]
+
+
+def conflicts_of(image, flavors):
+    """The flavors of ``flavors`` Nova refuses ``image`` with at boot:
+    ``[(CONFLICT, 'flavor <flavorid>', Nova's message)]``.
+    """
+    meta = image_meta_obj.ImageMeta.from_glance(image)
+    found = []
+    for flavor in flavors:
+        try:
+            image_flavor_rules.check(flavor, meta)
+        except exception.Invalid as exc:
+            found.append((CONFLICT, 'flavor %s' % flavor.flavorid,
+                          str(exc)))
+    return found
 
 
 def audit(conf):
@@ -196,6 +260,23 @@ def audit(conf):
     except GlanceUnreachable as exc:
         print('Cannot list the images in Glance: %s' % exc, file=sys.stderr)
         return EXIT_UNREACHABLE
+    if command.flavors and report:
+        try:
+            db_api.configure(conf)
+            flavors, more = read_flavors(nm_context.get_admin_context(),
+                                         command.max_flavors)
+        except Exception as exc:
+            print('Cannot read the flavors from the database: %s' % exc,
+                  file=sys.stderr)
+            return EXIT_UNREACHABLE
+        if more:
+            print('Images checked against the first %d flavors only '
+                  '(--max-flavors).' % command.max_flavors, file=sys.stderr)
+        for index, (image, found) in enumerate(report):
+            # An image Nova cannot read is refused with every flavor.
+            if not any(kind == INVALID for kind, _k, _m in found):
+                report[index] = (image, _ordered(found + conflicts_of(
+                    image, flavors_of(flavors, image.get('owner')))))
     counted = KINDS if command.strict else ERRORS
     failing = [image for image, found in report
                if any(kind in counted for kind, _k, _m in found)]
@@ -223,12 +304,21 @@ def audit(conf):
             print(table)
         noun = 'image' if len(report) == 1 else 'images'
         if failing:
-            print('%d of %d %s have properties Nova refuses or ignores.' % (
-                len(failing), len(report), noun))
+            print('%d of %d %s have properties Nova refuses or ignores%s.' % (
+                len(failing), len(report), noun,
+                ', or conflict with flavors' if command.flavors else ''))
         else:
-            print('%d %s checked: no property Nova refuses or ignores.' % (
-                len(report), noun))
+            print('%d %s checked: no property Nova refuses or ignores%s.' % (
+                len(report), noun,
+                ', no flavor conflict' if command.flavors else ''))
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def _positive(text):
+    number = int(text)
+    if number < 1:
+        raise ValueError(text)
+    return number
 
 
 def add_parser(actions):
@@ -242,5 +332,13 @@ def add_parser(actions):
     parser.add_argument('--strict', action='store_true',
                         help='Deprecated and unknown properties count as '
                              'findings too (exit status 1).')
-    parser.add_argument('--page-size', type=int, default=DEFAULT_PAGE_SIZE,
+    parser.add_argument('--page-size', type=_positive, default=DEFAULT_PAGE_SIZE,
                         help='Images asked of Glance per request.')
+    parser.add_argument('--no-flavors', dest='flavors', action='store_false',
+                        help='Do not check images against the flavors '
+                             '(which are read from [database]).')
+    parser.add_argument('--max-flavors', type=_positive,
+                        default=DEFAULT_MAX_FLAVORS,
+                        help='Enabled flavors read (by flavorid) to check '
+                             'each image against: the public ones and the '
+                             "private ones shared with the image's owner.")

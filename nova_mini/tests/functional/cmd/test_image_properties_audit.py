@@ -12,7 +12,8 @@
 
 """nova-mini-manage image-properties audit, the console script, against a
 real Glance (its pipeline without authentication, reached at ``[glance]
-endpoint_override``) holding images of each visibility.
+endpoint_override``) holding images of each visibility, and the flavors
+of a database made by ``db sync``.
 """
 
 import json
@@ -20,6 +21,9 @@ import json
 from keystoneauth1 import session as ks_session
 import pytest
 
+from nova_mini.cmd import manage_image_audit
+from nova_mini import context as nm_context
+from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import console_scripts
 from nova_mini_deploy import glance as glance_harness
 from nova_mini_deploy import util
@@ -29,9 +33,10 @@ MISSPELLED = 'b2b2b2b2-0000-4000-8000-000000000002'
 INVALID = 'b2b2b2b2-0000-4000-8000-000000000003'
 NOTES = 'b2b2b2b2-0000-4000-8000-000000000004'
 COMMUNITY = 'b2b2b2b2-0000-4000-8000-000000000005'
+PINNED = 'b2b2b2b2-0000-4000-8000-000000000006'
 # name -> (visibility, properties)
 IMAGES = {
-    'clean': ('shared', {'id': CLEAN, 'hw_cpu_policy': 'dedicated',
+    'clean': ('shared', {'id': CLEAN, 'hw_cpu_policy': 'shared',
                          'os_distro': 'cirros'}),
     'misspelled': ('private', {'id': MISSPELLED,
                                'hw_cpu_polcy': 'dedicated'}),
@@ -40,7 +45,12 @@ IMAGES = {
     'notes': ('private', {'id': NOTES, 'xenapi_use_agent': 'true',
                           'site_owner': 'team-a'}),
     'community': ('community', {'id': COMMUNITY, 'hw_numa_cpus.1': '0-3'}),
+    # Refused with a flavor of shared CPUs.
+    'pinned': ('shared', {'id': PINNED, 'hw_cpu_policy': 'dedicated'}),
 }
+SHARED_CPUS = {'hw:cpu_policy': 'shared'}
+PINNING_MESSAGE = ("Image property 'hw_cpu_policy' is not permitted to "
+                   "override CPU pinning policy set against the flavor")
 MISSPELLED_MESSAGE = ("Image property 'hw_cpu_polcy' is not a known image "
                       "property; did you mean 'hw_cpu_policy'? Nova ignores "
                       "it.")
@@ -64,11 +74,37 @@ def glance(tmp_path_factory):
         service.stop()
 
 
+def _glance_sections(endpoint):
+    return ('[api]\nauth_strategy = noauth2\n'
+            '[glance]\nendpoint_override = %s\n' % endpoint)
+
+
 def _config(tmp_path, endpoint):
     config_file = tmp_path / 'nova-mini.conf'
-    config_file.write_text('[api]\nauth_strategy = noauth2\n'
-                           '[glance]\nendpoint_override = %s\n' % endpoint)
+    config_file.write_text(_glance_sections(endpoint))
     return config_file
+
+
+@pytest.fixture
+def flavors_and_glance(tmp_path, glance):
+    """A config file with the flavors' database and the Glance: a
+    public flavor of shared CPUs (refuses PINNED), one without a CPU
+    policy, and flavors of shared CPUs the audit does not read for these
+    images: a disabled one, a private one of another project (Glance's
+    unauthenticated images have no owner).
+    """
+    with console_scripts.synced_database(
+            tmp_path, _glance_sections(glance.url)) as config_file:
+        context = nm_context.get_admin_context()
+        builders.create_flavor(context, 'shared-cpus',
+                               extra_specs=dict(SHARED_CPUS))
+        builders.create_flavor(context, 'any-cpus')
+        builders.create_flavor(context, 'old-shared', disabled=True,
+                               extra_specs=dict(SHARED_CPUS))
+        builders.create_flavor(context, 'private-shared', is_public=False,
+                               extra_specs=dict(SHARED_CPUS)).add_access(
+                                   'other')
+        yield config_file
 
 
 def audit(config_file, *args):
@@ -82,19 +118,24 @@ def _by_image(report):
             for image in report['images']}
 
 
-def test_audit_finds_misspelled_and_invalid_properties(glance, tmp_path):
+def test_audit_finds_misspelled_and_invalid_properties(flavors_and_glance):
     # Two images a page: Glance's next links are followed to the end.
-    result = audit(_config(tmp_path, glance.url), '--format', 'json',
-                   '--page-size', '2')
+    result = audit(flavors_and_glance, '--format', 'json', '--page-size',
+                   '2')
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
-    assert report['images_checked'] == 5
-    assert report['images_failing'] == 3
+    assert report['images_checked'] == 6
+    assert report['images_failing'] == 4
     found = _by_image(report)
     assert CLEAN not in found
     assert found[MISSPELLED] == [('misspelled', 'hw_cpu_polcy',
                                   MISSPELLED_MESSAGE)]
+    # Not checked against flavors: Nova refuses it with any.
     assert found[INVALID] == [('invalid', 'hw_cpu_policy', INVALID_MESSAGE)]
+    # The enabled flavors it can boot with: only the public one of shared
+    # CPUs refuses it.
+    assert found[PINNED] == [('conflict', 'flavor shared-cpus',
+                              PINNING_MESSAGE)]
     [(kind, key, message)] = found[COMMUNITY]
     assert (kind, key) == ('ignored', 'hw_numa_cpus.1')
     assert 'stops at the first missing number' in message
@@ -109,8 +150,8 @@ def test_audit_finds_misspelled_and_invalid_properties(glance, tmp_path):
                        "raw property.")
 
 
-def test_audit_table_and_strict(glance, tmp_path):
-    config_file = _config(tmp_path, glance.url)
+def test_audit_table_and_strict(flavors_and_glance):
+    config_file = flavors_and_glance
     result = audit(config_file)
     assert result.returncode == 1, result.stderr
     rows = [[c.strip() for c in line.split('|')[1:-1]]
@@ -119,25 +160,34 @@ def test_audit_table_and_strict(glance, tmp_path):
     assert [MISSPELLED, 'misspelled', 'misspelled', 'hw_cpu_polcy'] == \
         rows[[r[0] for r in rows].index(MISSPELLED)][:4]
     assert result.stdout.splitlines()[-1] == (
-        '3 of 5 images have properties Nova refuses or ignores.')
+        '4 of 6 images have properties Nova refuses or ignores, or '
+        'conflict with flavors.')
     strict = audit(config_file, '--strict', '--format', 'json')
-    assert json.loads(strict.stdout)['images_failing'] == 4
+    assert json.loads(strict.stdout)['images_failing'] == 5
+    # Without the flavors, PINNED is clean.
+    without = audit(config_file, '--no-flavors', '--format', 'json')
+    assert PINNED not in _by_image(json.loads(without.stdout))
 
 
-def test_audit_of_clean_images_exits_0(glance, tmp_path):
-    # Glance's own filters are not the audit's: an empty Glance instead.
-    empty = glance_harness.Glance(str(tmp_path / 'empty'),
+def test_audit_of_clean_images_exits_0(tmp_path):
+    # A Glance of its own, with only the clean image.
+    clean = glance_harness.Glance(str(tmp_path / 'clean'),
                                   util.free_port()).setup()
-    empty.start()
+    clean.start()
     try:
-        empty.ensure_image(ks_session.Session(timeout=60), 'clean',
+        clean.ensure_image(ks_session.Session(timeout=60), 'clean',
                            dict(IMAGES['clean'][1]), visibility='shared')
-        result = audit(_config(tmp_path, empty.url))
+        with console_scripts.synced_database(
+                tmp_path, _glance_sections(clean.url)) as config_file:
+            builders.create_flavor(nm_context.get_admin_context(),
+                                   'shared-cpus',
+                                   extra_specs=dict(SHARED_CPUS))
+            result = audit(config_file)
     finally:
-        empty.stop()
+        clean.stop()
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout == ('1 image checked: no property Nova refuses or '
-                             'ignores.\n')
+                             'ignores, no flavor conflict.\n')
 
 
 def test_audit_without_glance_exits_2(tmp_path):
@@ -163,3 +213,28 @@ def test_audit_without_service_credentials_exits_2(tmp_path):
         'Cannot list the images in Glance: [keystone_authtoken] has no '
         "auth_type: the audit reads Glance with the service's "
         'credentials\n')
+
+
+def test_private_flavors_of_the_owner(tmp_path):
+    """An owned image is checked against the private flavors shared with
+    its owner, not those of other projects.
+    """
+    with console_scripts.synced_database(tmp_path):
+        context = nm_context.get_admin_context()
+        builders.create_flavor(context, 'public-any')
+        for name, project in (('mine', 'demo'), ('theirs', 'other')):
+            builders.create_flavor(context, name, is_public=False,
+                                   extra_specs=dict(SHARED_CPUS)).add_access(
+                                       project)
+        flavors, more = manage_image_audit.read_flavors(context)
+        assert not more
+        limited, more = manage_image_audit.read_flavors(context, limit=2)
+        assert (len(limited), more) == (2, True)
+    image = {'id': PINNED, 'name': 'pinned', 'owner': 'demo',
+             'status': 'active', 'hw_cpu_policy': 'dedicated'}
+    candidates = manage_image_audit.flavors_of(flavors, 'demo')
+    assert sorted(f.flavorid for f in candidates) == ['mine', 'public-any']
+    assert manage_image_audit.conflicts_of(image, candidates) == [
+        ('conflict', 'flavor mine', PINNING_MESSAGE)]
+    assert [f.flavorid for f in manage_image_audit.flavors_of(
+        flavors, None)] == ['public-any']
