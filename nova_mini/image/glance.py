@@ -43,6 +43,7 @@ from keystoneauth1 import loading as ks_loading
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
+from nova_mini.api.validation.image_properties import registry as ip_registry
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini.objects import image_meta as image_meta_obj
@@ -163,8 +164,9 @@ def image_meta(image_ref, user_auth):
         up, see the module).
     :raises ImageNotFound, ImageNotActive, InvalidImageRef: 400.
     :raises ImageServiceUnavailable: 503.
-    :raises nova_mini.exception.InvalidRequestSpec: a property value Nova
-        does not know (400).
+    :raises nova_mini.exception.InvalidRequestSpec: ``cpu_arch`` is not an
+        architecture (400). A property value Nova cannot read is left to
+        ``api.compute.image_flavor_rules.check`` (see above).
     """
     image_id = image_id_of(image_ref)
     if not checks_images(user_auth):
@@ -172,4 +174,10 @@ def image_meta(image_ref, user_auth):
     image = get_image(image_id, user_auth)
     if image.get('status') != 'active':
         raise ImageNotActive(image_id=image_id)
-    return image_meta_obj.ImageMeta.from_glance(image)
+    # Typed as Nova types it. An image Nova cannot read is refused by
+    # api.compute.image_flavor_rules.check, after the checks Nova makes
+    # first (size, img_config_drive): until then none of its properties
+    # is typed.
+    _verdict, typed = ip_registry.read(
+        image_meta_obj.glance_properties(image))
+    return image_meta_obj.ImageMeta.from_glance(image, typed=typed or {})

@@ -172,6 +172,30 @@ class ImageMetaProps(base.NovaMiniObject):
                 properties.get('img_hv_requested_version')),
             traits_required=sorted(traits))
 
+    @classmethod
+    def from_typed(cls, typed, properties=None):
+        """Return the properties the scheduler reads of an image Nova's
+        coercion has typed.
+
+        :param typed: ``{field: typed value}``, Nova's fields of the
+            image's properties as the image property registry reads them
+            (``image_properties.registry.read``: legacy names, aliases and
+            ``trait:<NAME>=required`` already settled).
+        :param properties: the image's raw properties, for ``cpu_arch``
+            (nova_mini's own, which Nova does not read).
+        :returns: an ImageMetaProps.
+        :raises nova_mini.exception.InvalidRequestSpec: ``cpu_arch`` is
+            not an architecture.
+        """
+        typed = typed or {}
+        return cls(
+            hw_architecture=typed.get('hw_architecture'),
+            cpu_arch=_canonical('cpu_arch',
+                                (properties or {}).get('cpu_arch'),
+                                ARCHITECTURES, _ARCHITECTURE_ALIASES),
+            **{name: typed.get(name) for name in cls._V1_1},
+            traits_required=sorted(set(typed.get('traits_required') or ())))
+
     def to_dict(self):
         """Return the properties as a dict, as from_dict takes it."""
         result = {'traits_required': list(self.traits_required)}
@@ -263,16 +287,21 @@ class ImageMeta(base.NovaMiniObject):
                 primitive.pop(name, None)
 
     @classmethod
-    def from_glance(cls, image):
+    def from_glance(cls, image, typed=None):
         """Return the ImageMeta of an image as Glance's v2 API shows it.
 
         :param image: the body of ``GET /v2/images/{id}``.
+        :param typed: Nova's typed fields of its properties (see
+            ``ImageMetaProps.from_typed``); None: typed here (from_dict).
         :returns: an ImageMeta.
         :raises nova_mini.exception.InvalidRequestSpec: a property value
             Nova does not know.
         """
         raw = glance_properties(image)
-        meta = cls.from_dict({'id': image.get('id'), 'properties': raw})
+        meta = cls.from_dict({'id': image.get('id'), 'properties': raw}
+                             if typed is None else {'id': image.get('id')})
+        if typed is not None:
+            meta.properties = ImageMetaProps.from_typed(typed, raw)
         for name in cls._V1_2:
             if name in ('tags', 'raw_properties'):
                 continue

@@ -16,8 +16,9 @@ Nova's filter of that name decides it for an Ironic node.
 The image may ask for an architecture (``hw_architecture``, or
 ``cpu_arch``), a virtualization type (``img_hv_type``), a VM mode
 (``hw_vm_mode``) and a hypervisor version (``img_hv_requested_version``),
-all canonical already (objects.image_meta). A bare-metal node supports one
-kind of instance: its ``cpu_arch`` (canonical), ``baremetal``, ``hvm``
+Nova's typed fields of the image (at boot and rebuild the image property
+registry's reading, ``ImageMetaProps.from_typed``), canonical already. A
+bare-metal node supports one kind of instance: its ``cpu_arch`` (canonical), ``baremetal``, ``hvm``
 (``NodeState.supported_instances``), at hypervisor version 1. An image
 asking for none of them fits every node; one asking for any fits only a
 node whose supported instance has each value asked for, and whose version

@@ -18,6 +18,7 @@ compute API takes.
 
 import pytest
 
+from nova_mini.api.validation.image_properties import registry as ip_registry
 from nova_mini import exception
 from nova_mini.image import glance
 from nova_mini import objects
@@ -158,3 +159,40 @@ def test_image_ref_not_an_id(ref):
     with pytest.raises(glance.InvalidImageRef) as caught:
         glance.image_id_of(ref)
     assert caught.value.format_message() == 'Invalid imageRef provided.'
+
+
+@pytest.mark.parametrize('properties, expected', [
+    ({'architecture': 'AMD64', 'hw_architecture': 'aarch64'},
+     {'hw_architecture': 'aarch64'}),
+    ({'hypervisor_type': 'xapi', 'vm_mode': 'pv',
+      'hypervisor_version_requires': '>=1'},
+     {'img_hv_type': 'xen', 'hw_vm_mode': 'xen',
+      'img_hv_requested_version': '>=1'}),
+    ({'trait:CUSTOM_B': 'required', 'trait:CUSTOM_A': 'required',
+      'trait:CUSTOM_C': 'forbidden', 'cpu_arch': 'i386'},
+     {'traits_required': ['CUSTOM_A', 'CUSTOM_B'], 'cpu_arch': 'i686'}),
+])
+def test_from_typed_takes_the_registry_reading(properties, expected):
+    # What the image property registry reads of the properties is what the
+    # scheduler's filters see (cpu_arch, nova_mini's own, aside).
+    _verdict, typed = ip_registry.read(properties)
+    image = _glance_image(**properties)
+    meta = image_meta.ImageMeta.from_glance(image, typed=typed)
+    props = meta.properties
+    for name in ('hw_architecture', 'cpu_arch', 'img_hv_type', 'hw_vm_mode',
+                 'img_hv_requested_version'):
+        assert props.get(name) == expected.get(name), name
+    assert props.traits_required == expected.get('traits_required', [])
+    assert meta.raw_properties == properties
+    # The same as the scheduler's own reading of a stored image.
+    assert meta.to_dict() == image_meta.ImageMeta.from_glance(
+        image).to_dict()
+
+
+def test_untyped_image_keeps_its_raw_properties():
+    # An image Nova cannot read (the API refuses it later, after Nova's
+    # earlier checks): nothing typed, the raw properties kept.
+    image = _glance_image(architecture='pdp11', os_distro='x')
+    meta = image_meta.ImageMeta.from_glance(image, typed={})
+    assert meta.properties.architecture is None
+    assert meta.raw_properties == {'architecture': 'pdp11', 'os_distro': 'x'}
