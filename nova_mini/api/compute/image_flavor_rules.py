@@ -14,33 +14,16 @@
 
 ``typed_properties`` reads the image's Glance properties as Nova does
 (``image_properties.registry.read``): a value Nova cannot coerce is Nova's
-400 ``Invalid image metadata. Error: ...``; an unknown property is left
-alone (it stays a raw property).
+400 ``Invalid image metadata. Error: ...``; an unknown property stays raw.
 
 ``check`` then applies, in Nova's order, the rules by which Nova's API
-refuses a flavor and an image that contradict each other, each a 400 with
-Nova's message (``RULES``, one function a rule):
-
-* memory encryption (``hw:mem_encryption`` / ``hw_mem_encryption``, the
-  model, the UEFI firmware, the q35 machine type, stateless firmware and
-  the video device some models need);
-* PMU (``hw:pmu`` / ``hw_pmu``);
-* CPU policy and CPU thread policy (the image may not ask for more than
-  the flavor allows; a thread policy needs dedicated CPUs; not with
-  ``resources:VCPU``/``PCPU`` or the ``HW_CPU_HYPERTHREADING`` trait);
-* NUMA: the image may not override the flavor's node count or CPU and
-  memory mapping; both mappings or neither;
-* memory page size (the image's only within a flavor's ``large`` or
-  ``any``);
-* secure boot (``os:secure_boot`` / ``os_secure_boot``: Nova's driver
-  refuses a conflict on the compute host, nova_mini before anything is
-  created);
-* at boot, an image trait the flavor forbids (at rebuild the scheduler's
-  rebuild check answers it, with Nova's conductor message).
-
-None of the CPU, NUMA, page size, PMU and memory encryption settings
-changes how a bare-metal node runs: they are checked so that a request
-Nova refuses is refused here (doc/source/admin/image-checks.rst).
+(and, for secure boot, its driver) refuses a flavor and an image that
+contradict each other, each a 400 with Nova's message (``RULES``, one
+function a rule): memory encryption, PMU, realtime CPUs, CPU policy and
+thread policy, NUMA, memory page size, secure boot and, at boot, an image
+trait the flavor forbids (at rebuild the scheduler's rebuild check answers
+that, with Nova's conductor message). What applies to bare metal:
+doc/source/admin/image-checks.rst.
 """
 
 import re
@@ -75,6 +58,8 @@ _CPU_PINNING = ("Image property 'hw_cpu_policy' is not permitted to override "
 _THREAD_PINNING = ("Image property 'hw_cpu_thread_policy' is not permitted "
                    "to override CPU thread pinning policy set against the "
                    "flavor")
+_MIXED_REQUIRED = ("Cannot specify 'hw:cpu_dedicated_mask' without the "
+                   "'mixed' policy.")
 _NUMA_FORBIDDEN = ("Image property '%s' is not permitted to override NUMA "
                    "configuration set against the flavor")
 
@@ -84,12 +69,8 @@ class Conflict(exception.Invalid):
 
 
 def typed_properties(image):
-    """Nova's typed fields of ``image``'s properties.
-
-    :param image: an ImageMeta (its ``raw_properties``, as Glance has them).
-    :returns: ``{field: typed value}`` (``traits_required`` among them).
-    :raises nova_mini.exception.Invalid: a value Nova refuses (400,
-        Nova's message).
+    """Nova's typed fields of an ImageMeta's raw properties; a value Nova
+    refuses is its 400 (nova_mini.exception.Invalid).
     """
     raw = image.get('raw_properties') or {}
     verdict, fields = ip_registry.read(dict(raw))
@@ -100,9 +81,7 @@ def typed_properties(image):
 
 
 class _Request(object):
-    """What the rules read: the flavor's extra specs and the image's typed
-    properties, and the results earlier rules settle.
-    """
+    """The flavor's specs, the image's typed properties, rules' results."""
 
     def __init__(self, flavor, image, props):
         self.flavor = flavor
@@ -111,6 +90,8 @@ class _Request(object):
         self.props = props
         self.cpu_policy = None
         self.thread_policy = None
+        self.numa_nodes = None
+        self.page_size = None
 
     def both(self, key, prefix='hw'):
         return (self.specs.get('%s:%s' % (prefix, key)),
@@ -127,19 +108,24 @@ def _bool(text):
     return None if text is None else strutils.bool_from_string(text)
 
 
+def _mem_encryption_conflict(req, key, flavor_text, flavor_value,
+                             image_value):
+    if None not in (flavor_value, image_value) and \
+            flavor_value != image_value:
+        raise Conflict(
+            "Flavor %s has hw:%s extra spec explicitly set to %s, "
+            "conflicting with image %s which has hw_%s property explicitly "
+            "set to %s" % (req.flavor.name, key, flavor_text,
+                           req.image.get('name'), key, image_value))
+
+
 def check_mem_encryption(req):
     flavor_text, image_value = req.both('mem_encryption')
     flavor_value = _bool(flavor_text)
     if not flavor_value and not image_value:
         return
-    if flavor_value is not None and image_value is not None and \
-            flavor_value != image_value:
-        raise Conflict(
-            "Flavor %s has hw:mem_encryption extra spec explicitly set to "
-            "%s, conflicting with image %s which has hw_mem_encryption "
-            "property explicitly set to %s" % (
-                req.flavor.name, flavor_text, req.image.get('name'),
-                image_value))
+    _mem_encryption_conflict(req, 'mem_encryption', flavor_text,
+                             flavor_value, image_value)
     requesters = []
     if flavor_value:
         requesters.append('hw:mem_encryption extra spec in %s flavor'
@@ -148,14 +134,8 @@ def check_mem_encryption(req):
         requesters.append('hw_mem_encryption property of image %s'
                           % req.image.id)
     flavor_model, image_model = req.both('mem_encryption_model')
-    if flavor_model is not None and image_model is not None and \
-            flavor_model != image_model:
-        raise Conflict(
-            "Flavor %s has hw:mem_encryption_model extra spec explicitly "
-            "set to %s, conflicting with image %s which has "
-            "hw_mem_encryption_model property explicitly set to %s" % (
-                req.flavor.name, flavor_model, req.image.get('name'),
-                image_model))
+    _mem_encryption_conflict(req, 'mem_encryption_model', flavor_model,
+                             flavor_model, image_model)
     model = image_model or flavor_model or DEFAULT_MEM_ENCRYPTION_MODEL
     if model not in MEM_ENCRYPTION_MODELS:
         raise Conflict('Invalid memory encryption model %r. Allowed values: '
@@ -193,14 +173,59 @@ def check_pmu(req):
         raise req.conflict('pmu', flavor_value, image_value)
 
 
+def _cpu_set(spec):
+    # Nova's CPU set syntax: '0-3,^2,5'.
+    wanted, unwanted = set(), set()
+    for part in spec.split(','):
+        part = part.strip()
+        if not part:
+            continue
+        target = unwanted if part.startswith('^') else wanted
+        first, _sep, last = part.lstrip('^').partition('-')
+        try:
+            target.update(range(int(first), int(last or first) + 1))
+        except ValueError:
+            raise Conflict('Invalid range expression %r' % part)
+    return wanted - unwanted
+
+
+def check_realtime(req):
+    if not _bool(req.specs.get('hw:cpu_realtime')):
+        return
+    flavor_mask, image_mask = req.both('cpu_realtime_mask')
+    mask = image_mask or flavor_mask
+    cpus = set(range(req.flavor.vcpus))
+    if not mask:
+        realtime = set(cpus)
+    elif mask.strip().startswith('^'):
+        realtime = _cpu_set('0-%d,%s' % (req.flavor.vcpus - 1, mask))
+    else:
+        realtime = _cpu_set(mask)
+    if not realtime or realtime == cpus and not req.specs.get(
+            'hw:emulator_threads_policy'):
+        raise Conflict('Use of realtime CPUs requires either one or more '
+                       'non-realtime CPU(s) or offloaded emulator threads.')
+    if not realtime <= cpus:
+        raise Conflict(
+            'Realtime policy vCPU(s) mask is configured with RT vCPUs that '
+            'are not a subset of the vCPUs in the flavor. See '
+            'hw:cpu_realtime_mask or hw_cpu_realtime_mask')
+
+
+def _policies(req, key, what, known):
+    values = req.both(key)
+    for source, policy in zip(('flavor extra specs', 'image properties'),
+                              values):
+        if policy and policy not in known:
+            raise Conflict("%s requested from '%s' is invalid, given: '%s', "
+                           "available: '%s'." % (what, source, policy,
+                                                 str(known)))
+    return values
+
+
 def check_cpu_policy(req):
-    flavor_policy, image_policy = req.both('cpu_policy')
-    for source, policy in (('flavor extra specs', flavor_policy),
-                           ('image properties', image_policy)):
-        if policy and policy not in CPU_POLICIES:
-            raise Conflict(
-                "CPU policy requested from '%s' is invalid, given: '%s', "
-                "available: '%s'." % (source, policy, list(CPU_POLICIES)))
+    flavor_policy, image_policy = _policies(req, 'cpu_policy', 'CPU policy',
+                                            CPU_POLICIES)
     if flavor_policy == 'mixed' and image_policy == 'dedicated' or \
             flavor_policy == 'shared' and image_policy in ('mixed',
                                                            'dedicated'):
@@ -209,14 +234,8 @@ def check_cpu_policy(req):
 
 
 def check_cpu_thread_policy(req):
-    flavor_policy, image_policy = req.both('cpu_thread_policy')
-    for source, policy in (('flavor extra specs', flavor_policy),
-                           ('image properties', image_policy)):
-        if policy and policy not in CPU_THREAD_POLICIES:
-            raise Conflict(
-                "CPU thread policy requested from '%s' is invalid, given: "
-                "'%s', available: '%s'." % (source, policy,
-                                            list(CPU_THREAD_POLICIES)))
+    flavor_policy, image_policy = _policies(
+        req, 'cpu_thread_policy', 'CPU thread policy', CPU_THREAD_POLICIES)
     if flavor_policy in (None, 'prefer'):
         req.thread_policy = flavor_policy or image_policy
     elif image_policy and image_policy != flavor_policy:
@@ -259,6 +278,17 @@ def check_cpu_resources(req):
         raise Conflict(
             "It is not possible to specify both 'resources:VCPU' and "
             "'resources:PCPU' extra specs; use one or the other")
+    isolate = req.specs.get('hw:emulator_threads_policy') == 'isolate'
+    if pcpus and isolate and req.flavor.vcpus + 1 != pcpus:
+        raise Conflict(
+            "You have requested 'hw:emulator_threads_policy=isolate' but "
+            "have not requested sufficient PCPUs to handle this policy; you "
+            "must allocate exactly flavor.vcpus + 1 PCPUs.")
+    if pcpus and not isolate and req.flavor.vcpus != pcpus:
+        raise Conflict(
+            "There is a mismatch between the number of PCPUs requested via "
+            "'resourcesNN:PCPU' and the flavor); you must allocate exactly "
+            "flavor.vcpus PCPUs")
     if pcpus:
         req.cpu_policy = 'dedicated'
     if vcpus:
@@ -274,16 +304,41 @@ def check_cpu_resources(req):
         req.thread_policy = 'isolate'
     elif trait == 'required':
         req.thread_policy = 'require'
-    if req.cpu_policy in ('shared', None) and req.thread_policy:
-        raise Conflict('Cannot set cpu thread pinning policy in a non '
-                       'dedicated cpu pinning policy')
+    _check_cpu_policy_needs(req, isolate)
 
 
-def _flavor_numbered(req, key):
-    return any(name.startswith(key + '.') for name in req.specs)
+def _check_cpu_policy_needs(req, isolate):
+    # What the settled CPU policy requires of the thread policy, the
+    # emulator threads, the dedicated and the realtime CPU masks (their
+    # presence: the flavor's masks are its extra specs' validators' to
+    # check).
+    dedicated_mask = bool(req.specs.get('hw:cpu_dedicated_mask'))
+    realtime = bool(_bool(req.specs.get('hw:cpu_realtime')))
+    if req.cpu_policy in ('shared', None):
+        if req.thread_policy:
+            raise Conflict('Cannot set cpu thread pinning policy in a non '
+                           'dedicated cpu pinning policy')
+        if isolate:
+            raise Conflict('An isolated CPU emulator threads option requires '
+                           'a dedicated CPU policy option.')
+        if dedicated_mask:
+            raise Conflict(_MIXED_REQUIRED)
+        if realtime:
+            raise Conflict('Cannot set realtime policy in a non dedicated '
+                           'cpu pinning policy')
+    elif req.cpu_policy == 'dedicated':
+        if dedicated_mask:
+            raise Conflict(_MIXED_REQUIRED)
+    elif realtime == dedicated_mask:
+        raise Conflict(
+            "Dedicated CPU set can be specified from either "
+            "'hw:cpu_dedicated_mask' or 'hw:cpu_realtime_mask' when using "
+            "'mixed' CPU policy. 'hw:cpu_dedicated_mask' and "
+            "'hw:cpu_realtime_mask' can not be specified at the same time, "
+            "or be specified with none of them.")
 
 
-def check_numa(req):
+def check_numa_nodes(req):
     flavor_nodes, image_nodes = req.both('numa_nodes')
     if flavor_nodes and image_nodes:
         raise Conflict(_NUMA_FORBIDDEN % 'hw_numa_nodes')
@@ -292,16 +347,28 @@ def check_numa(req):
                               int(nodes) < 1):
         raise Conflict("The property 'numa_nodes' cannot be '%s'. It must be "
                        "a number greater than 0" % nodes)
-    flavor_cpus = _flavor_numbered(req, 'hw:numa_cpus')
-    flavor_mem = _flavor_numbered(req, 'hw:numa_mem')
-    image_cpus = req.props.get('hw_numa_cpus')
-    image_mem = req.props.get('hw_numa_mem')
-    if flavor_cpus and image_cpus is not None:
-        raise Conflict(_NUMA_FORBIDDEN % 'hw_numa_cpus')
-    if flavor_mem and image_mem is not None:
-        raise Conflict(_NUMA_FORBIDDEN % 'hw_numa_mem')
-    if (flavor_cpus or image_cpus is not None) != \
-            (flavor_mem or image_mem is not None):
+    req.numa_nodes = int(nodes) if nodes else None
+
+
+def _mapping(req, key):
+    flavor_has = any(name.startswith('hw:%s.' % key) for name in req.specs)
+    image_list = req.props.get('hw_' + key)
+    if flavor_has and image_list is not None:
+        raise Conflict(_NUMA_FORBIDDEN % ('hw_' + key))
+    if flavor_has:
+        return [name for name in req.specs if name.startswith('hw:%s.' % key)]
+    return image_list
+
+
+def check_numa_mappings(req):
+    # Nova reads the mappings only for a request that gets a NUMA topology.
+    if not (req.numa_nodes or req.page_size or req.specs.get('hw:pmem') or
+            req.cpu_policy in ('dedicated', 'mixed')):
+        return
+    nodes = req.numa_nodes or 1
+    cpus, mem = _mapping(req, 'numa_cpus'), _mapping(req, 'numa_mem')
+    if (cpus is None) != (mem is None) or cpus is not None and (
+            len(cpus) != nodes or len(mem) != nodes):
         raise Conflict('CPU and memory allocation must be provided for all '
                        'NUMA nodes')
 
@@ -324,7 +391,7 @@ def check_mem_page_size(req):
                        % image_size)
     if not flavor_size:
         return
-    size = _page_size(flavor_size)
+    size = req.page_size = _page_size(flavor_size)
     if image_size and size in ('any', 'large'):
         _page_size(image_size)
     elif image_size:
@@ -355,22 +422,22 @@ def check_forbidden_traits(req):
 RULES = (
     ('memory encryption', check_mem_encryption, True),
     ('pmu', check_pmu, True),
+    ('realtime', check_realtime, True),
     ('cpu policy', check_cpu_policy, True),
     ('cpu thread policy', check_cpu_thread_policy, True),
     ('cpu resources and thread policy', check_cpu_resources, True),
-    ('numa', check_numa, True),
+    ('numa nodes', check_numa_nodes, True),
     ('memory page size', check_mem_page_size, True),
+    ('numa mappings', check_numa_mappings, True),
     ('secure boot', check_secure_boot, True),
     ('forbidden traits', check_forbidden_traits, False),
 )
 
 
 def check(flavor, image, rebuild=False):
-    """Refuse ``image`` with ``flavor`` as Nova does (see the module).
+    """Refuse the ImageMeta ``image`` with ``flavor`` as Nova does (see
+    the module): a rebuild skips the trait rule (the scheduler's then).
 
-    :param flavor: the Flavor of the new or rebuilt server.
-    :param image: the ImageMeta (from Glance).
-    :param rebuild: a rebuild (the trait rule is the scheduler's then).
     :returns: the image's typed properties (``typed_properties``).
     :raises nova_mini.exception.Invalid: Nova's 400.
     """

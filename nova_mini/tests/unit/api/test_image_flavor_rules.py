@@ -81,7 +81,7 @@ PINNING = ("Image property 'hw_cpu_policy' is not permitted to override CPU "
          PINNING),
         ({'hw:cpu_policy': 'pinned'}, {},
          "CPU policy requested from 'flavor extra specs' is invalid, given: "
-         "'pinned', available: '['dedicated', 'shared', 'mixed']'."),
+         "'pinned', available: '('dedicated', 'shared', 'mixed')'."),
         # resources:VCPU with a CPU policy (bare-metal flavors ask for 0).
         ({'resources:VCPU': '4'}, {'hw_cpu_policy': 'dedicated'},
          "It is not possible to use the 'resources:VCPU' or "
@@ -90,6 +90,56 @@ PINNING = ("Image property 'hw_cpu_policy' is not permitted to override CPU "
          "property; use one or the other"),
     ]))
 def test_cpu_policy(specs, props, message):
+    _check(specs, props, message)
+
+
+MIXED_MASKS = ("Dedicated CPU set can be specified from either "
+               "'hw:cpu_dedicated_mask' or 'hw:cpu_realtime_mask' when using "
+               "'mixed' CPU policy. 'hw:cpu_dedicated_mask' and "
+               "'hw:cpu_realtime_mask' can not be specified at the same "
+               "time, or be specified with none of them.")
+REALTIME = ('Use of realtime CPUs requires either one or more non-realtime '
+            'CPU(s) or offloaded emulator threads.')
+
+
+@pytest.mark.parametrize('specs, props, message', _cases(
+    accepted=[
+        ({'hw:cpu_policy': 'mixed', 'hw:cpu_dedicated_mask': '^0'}, {}),
+        ({'hw:cpu_policy': 'dedicated', 'hw:cpu_realtime': 'true',
+          'hw:cpu_realtime_mask': '^0'}, {}),
+        ({'hw:cpu_policy': 'dedicated', 'hw:cpu_realtime': 'true'},
+         {'hw_cpu_realtime_mask': '^0-1'}),
+        ({'hw:cpu_policy': 'dedicated',
+          'hw:emulator_threads_policy': 'isolate'}, {}),
+        ({'resources:PCPU': '4'}, {}),
+    ],
+    refused=[
+        ({}, {'hw_cpu_policy': 'mixed'}, MIXED_MASKS),
+        ({'hw:cpu_policy': 'mixed', 'hw:cpu_dedicated_mask': '^0',
+          'hw:cpu_realtime': 'true', 'hw:cpu_realtime_mask': '^0'}, {},
+         MIXED_MASKS),
+        ({'hw:cpu_dedicated_mask': '^0'}, {'hw_cpu_policy': 'dedicated'},
+         "Cannot specify 'hw:cpu_dedicated_mask' without the 'mixed' "
+         "policy."),
+        ({'hw:cpu_realtime': 'true', 'hw:cpu_realtime_mask': '^0'}, {},
+         'Cannot set realtime policy in a non dedicated cpu pinning policy'),
+        ({'hw:cpu_policy': 'dedicated', 'hw:cpu_realtime': 'true'}, {},
+         REALTIME),
+        # The image's mask comes first.
+        ({'hw:cpu_policy': 'dedicated', 'hw:cpu_realtime': 'true',
+          'hw:cpu_realtime_mask': '^0'}, {'hw_cpu_realtime_mask': '0-7'},
+         'Realtime policy vCPU(s) mask is configured with RT vCPUs that are '
+         'not a subset of the vCPUs in the flavor. See hw:cpu_realtime_mask '
+         'or hw_cpu_realtime_mask'),
+        ({'hw:emulator_threads_policy': 'isolate'}, {},
+         'An isolated CPU emulator threads option requires a dedicated CPU '
+         'policy option.'),
+        ({'resources:PCPU': '2'}, {},
+         "There is a mismatch between the number of PCPUs requested via "
+         "'resourcesNN:PCPU' and the flavor); you must allocate exactly "
+         "flavor.vcpus PCPUs"),
+    ]))
+def test_mixed_realtime_and_emulator_threads(specs, props, message):
     _check(specs, props, message)
 
 
@@ -125,6 +175,9 @@ NOT_DEDICATED = ('Cannot set cpu thread pinning policy in a non dedicated '
         ({'hw:cpu_policy': 'shared'}, {'hw_cpu_thread_policy': 'prefer'},
          NOT_DEDICATED),
         ({'trait:HW_CPU_HYPERTHREADING': 'required'}, {}, NOT_DEDICATED),
+        ({'hw:cpu_policy': 'dedicated', 'hw:cpu_thread_policy': 'pin'}, {},
+         "CPU thread policy requested from 'flavor extra specs' is invalid, "
+         "given: 'pin', available: '('prefer', 'isolate', 'require')'."),
         ({'hw:cpu_policy': 'dedicated'},
          {'hw_cpu_thread_policy': 'isolate',
           'trait:HW_CPU_HYPERTHREADING': 'required'},
@@ -141,6 +194,8 @@ def test_cpu_thread_policy(specs, props, message):
     accepted=[
         ({}, {'hw_numa_nodes': '2'}),
         ({'hw:numa_nodes': '2'}, {}),
+        # No NUMA topology asked for: Nova reads no mapping.
+        ({}, {'hw_numa_cpus.0': '0-3'}),
         ({}, {'hw_numa_nodes': '2', 'hw_numa_cpus.0': '0-1',
               'hw_numa_mem.0': '2048', 'hw_numa_cpus.1': '2-3',
               'hw_numa_mem.1': '2048'}),
@@ -155,6 +210,9 @@ def test_cpu_thread_policy(specs, props, message):
          "Image property 'hw_numa_cpus' is not permitted to override NUMA "
          "configuration set against the flavor"),
         ({}, {'hw_numa_nodes': '1', 'hw_numa_cpus.0': '0-3'},
+         'CPU and memory allocation must be provided for all NUMA nodes'),
+        ({'hw:numa_nodes': '2'}, {'hw_numa_cpus.0': '0-3',
+                                  'hw_numa_mem.0': '4096'},
          'CPU and memory allocation must be provided for all NUMA nodes'),
     ]))
 def test_numa(specs, props, message):
@@ -306,5 +364,5 @@ def test_typed_properties_keep_unknown_ones_out():
 
 def test_rules_in_nova_order():
     # Nova's API checks memory encryption before the CPU policy.
-    assert [name for name, _rule, _rebuild in rules.RULES][:3] == [
-        'memory encryption', 'pmu', 'cpu policy']
+    assert [name for name, _rule, _rebuild in rules.RULES][:4] == [
+        'memory encryption', 'pmu', 'realtime', 'cpu policy']
