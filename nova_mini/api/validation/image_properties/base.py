@@ -172,9 +172,15 @@ def _integer(prop):
 
 def _string(prop):
     enum = prop.value.enum
+    # No in-tree definition has a pattern (Nova's string fields have
+    # none); an operator's is matched in full, as its description says.
+    regex = prop._value_regex
 
     def coerce(value):
         text = _as_text(value)
+        if regex is not None and regex.fullmatch(text) is None:
+            raise InvalidValue("'%s' does not match the format '%s'"
+                               % (text, prop.value.pattern))
         if enum and text not in enum:
             raise InvalidValue("'%s' is not one of: %s"
                                % (text, ', '.join(enum)))

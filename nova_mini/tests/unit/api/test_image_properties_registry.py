@@ -19,6 +19,7 @@ import sys
 import textwrap
 
 import pytest
+from stevedore import extension
 
 from nova_mini.api.validation.extra_specs import registry as xs_registry
 from nova_mini.api.validation.image_properties import base
@@ -228,7 +229,13 @@ def installed_plugin(tmp_path, monkeypatch):
         acme_broken = acme_image_props_missing:DEFINITIONS
         ''' % registry.PLUGIN_NAMESPACE))
     monkeypatch.syspath_prepend(str(tmp_path))
+    # stevedore keeps each namespace's entry points for the process: a
+    # registry built earlier (the installed sample plugin) would hide
+    # this one.
+    cache = extension.ExtensionManager.ENTRY_POINT_CACHE
+    cache.pop(registry.PLUGIN_NAMESPACE, None)
     yield
+    cache.pop(registry.PLUGIN_NAMESPACE, None)
     sys.modules.pop('acme_image_props', None)
 
 
