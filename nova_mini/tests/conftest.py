@@ -113,9 +113,16 @@ def pytest_make_parametrize_id(config, val, argname):
 
 
 _LIVE = 'nova_mini/tests/live/'
-# The live modules that run OpenStack's own suites: a work unit of their
-# own, last, which the worker done with the in-process tests takes.
+# The live modules that run OpenStack's own suites: work units of their
+# own, after the live and in-process tests. ironic-tempest-plugin's run
+# (about 7 minutes on CI's 2 cores, the longest of the suite) is a unit of
+# its own and comes first, so that the first worker free takes it while
+# the other runs the quick start and then the other Tempest modules
+# (compute, versions, nova_mini's plugin: about 4 minutes together). As one
+# unit they kept one worker busy for 13 minutes at the end of a run, the
+# other idle for half of it.
 _TEMPEST = _LIVE + 'test_tempest_'
+_TEMPEST_BAREMETAL = _LIVE + 'test_tempest_baremetal.py'
 # A live module that needs no stack of the worker's (it deploys its own):
 # a unit of its own between the in-process tests and Tempest's, so that
 # the worker done with the in-process tests takes it if the other is still
@@ -124,10 +131,12 @@ _QUICKSTART = _LIVE + 'test_quickstart.py'
 
 
 def _work_unit(nodeid):
-    """The pytest-xdist work unit of a test: the Tempest modules, the quick
-    start, the other live modules, a gabbi YAML file on one backend, or the
-    test's own module.
+    """The pytest-xdist work unit of a test: ironic-tempest-plugin's
+    module, the other Tempest modules, the quick start, the other live
+    modules, a gabbi YAML file on one backend, or the test's own module.
     """
+    if nodeid.startswith(_TEMPEST_BAREMETAL):
+        return _TEMPEST_BAREMETAL
     if nodeid.startswith(_TEMPEST):
         return _TEMPEST
     if nodeid.startswith(_QUICKSTART):
@@ -145,7 +154,7 @@ def _work_unit(nodeid):
     return module
 
 
-_ORDER = {_LIVE: 0, _QUICKSTART: 2, _TEMPEST: 3}
+_ORDER = {_LIVE: 0, _TEMPEST_BAREMETAL: 2, _QUICKSTART: 3, _TEMPEST: 4}
 
 
 def _unit_order(item):
@@ -153,8 +162,9 @@ def _unit_order(item):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The live tests first, then the in-process ones, the quick start,
-    and the Tempest ones last (see pytest_xdist_make_scheduler).
+    """The live tests first, then the in-process ones, ironic-tempest-
+    plugin's run, the quick start, and the other Tempest ones last (see
+    pytest_xdist_make_scheduler).
     """
     items.sort(key=_unit_order)
 
@@ -170,10 +180,10 @@ def pytest_xdist_make_scheduler(config, log):
     time, but a gabbi YAML file on one backend at a time (a sequence of
     requests that must stay in one process, on an application and database
     of its own; the gabbi modules are the largest, three backends of about
-    1,950 requests, and either worker may take their files), then the quick
-    start (which deploys a stack of its own) and the Tempest runs, on a
-    stack of its own, each as one unit; whichever worker is free first
-    takes them.
+    1,950 requests, and either worker may take their files). Then, each as
+    one unit, whichever worker is free first taking the next:
+    ironic-tempest-plugin's run (the longest), the quick start (which
+    deploys a stack of its own) and the other Tempest runs.
     """
     from xdist import scheduler
 
