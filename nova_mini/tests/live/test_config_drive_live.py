@@ -70,3 +70,21 @@ def test_a_server_booted_with_a_config_drive_has_one(stack, server):
                                   '--config-drive', '--path',
                                   'latest/user_data')
     assert user_data.stdout.encode() == USER_DATA
+
+
+def test_openstack_server_create_config_drive_true(stack):
+    # What an operator types: python-openstackclient's --config-drive.
+    flavor = helpers.make_flavor(stack)
+    helpers.add_node(stack)
+    name = 'drive-cli-%s' % RUN
+    created = json.loads(stack.openstack(
+        'server', 'create', '--flavor', flavor, '--image', helpers.IMAGE,
+        '--config-drive', 'true', '--wait', name, '-f', 'json',
+        user='demo').stdout)
+    try:
+        assert created['status'] == 'ACTIVE', created
+        shown = stack.nova.manage('metadata', 'show', created['id'],
+                                  '--config-drive', '--path', META_DATA)
+        assert json.loads(shown.stdout)['uuid'] == created['id']
+    finally:
+        helpers.delete(stack, created['id'])
