@@ -108,32 +108,49 @@ def show(conf):
                   'for every extra spec.' % ', '.join(registry.namespaces()),
                   file=sys.stderr)
         return 1
-    print(spec.name)
-    if spec.name != key:
-        print('  (matches %s: %s)' % (key, ', '.join(
-            '%s=%s' % item for item in sorted(values.items()))))
-    print(textwrap.fill(manage_metadefs.plain_text(spec.description),
-                        width=79, initial_indent='  ',
-                        subsequent_indent='  '))
-    for parameter in spec.parameters:
-        print(_wrapped('Parameter:', '{%s} matches %s. %s' % (
-            parameter.name, parameter.pattern, parameter.description)))
     value = spec.value.describe()
     if spec.value.description:
         value += '. ' + spec.value.description
-    print(_wrapped('Value:', value))
-    status = spec.support.describe()
-    if spec.support.note:
-        status += '. ' + spec.support.note
-    print(_wrapped('Status:', status))
+    lines = []
     if spec.drivers:
-        print(_wrapped('Virt drivers:', ', '.join(spec.drivers)))
+        lines.append(('Virt drivers:', ', '.join(spec.drivers)))
     if spec.requires:
-        print(_wrapped('Requires:', ', '.join(spec.requires)))
+        lines.append(('Requires:', ', '.join(spec.requires)))
     if spec.example is not None:
-        print(_wrapped('Example:', str(spec.example)))
-    print(_wrapped('Source:', _source(spec)))
+        lines.append(('Example:', str(spec.example)))
+    print_definition(spec, key, values, value, lines)
     return 0
+
+
+def print_definition(definition, key, values, value, lines=()):
+    """Print a definition (an extra spec's or an image property's) as
+    the ``show`` commands do: its name, what ``key`` matched, its
+    description, parameters, value, status, ``lines`` and source.
+
+    :param definition: the registry's definition.
+    :param key: the key asked for.
+    :param values: the parameters' values ``key`` matched.
+    :param value: the text of the allowed value.
+    :param lines: further ``(label, text)`` lines, after the status.
+    """
+    print(definition.name)
+    if definition.name != key:
+        print('  (matches %s: %s)' % (key, ', '.join(
+            '%s=%s' % item for item in sorted(values.items()))))
+    print(textwrap.fill(manage_metadefs.plain_text(definition.description),
+                        width=79, initial_indent='  ',
+                        subsequent_indent='  '))
+    for parameter in definition.parameters:
+        print(_wrapped('Parameter:', '{%s} matches %s. %s' % (
+            parameter.name, parameter.pattern, parameter.description)))
+    print(_wrapped('Value:', value))
+    status = definition.support.describe()
+    if definition.support.note:
+        status += '. ' + definition.support.note
+    print(_wrapped('Status:', status))
+    for label, text in lines:
+        print(_wrapped(label, text))
+    print(_wrapped('Source:', _source(definition)))
 
 
 def write_metadefs(conf):

@@ -22,7 +22,6 @@ value rules and support statuses as ``extra-specs`` (``Value.describe``,
 """
 
 import sys
-import textwrap
 
 from oslo_utils import strutils
 import prettytable
@@ -34,7 +33,6 @@ from nova_mini.cmd import manage_metadefs
 
 MAX_CELL_WIDTH = manage_extra_specs.MAX_CELL_WIDTH
 _source = manage_extra_specs._source
-_wrapped = manage_extra_specs._wrapped
 
 
 def list_(conf):
@@ -82,36 +80,22 @@ def show(conf):
         print('Run "nova-mini-manage image-properties list" for every image '
               'property.', file=sys.stderr)
         return 1
-    print(prop.name)
-    if prop.name != key:
-        print('  (matches %s: %s)' % (key, ', '.join(
-            '%s=%s' % item for item in sorted(values.items()))))
-    print(textwrap.fill(manage_metadefs.plain_text(prop.description),
-                        width=79, initial_indent='  ',
-                        subsequent_indent='  '))
-    for parameter in prop.parameters:
-        print(_wrapped('Parameter:', '{%s} matches %s. %s' % (
-            parameter.name, parameter.pattern, parameter.description)))
     value = prop.describe_value()
     if prop.value.description and prop.value.description.replace(
             '``', '').rstrip('.').lower() != value.lower():
         value += '. ' + prop.value.description
-    print(_wrapped('Value:', value))
-    status = prop.support.describe()
-    if prop.support.note:
-        status += '. ' + prop.support.note
-    print(_wrapped('Status:', status))
+    lines = []
     if prop.mirrors:
-        print(_wrapped('Flavor:', prop.mirrors))
+        lines.append(('Flavor:', prop.mirrors))
     if prop.field != prop.name:
-        print(_wrapped('Nova field:', prop.field))
+        lines.append(('Nova field:', prop.field))
     if prop.drivers:
-        print(_wrapped('Read by:', ', '.join(prop.drivers)))
+        lines.append(('Read by:', ', '.join(prop.drivers)))
     if prop.requires:
-        print(_wrapped('Requires:', ', '.join(prop.requires)))
+        lines.append(('Requires:', ', '.join(prop.requires)))
     if prop.example is not None:
-        print(_wrapped('Example:', str(prop.example)))
-    print(_wrapped('Source:', _source(prop)))
+        lines.append(('Example:', str(prop.example)))
+    manage_extra_specs.print_definition(prop, key, values, value, lines)
     return 0
 
 
