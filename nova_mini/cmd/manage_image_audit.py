@@ -123,8 +123,7 @@ def list_images(conf, page_size=DEFAULT_PAGE_SIZE):
         other than 200.
     """
     auth = _auth(conf)
-    adapter = ks_loading.load_adapter_from_conf_options(
-        conf, glance.GROUP, session=glance._session(), auth=auth)
+    adapter = glance.adapter(auth)
     path = '/v2/images?visibility=all&limit=%d' % page_size
     seen = set()
     while path:

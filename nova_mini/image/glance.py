@@ -93,6 +93,17 @@ def _session():
         return _SESSION['session']
 
 
+def adapter(auth):
+    """A keystoneauth1 adapter to Glance, of the [glance] options, on the
+    process' session.
+
+    :param auth: the auth plugin of the calls (the caller's, or the
+        service's), or None (no token: ``[glance] endpoint_override``).
+    """
+    return ks_loading.load_adapter_from_conf_options(
+        CONF, GROUP, session=_session(), auth=auth)
+
+
 def image_id_of(image_ref):
     """Return the image id of an ``imageRef`` (an id, or a URL ending in
     one, as Nova takes it).
@@ -121,11 +132,10 @@ def get_image(image_id, user_auth):
     :raises ImageNotFound: Glance does not show it to the caller.
     :raises ImageServiceUnavailable: Glance cannot be reached, or fails.
     """
-    adapter = ks_loading.load_adapter_from_conf_options(
-        CONF, GROUP, session=_session(), auth=user_auth)
     try:
-        resp = adapter.get('/v2/images/%s' % image_id, raise_exc=False,
-                           headers={'Accept': 'application/json'})
+        resp = adapter(user_auth).get('/v2/images/%s' % image_id,
+                                      raise_exc=False,
+                                      headers={'Accept': 'application/json'})
     except ks_exc.EndpointNotFound:
         raise ImageServiceUnavailable(
             image_id=image_id, retry_after=RETRY_AFTER,
