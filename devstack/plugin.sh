@@ -12,6 +12,7 @@ set -o xtrace
 # first: the metadata service calls it).
 NOVA_MINI_DAEMONS="nova-mini-vendordata-sample nova-mini-api"
 NOVA_MINI_DAEMONS+=" nova-mini-scheduler nova-mini-metadata"
+NOVA_MINI_DAEMONS+=" nova-mini-conductor"
 
 function install_nova_mini {
     setup_develop "$NOVA_MINI_DIR"
@@ -142,6 +143,14 @@ function create_nova_mini_accounts {
     get_or_create_endpoint "$baremetal" "$REGION_NAME" "$base/baremetal"
 }
 
+function configure_nova_mini_conductor {
+    # nova-mini-conductor reads nova_mini.conf, then this file: a
+    # [DEFAULT] host of its own (the API registers the machine's, and the
+    # two never share one).
+    rm -f "$NOVA_MINI_CONDUCTOR_CONF"
+    iniset "$NOVA_MINI_CONDUCTOR_CONF" DEFAULT host "$NOVA_MINI_CONDUCTOR_HOST"
+}
+
 function init_nova_mini {
     recreate_database "$NOVA_MINI_DB_NAME"
     "$NOVA_MINI_BIN_DIR/nova-mini-manage" --config-file "$NOVA_MINI_CONF" \
@@ -155,6 +164,8 @@ function start_nova_mini {
             conf=$NOVA_MINI_CONF
             if [[ "$daemon" == nova-mini-vendordata-sample ]]; then
                 conf=$NOVA_MINI_VENDORDATA_SAMPLE_CONF
+            elif [[ "$daemon" == nova-mini-conductor ]]; then
+                conf+=" --config-file $NOVA_MINI_CONDUCTOR_CONF"
             fi
             run_process "$daemon" \
                 "$NOVA_MINI_BIN_DIR/$daemon --config-file $conf"
@@ -196,6 +207,9 @@ if is_service_enabled $NOVA_MINI_DAEMONS; then
     elif [[ "$1" == "stack" && "$2" == "post-config" ]]; then
         echo_summary "Configuring nova_mini"
         configure_nova_mini
+        if is_service_enabled nova-mini-conductor; then
+            configure_nova_mini_conductor
+        fi
         create_nova_mini_accounts
         init_nova_mini
     elif [[ "$1" == "stack" && "$2" == "extra" ]]; then

@@ -10,7 +10,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""The heartbeat of a nova-mini-api service in the conductors registry
+"""The heartbeat of a service (nova-mini-api, nova-mini-conductor) in the
+conductors registry
 (nova_mini.objects.baremetal.conductor): registered when the service is ready,
 refreshed every ``[conductor] heartbeat_interval`` seconds by a daemon
 thread, marked offline when it stops cleanly.
@@ -18,19 +19,77 @@ thread, marked offline when it stops cleanly.
 It runs in the service's master process, which serves no request: it
 opens its own database connection for each beat (no pool), so that the
 workers forked from the master inherit none (each builds its own
-database engine).
+database engine). On SQLite each of its transactions takes the write
+lock when it begins (``BEGIN IMMEDIATE``, waiting up to ``[database]
+write_wait_timeout`` for it), as the services' writers do (see
+nova_mini.db.api): a transaction that read first and then wrote would
+fail at once with "database is locked" when another service registered
+meanwhile (two services starting together).
 """
 
+import functools
 import threading
 
+from oslo_config import cfg
+from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
 from sqlalchemy import orm
 from sqlalchemy import pool
 
+from nova_mini import conf
 from nova_mini.objects.baremetal import conductor
 
 LOG = logging.getLogger(__name__)
+
+
+def _sqlite_write_transactions(engine):
+    """Make each transaction of the SQLite ``engine`` begin with ``BEGIN
+    IMMEDIATE`` (pysqlite's own implicit BEGIN, deferred and issued only
+    before the first write, turned off), its statements waiting for a
+    busy database up to ``[database] write_wait_timeout`` seconds.
+    """
+    try:
+        timeout = conf.CONF.database.write_wait_timeout
+    except cfg.NoSuchOptError:
+        # (Its default, where the option is not registered.)
+        timeout = 30.0
+
+    def connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute('PRAGMA busy_timeout=%d' % int(timeout * 1000))
+        cursor.close()
+
+    def begin(connection):
+        connection.exec_driver_sql('BEGIN IMMEDIATE')
+
+    sa.event.listen(engine, 'connect', connect)
+    sa.event.listen(engine, 'begin', begin)
+
+
+def engine_for(connection):
+    """Return the engine of the heartbeat of the database URL
+    ``connection``: no pool, and on SQLite transactions that write (see
+    _sqlite_write_transactions).
+    """
+    engine = sa.create_engine(connection, poolclass=pool.NullPool)
+    if engine.dialect.name == 'sqlite':
+        _sqlite_write_transactions(engine)
+    return engine
+
+
+# Attempts of a heartbeat transaction that deadlocked.
+DEADLOCK_ATTEMPTS = 5
+# InnoDB's deadlock.
+_MYSQL_DEADLOCK = 1213
+
+
+def _is_deadlock(exc):
+    if isinstance(exc, db_exc.DBDeadlock):
+        return True
+    args = getattr(exc.orig, 'args', None)
+    return bool(args) and args[0] == _MYSQL_DEADLOCK
 
 
 class Heartbeat(object):
@@ -41,19 +100,41 @@ class Heartbeat(object):
     :param interval: seconds between two refreshes.
     :param mark_offline: whether ``stop`` marks the host offline (not
         when several independent processes refresh the same host).
+    :param drivers: the hardware types registered (None: those of
+        nova-mini-api, conductor.api_drivers()); ``stop`` withdraws only
+        these while another process of the host keeps others. A host
+        whose row is alive for the other kind of service (nova-mini-api,
+        nova-mini-conductor) is refused: ``start`` raises
+        ConductorAlreadyRegistered, ``beat`` leaves the row as it is.
     """
 
-    def __init__(self, connection, hostname, interval, mark_offline=True):
+    def __init__(self, connection, hostname, interval, mark_offline=True,
+                 drivers=None):
         self.hostname = hostname
         self.interval = interval
         self.mark_offline = mark_offline
-        self._engine = sa.create_engine(connection, poolclass=pool.NullPool)
+        self.drivers = list(conductor.api_drivers() if drivers is None
+                            else drivers)
+        self._engine = engine_for(connection)
         self._stopped = threading.Event()
         self._thread = None
 
     def _transaction(self, action):
-        with orm.Session(self._engine) as session, session.begin():
-            action(session, self.hostname)
+        # A deadlock (MariaDB, MySQL) rolled the transaction back whole:
+        # it is run again, a few times.
+        attempt = 1
+        while True:
+            try:
+                with orm.Session(self._engine) as session, session.begin():
+                    action(session, self.hostname)
+                return
+            except (db_exc.DBDeadlock, sa.exc.OperationalError) as exc:
+                if (attempt >= DEADLOCK_ATTEMPTS
+                        or not _is_deadlock(exc)):
+                    raise
+                attempt += 1
+                LOG.debug('Conductor %s: deadlock, trying again: %s',
+                          self.hostname, exc)
 
     def start(self, required=True):
         """Register the host and start refreshing it.
@@ -64,7 +145,8 @@ class Heartbeat(object):
             service cannot say where it runs), if ``required``.
         """
         try:
-            self._transaction(conductor.register)
+            self._transaction(functools.partial(
+                conductor.register, drivers=self.drivers))
         except Exception as exc:
             if required:
                 raise
@@ -85,7 +167,8 @@ class Heartbeat(object):
         :returns: whether the row was refreshed.
         """
         try:
-            self._transaction(conductor.heartbeat)
+            self._transaction(functools.partial(
+                conductor.heartbeat, drivers=self.drivers))
         except Exception as exc:
             LOG.warning('Could not refresh conductor %s: %s',
                         self.hostname, exc)
@@ -109,7 +192,8 @@ class Heartbeat(object):
             self._engine.dispose()
             return
         try:
-            self._transaction(conductor.unregister)
+            self._transaction(functools.partial(
+                conductor.unregister, drivers=self.drivers))
         except Exception as exc:
             LOG.warning('Could not mark conductor %s offline: %s',
                         self.hostname, exc)

@@ -190,6 +190,55 @@ class SchedulerNotListening(ServiceUnavailable):
                'retry the request in %(retry_after)d seconds.')
 
 
+# A rebuild of a server on a conductor's node not handed to a scheduler:
+# its own words (the server exists and was not rebuilt).
+class RebuildSchedulerUpgrading(SchedulerUpgrading):
+    msg_fmt = ('The schedulers cannot rebuild servers on bare-metal nodes '
+               'a nova-mini-conductor drives before they are upgraded: '
+               '[upgrade_levels] scheduler caps their RPC API at %(cap)s '
+               'and the rebuild needs %(version)s. The server was not '
+               'rebuilt: retry the request in %(retry_after)d seconds.')
+
+
+class RebuildBrokerUnavailable(BrokerUnavailable):
+    msg_fmt = ('The message broker does not answer, so the rebuild could '
+               'not be handed to a scheduler. The server was not rebuilt: '
+               'retry the request in %(retry_after)d seconds.')
+
+
+class RebuildSchedulerNotListening(SchedulerNotListening):
+    msg_fmt = ('No scheduler listens on the message broker (none has '
+               'started yet, or the broker has just restarted), so the '
+               'rebuild could not be handed to one. The server was not '
+               'rebuilt: retry the request in %(retry_after)d seconds.')
+
+
+# A power action (os-stop, os-start, reboot) of a server on a conductor's
+# node not handed to a scheduler: its own words (its power not changed).
+class PowerSchedulerUpgrading(SchedulerUpgrading):
+    msg_fmt = ('The schedulers cannot change the power of servers on '
+               'bare-metal nodes a nova-mini-conductor drives before they '
+               'are upgraded: [upgrade_levels] scheduler caps their RPC API '
+               'at %(cap)s and the action needs %(version)s. The server\'s '
+               'power was not changed: retry the request in '
+               '%(retry_after)d seconds.')
+
+
+class PowerBrokerUnavailable(BrokerUnavailable):
+    msg_fmt = ('The message broker does not answer, so the power action '
+               'could not be handed to a scheduler. The server\'s power '
+               'was not changed: retry the request in %(retry_after)d '
+               'seconds.')
+
+
+class PowerSchedulerNotListening(SchedulerNotListening):
+    msg_fmt = ('No scheduler listens on the message broker (none has '
+               'started yet, or the broker has just restarted), so the '
+               'power action could not be handed to one. The server\'s '
+               'power was not changed: retry the request in '
+               '%(retry_after)d seconds.')
+
+
 class FlavorAccessPublic(Conflict):
     msg_fmt = 'Can not add access to a public flavor.'
 

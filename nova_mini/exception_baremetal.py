@@ -67,6 +67,13 @@ class NodeClaimLost(exception.Invalid):
                '%(instance)s: it cannot be deployed for it.')
 
 
+class NodeClaimLostTearDown(NodeClaimLost):
+    # A tear down asked for an instance the node no longer holds (freed
+    # and claimed again since the caller read it).
+    msg_fmt = ('Node %(node)s is no longer claimed by instance '
+               '%(instance)s: it is not torn down for it.')
+
+
 class NodeInMaintenance(exception.Invalid):
     msg_fmt = ('The requested action "%(action)s" cannot be performed on '
                'node %(node)s while it is in maintenance mode.')
@@ -207,6 +214,22 @@ class IncompatibleInterface(exception.Invalid):
                "%(hardware_type)s. Use one of: %(valid)s.")
 
 
+class InterfaceNotFoundInEntrypoint(exception.Invalid):
+    # Ironic's 400 for an implementation its [DEFAULT]
+    # enabled_<type>_interfaces does not enable (%(valid)s: those it does).
+    msg_fmt = ("Could not find the following interface in the "
+               "'%(entrypoint)s' entrypoint: %(iface)s. Valid interfaces "
+               "are %(valid)s.")
+
+
+class NoValidDefaultForInterface(exception.Invalid):
+    # Ironic's 400 when no implementation of a node's hardware type is
+    # enabled for an interface type (%(node_info)s: '' or ' node UUID with').
+    msg_fmt = ("For%(node_info)s hardware type '%(driver)s', no default "
+               "value found for %(interface_type)s interface could be "
+               "determined. Please ensure the interfaces are enabled.")
+
+
 class InvalidBootDevice(exception.Invalid):
     msg_fmt = ('Invalid boot device %(device)s specified. The node '
                'supports: %(supported)s.')
@@ -264,3 +287,96 @@ class BIOSSettingNotFound(exception.NotFound):
 class ConductorNotFound(exception.NotFound):
     msg_fmt = ('Conductor %(conductor)s could not be found: list the '
                'conductors to see their host names.')
+
+
+class ConductorAlreadyRegistered(exception.Conflict):
+    # Ironic's name: the host's row is alive, held by a service of the
+    # other kind (nova-mini-api for fake-hardware, nova-mini-conductor
+    # for the real hardware types), whose heartbeat would keep it alive.
+    msg_fmt = ('Conductor %(conductor)s already registered by another '
+               'service (drivers %(drivers)s): nova-mini-api and '
+               'nova-mini-conductor need a [DEFAULT] host of their own.')
+
+
+class NodeLocked(exception.Conflict):
+    # Ironic's 409: a nova-mini-conductor holds the node's reservation.
+    msg_fmt = ('Node %(node)s is locked by host %(host)s, please retry '
+               'after the current operation is completed.')
+
+
+# The seconds a client is told to wait (Retry-After) when a conductor had
+# no free worker: about the time of a power change.
+NO_FREE_WORKER_RETRY_AFTER = 5
+
+
+class NoFreeConductorWorker(exception.ServiceUnavailable):
+    # Ironic's 503: every worker of the node's conductor is busy.
+    msg_fmt = ('Requested action cannot be performed due to lack of free '
+               'conductor workers.')
+
+    def __init__(self, message=None, **kwargs):
+        kwargs.setdefault('retry_after', NO_FREE_WORKER_RETRY_AFTER)
+        super().__init__(message, **kwargs)
+
+
+class InvalidParameterValue(exception.Invalid):
+    # Ironic's: a node's driver_info or instance_info a driver cannot use
+    # (the drivers' own, nova_mini.drivers.redfish.errors, are these).
+    msg_fmt = '%(err)s'
+
+
+class MissingParameterValue(InvalidParameterValue):
+    msg_fmt = '%(err)s'
+
+
+class InvalidDeployInfo(exception.Invalid):
+    # Ironic's InstanceDeployFailure (with its 400) of a deploy whose
+    # power or deploy information does not validate.
+    msg_fmt = ('Failed to validate deploy or power info for node '
+               '%(node)s. Error: %(msg)s')
+
+
+class InvalidTearDownInfo(exception.Invalid):
+    # Ironic's InstanceDeployFailure (400) of a tear down whose power
+    # information does not validate.
+    msg_fmt = ('Failed to validate power driver interface. Can not delete '
+               'instance. Error: %(msg)s')
+
+
+class NoValidConductor(exception.NotFound):
+    # Ironic's NoValidHost (a NotFound: 404) of a node whose hardware type
+    # no alive conductor drives in its conductor group.
+    msg_fmt = ('No valid host was found. Reason: No conductor service '
+               'registered which supports driver %(driver)s for conductor '
+               'group "%(group)s".')
+
+
+class NoValidConductorRequested(exception.Invalid):
+    # The same on node create and patch, where Ironic's API makes it 400:
+    # the client asked for a driver or group no conductor serves.
+    msg_fmt = NoValidConductor.msg_fmt
+
+
+class ConductorShuttingDown(exception.ServiceUnavailable):
+    # A request reached a nova-mini-conductor that is stopping: another
+    # one takes the node once its heartbeat times out.
+    msg_fmt = ('Conductor %(host)s is shutting down and takes no new work: '
+               'retry the request in %(retry_after)d seconds.')
+
+
+class ConductorUpgrading(exception.NotAcceptable):
+    # Ironic's answer (406) to what its API could accept but its
+    # conductors cannot take yet: here a call [upgrade_levels] conductor
+    # does not let the API send during a rolling upgrade.
+    msg_fmt = ('The nova-mini-conductor services cannot %(what)s until '
+               'they are upgraded: [upgrade_levels] conductor caps their '
+               'RPC API at %(cap)s and this request needs %(version)s. '
+               'Nothing was done to node %(node)s: retry once the '
+               'conductors run the new release and the cap is raised.')
+
+
+class ConductorNotResponding(exception.ServiceUnavailable):
+    # The node's conductor is registered alive but did not answer within
+    # rpc_response_timeout (just killed: its heartbeat has not timed out).
+    msg_fmt = ('Conductor %(host)s did not answer: retry the request in '
+               '%(retry_after)d seconds.')

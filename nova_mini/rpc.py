@@ -66,7 +66,8 @@ def register_opts(conf):
     from oslo_messaging import opts as messaging_opts
     messaging.set_transport_defaults(control_exchange='nova_mini')
     for group, opts in messaging_opts.list_opts():
-        if group in (None, 'DEFAULT', 'oslo_messaging_rabbit'):
+        if group in (None, 'DEFAULT', 'oslo_messaging_rabbit',
+                     'oslo_messaging_notifications'):
             conf.register_opts(opts, group=None if group == 'DEFAULT'
                                else group)
     conf.set_default('rabbit_interval_max', RECONNECT_INTERVAL_MAX,
@@ -156,6 +157,24 @@ def get_server(conf, target, endpoints):
         get_transport(conf), target, endpoints, executor='threading',
         serializer=RequestContextSerializer(),
         access_policy=dispatcher.DefaultRPCAccessPolicy)
+
+
+def get_notifier(conf, publisher_id):
+    """Return a Notifier of ``[oslo_messaging_notifications]`` (its
+    ``driver``, ``topics`` and ``transport_url``, else ``[DEFAULT]
+    transport_url``) whose payloads are sent as JSON primitives.
+
+    The caller owns its transport: ``notifier.transport.cleanup()`` when
+    done.
+
+    :param conf: the ConfigOpts.
+    :param publisher_id: the notifications' publisher, ``service.host``.
+    """
+    transport = messaging.get_notification_transport(conf)
+    return messaging.Notifier(
+        transport, publisher_id=publisher_id,
+        serializer=RequestContextSerializer(
+            messaging.JsonPayloadSerializer()))
 
 
 def check_broker(conf, timeout=5):

@@ -60,6 +60,12 @@ ADOPTFAIL = 'adopt failed'
 CLEANING = 'cleaning'
 CLEANWAIT = 'clean wait'
 CLEANFAIL = 'clean failed'
+# The states a nova-mini-conductor passes a node of real hardware through
+# while it works on it (Ironic's): checking its BMC on ``manage`` (back to
+# ``enroll`` if it fails), deploying it, tearing it down.
+VERIFYING = 'verifying'
+DEPLOYING = 'deploying'
+DELETING = 'deleting'
 # Ironic's name for "available" before API 1.2 (shown as null).
 NOSTATE = None
 
@@ -71,7 +77,7 @@ POWER_OFF = 'power off'
 ALL = (ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, DEPLOYFAIL, ERROR, RESCUING,
        RESCUEWAIT, RESCUE, RESCUEFAIL, UNRESCUING, UNRESCUEFAIL,
        INSPECTING, INSPECTWAIT, INSPECTFAIL, ADOPTING, ADOPTFAIL,
-       CLEANING, CLEANWAIT, CLEANFAIL)
+       CLEANING, CLEANWAIT, CLEANFAIL, VERIFYING, DEPLOYING, DELETING)
 
 # The states of a node rescued, or on its way in or out of rescue: it
 # holds its instance, and cannot be rebuilt (unrescue it first).

@@ -134,6 +134,17 @@ ensure_venv() {
     echo "$want" >"$stamp"
 }
 
+# What tools/stack.sh installs into its venv: the project, its installer
+# (contrib/nova-mini-deploy) and the sample vendordata service
+# (contrib/sample-vendordata-service), distributions of their own beside
+# nova_mini, and every client the commands it prints use: openstack
+# (compute, image, identity) and its baremetal plugin (python-ironicclient).
+# tools/run-tests.sh builds the quick start test's venv with the same
+# arguments (ensure_venv's stamp: stack.sh then finds it up to date).
+STACK_PIP_ARGS=(-e . -e ./contrib/nova-mini-deploy
+                -e ./contrib/sample-vendordata-service
+                python-openstackclient python-ironicclient)
+
 # The deployment CLI (python -m nova_mini_deploy).
 deploy() {
     (cd "$REPO" && "$VENV/bin/python" -m nova_mini_deploy "$@")

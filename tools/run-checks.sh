@@ -53,6 +53,13 @@ policy_sample() {
         "tox -e genpolicy"
 }
 
+quiet_reno_lint() {   # reno lint (UID collisions, bad sections), quietly
+    "$BIN/reno" lint > "$WORK/reno-lint" 2>&1 && return 0
+    grep -v -E -e ': (adding|update to|copying data|note deleted) ' \
+        -e '^(scanning|including|no configuration)' "$WORK/reno-lint"
+    return 1
+}
+
 check flake8 "$BIN/flake8"
 check bashate "$BIN/bashate" -v -i E005 devstack/plugin.sh devstack/settings \
     nova_mini/tests/unit/devstack/stub-functions.sh
@@ -65,6 +72,7 @@ check "vendordata sample config" config_sample \
 check "policy sample" policy_sample
 check docs "$BIN/sphinx-build" -q -W --keep-going -b html doc/source \
     "$WORK/docs"
+check "release notes lint" quiet_reno_lint
 check releasenotes "$BIN/sphinx-build" -q -W --keep-going -b html \
     releasenotes/source "$WORK/releasenotes"
 

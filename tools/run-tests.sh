@@ -39,6 +39,16 @@ trap cleanup EXIT
 
 log "nova_mini tests: repo $REPO, venv $VENV"
 
+# The whole suite (nova_mini's tests and those of the installer and of the
+# sample vendordata service, in their distributions) unless the arguments
+# name test files or directories.
+paths=(nova_mini/tests
+    contrib/nova-mini-deploy/nova_mini_deploy/tests
+    contrib/sample-vendordata-service/nova_mini_vendordata_sample/tests)
+for arg in "$@"; do
+    if [ -e "$REPO/${arg%%::*}" ]; then paths=(); break; fi
+done
+
 # 1. Debian packages: the services the tests talk to, what pip may need
 #    to build wheels, systemd-analyze (the unit files' tests) and sudo
 #    (the installer's as_root for users other than root: its tests).
@@ -54,6 +64,24 @@ pip_args=(-e . -r test-requirements.txt ./contrib/sample-extra-spec-plugin
           ./contrib/sample-vendordata-plugin -e ./contrib/nova-mini-deploy
           -e ./contrib/sample-vendordata-service)
 ensure_venv "${pip_args[@]}"
+
+# The quick start's test (tests/live/test_quickstart.py) runs tools/stack.sh
+# with the venv quickstart-venv of the harness cache: stack.sh's own
+# install (ensure_venv with its STACK_PIP_ARGS, 1-2 minutes on a fresh
+# machine) runs here, in the background, beside the steps below, which
+# leave a core idle; the test's stack.sh then finds that venv up to date.
+quickstart_pid=
+if [ ${#paths[@]} -gt 0 ]; then
+    quickstart_venv=$("$VENV/bin/python" -c 'import os
+from nova_mini_deploy import venvs
+print(os.path.join(venvs.cache_dir(), "quickstart-venv"))') \
+        || die "no harness cache directory"
+    quickstart_log=$(mktemp "${TMPDIR:-/tmp}/nova_mini-quickstart-venv.XXXXXX")
+    log "the quick start's venv $quickstart_venv: in the background"
+    (VENV=$quickstart_venv; ensure_venv "${STACK_PIP_ARGS[@]}") \
+        >"$quickstart_log" 2>&1 </dev/null &
+    quickstart_pid=$!
+fi
 
 # 3. Services.
 start_service() {    # start_service NAME COMMAND...: run it, note if it started
@@ -84,6 +112,10 @@ venv_path=$(deploy ensure-keystone-venv) || die "could not build the Keystone ve
 log "Keystone venv: $venv_path"
 venv_path=$(deploy ensure-glance-venv) || die "could not build the Glance venv"
 log "Glance venv: $venv_path"
+# The Redfish emulator (sushy-tools) of the redfish hardware type's live
+# tests, pinned by tools/constraints/sushy-tools.txt.
+venv_path=$(deploy ensure-sushy-tools-venv) || die "could not build the sushy-tools venv"
+log "sushy-tools venv: $venv_path"
 # Tempest (the live test of its compute version tests) in a scratch venv
 # of its own, built once: never in the test venv.
 # With ironic-tempest-plugin (the live test of its node, chassis and port
@@ -107,17 +139,17 @@ log "installing contrib/tempest-plugin into $NOVA_MINI_TEMPEST_VENV"
 pip_install_tree "$NOVA_MINI_TEMPEST_VENV/bin/python" "$NOVA_MINI_TEMPEST_VENV/pip-install.log" \
     --no-deps --force-reinstall "$REPO/contrib/tempest-plugin"
 
+if [ -n "$quickstart_pid" ]; then
+    if ! wait "$quickstart_pid"; then
+        cat "$quickstart_log" >&2
+        die "could not build the quick start's venv $quickstart_venv"
+    fi
+    rm -f "$quickstart_log"
+    log "the quick start's venv is ready"
+fi
+
 # 4. The tests.
 log "pytest (temporary files and live stack logs under $TEST_TMP)"
-# The whole suite (nova_mini's tests and those of the installer and of the
-# sample vendordata service, in their distributions) unless the arguments
-# name test files or directories.
-paths=(nova_mini/tests
-    contrib/nova-mini-deploy/nova_mini_deploy/tests
-    contrib/sample-vendordata-service/nova_mini_vendordata_sample/tests)
-for arg in "$@"; do
-    if [ -e "$REPO/${arg%%::*}" ]; then paths=(); break; fi
-done
 # The whole suite runs in two processes (pytest-xdist; the work units are
 # set in nova_mini/tests/conftest.py): the live tests but Tempest's in
 # order in one (they load the cores themselves: Keystone, the daemons), the

@@ -38,8 +38,13 @@ SAMPLE_PORT=${NOVA_MINI_VENDORDATA_SAMPLE_PORT:-8790}
 # in $STATE/stack.json); another stack on the same broker needs other names.
 RABBIT_VHOST=${NOVA_MINI_RABBIT_VHOST:-nova_mini}
 RABBIT_USER=${NOVA_MINI_RABBIT_USER:-nova_mini}
+# The Redfish BMC emulator (sushy-tools) whose fake systems are the redfish
+# nodes rf-0..: how many (0: none), its port.
+REDFISH_SYSTEMS=${NOVA_MINI_REDFISH_SYSTEMS:-4}
+REDFISH_PORT=${NOVA_MINI_REDFISH_PORT:-8000}
 # The sample first: the metadata service calls it.
-DAEMONS=(nova-mini-vendordata-sample nova-mini-api nova-mini-scheduler nova-mini-metadata)
+DAEMONS=(nova-mini-vendordata-sample nova-mini-api nova-mini-scheduler nova-mini-metadata
+         nova-mini-conductor)
 
 if [ -n "${NOVA_MINI_LAUNCHER:-}" ]; then
     LAUNCHER=$NOVA_MINI_LAUNCHER
@@ -53,14 +58,9 @@ log "nova_mini stack: state $STATE, venv $VENV, daemons as $LAUNCHER"
 
 # 1. Debian packages and the project.
 apt_ensure python3-venv python3-dev build-essential rabbitmq-server
-# Every client the commands printed at the end use: openstack (compute,
-# image, identity) and its baremetal plugin (python-ironicclient).
-# The installer (contrib/nova-mini-deploy) and the sample vendordata
-# service (contrib/sample-vendordata-service) are distributions of their
-# own, beside nova_mini.
-ensure_venv -e . -e ./contrib/nova-mini-deploy \
-    -e ./contrib/sample-vendordata-service \
-    python-openstackclient python-ironicclient
+# The project, its installer, the sample vendordata service and every
+# client the commands printed at the end use (tools/lib.sh says which).
+ensure_venv "${STACK_PIP_ARGS[@]}"
 
 # 2. RabbitMQ, Keystone (users, projects, catalog), nova_mini's config and
 #    database, and (unless systemd starts them) the daemons.
@@ -69,6 +69,9 @@ up_args=(--state-dir "$STATE" --api-port "$API_PORT"
          --glance-port "$GLANCE_PORT"
          --virtual-host "$RABBIT_VHOST" --rabbit-user "$RABBIT_USER"
          --vendordata-sample-port "$SAMPLE_PORT")
+if [ "$REDFISH_SYSTEMS" -gt 0 ]; then
+    up_args+=(--redfish-systems "$REDFISH_SYSTEMS" --redfish-port "$REDFISH_PORT")
+fi
 [ "$LAUNCHER" = systemd ] && up_args+=(--skip-daemons)
 deploy up "${up_args[@]}" || die "setting up the stack failed (logs in $STATE)"
 
@@ -81,6 +84,11 @@ if [ "$LAUNCHER" = systemd ]; then
         systemctl reset-failed "$daemon" >/dev/null 2>&1 || true
         conf="$STATE/etc/nova_mini.conf"
         [ "$daemon" = nova-mini-vendordata-sample ] && conf="$STATE/etc/$daemon.conf"
+        conf_args=(--config-file "$conf")
+        # Its own [DEFAULT] host, read after nova_mini.conf.
+        if [ "$daemon" = nova-mini-conductor ]; then
+            conf_args+=(--config-file "$STATE/etc/$daemon.conf")
+        fi
         # Stop timeouts above [api]/[metadata] (30 s) and [filter_scheduler]
         # (60 s) graceful_shutdown_timeout, as in etc/systemd/.
         stop_timeout=40
@@ -89,74 +97,60 @@ if [ "$LAUNCHER" = systemd ]; then
         systemd-run --unit "$daemon" --description "nova_mini $daemon" \
             --property Type=notify --property KillMode=mixed \
             --property TimeoutStartSec=90 --property TimeoutStopSec="$stop_timeout" \
-            -- "$VENV/bin/$daemon" --config-file "$conf" \
+            -- "$VENV/bin/$daemon" "${conf_args[@]}" \
             || die "$daemon did not start: journalctl -u $daemon"
         log "$daemon: ready (systemd unit $daemon)"
     done
+    # "deploy up" enrolls the redfish nodes itself when it starts the
+    # daemons; here they have just started.
+    if [ "$REDFISH_SYSTEMS" -gt 0 ]; then
+        deploy enroll-redfish --state-dir "$STATE" || die "enrolling the redfish nodes failed"
+    fi
 fi
 
-# 3. Nova's classic flavors, as the admin of the openrc.
+# 3. Nova's classic flavors (m1.*), sample bare-metal nodes (fake-hardware:
+#    nothing is powered or deployed for real) made available, and the
+#    flavors that ask for them (bm.*, each taking one whole node; bm.gpu one
+#    with trait CUSTOM_GPU; bm.redfish a redfish node), through the APIs with
+#    the admin's token. Known by name: a second run leaves them (and the
+#    servers on them) as they are. Its last lines name the nodes and images.
+NODES="" IMAGES=""
+samples=$(deploy samples --state-dir "$STATE") \
+    || { printf '%s\n' "$samples" >&2; die "creating the sample flavors and nodes failed"; }
+while IFS= read -r line; do
+    case $line in
+        "nodes: "*) NODES=${line#nodes: } ;;
+        "images: "*) IMAGES=${line#images: } ;;
+        *) log "$line" ;;
+    esac
+done <<<"$samples"
 # shellcheck disable=SC1091
 source "$STATE/openrc"
-existing=$(openstack flavor list --all -f value -c Name) || die "openstack flavor list failed"
-create_flavor() {   # create_flavor ID NAME RAM_MB DISK_GB VCPUS
-    if grep -qx -- "$2" <<<"$existing"; then
-        log "flavor $2: exists"
-    else
-        openstack flavor create --id "$1" --ram "$3" --disk "$4" \
-            --vcpus "$5" --public "$2" >/dev/null || die "could not create flavor $2"
-        log "flavor $2: created"
-    fi
-}
-create_flavor 1 m1.tiny 512 1 1
-create_flavor 2 m1.small 2048 20 1
-create_flavor 3 m1.medium 4096 40 2
-create_flavor 4 m1.large 8192 80 4
-
-# 4. Sample bare-metal nodes (fake-hardware: nothing is powered or
-#    deployed for real), made available, and the flavors that ask for them.
-#    Nodes are known by name: a second run leaves them (and the servers on
-#    them) as they are.
-nodes=$(openstack baremetal node list -f value -c Name) || die "openstack baremetal node list failed"
-create_node() {   # create_node NAME CAPABILITIES [TRAIT...]
-    local name=$1 caps=$2 trait
-    shift 2
-    if grep -qx -- "$name" <<<"$nodes"; then
-        log "node $name: exists"
-        return 0
-    fi
-    openstack baremetal node create --driver fake-hardware --name "$name" \
-        --resource-class baremetal --property cpus=8 \
-        --property memory_mb=16384 --property local_gb=100 \
-        --property capabilities="$caps" >/dev/null || die "could not create node $name"
-    for trait in "$@"; do
-        openstack baremetal node add trait "$name" "$trait" >/dev/null \
-            || die "could not add trait $trait to node $name"
-    done
-    openstack baremetal node manage --wait 60 "$name" >/dev/null \
-        && openstack baremetal node provide --wait 60 "$name" >/dev/null \
-        || die "node $name did not become available"
-    log "node $name: created, available"
-}
-create_node bm-0 boot_mode:bios
-create_node bm-1 boot_mode:uefi
-create_node bm-gpu-0 boot_mode:uefi CUSTOM_GPU
-# Each flavor takes one whole node of resource class baremetal (and no
-# VCPU, memory or disk of its own); bm.gpu only one with trait CUSTOM_GPU.
-create_flavor bm.small bm.small 16384 100 8
-create_flavor bm.gpu bm.gpu 16384 100 8
-openstack flavor set bm.small --property resources:CUSTOM_BAREMETAL=1 \
-    --property resources:VCPU=0 --property resources:MEMORY_MB=0 \
-    --property resources:DISK_GB=0 || die "could not set bm.small's extra specs"
-openstack flavor set bm.gpu --property resources:CUSTOM_BAREMETAL=1 \
-    --property resources:VCPU=0 --property resources:MEMORY_MB=0 \
-    --property resources:DISK_GB=0 --property trait:CUSTOM_GPU=required \
-    || die "could not set bm.gpu's extra specs"
 
 if [ "$LAUNCHER" = systemd ]; then
-    LOGS="journalctl -u nova-mini-api (and -scheduler, -metadata, -vendordata-sample)"
+    LOGS="journalctl -u nova-mini-api (and -scheduler, -metadata, -conductor, -vendordata-sample)"
 else
-    LOGS="$STATE/logs/nova-mini-{api,scheduler,metadata,vendordata-sample}.log"
+    LOGS="$STATE/logs/nova-mini-{api,scheduler,metadata,conductor,vendordata-sample}.log"
+fi
+REDFISH=""
+if [ "$REDFISH_SYSTEMS" -gt 0 ]; then
+    REDFISH="
+  Redfish BMCs https://127.0.0.1:$REDFISH_PORT   (sushy-tools' emulator, $REDFISH_SYSTEMS systems: the rf-* nodes)
+               CA $STATE/redfish/ca.pem, log $STATE/redfish/sushy-emulator.log"
+    REDFISH_HELP="
+
+The rf-* nodes are redfish nodes: nova-mini-conductor drives them through
+the Redfish emulator, whose log shows each request (its power changes take
+1 to 3 s):
+
+  openstack baremetal node power on rf-0
+  openstack server create --image nova-mini-boot-iso --flavor bm.redfish --no-network --wait r
+  tail $STATE/redfish/sushy-emulator.log
+
+(the server's node is powered on with the ISO in its virtual CD; deleting
+the server powers it off and ejects the CD)."
+else
+    REDFISH_HELP=""
 fi
 
 cat <<EOF
@@ -164,11 +158,11 @@ cat <<EOF
 nova_mini is running.
 
   Compute API  http://127.0.0.1:$API_PORT/compute/v2.1   (Keystone tokens)
-  Bare metal   http://127.0.0.1:$API_PORT/baremetal   nodes: $(openstack baremetal node list -f value -c Name | paste -sd ' ')
+  Bare metal   http://127.0.0.1:$API_PORT/baremetal   nodes: $NODES
   Metadata     http://127.0.0.1:$METADATA_PORT/openstack
   Vendordata   http://127.0.0.1:$SAMPLE_PORT/   (nova-mini-vendordata-sample, target "sample")
   Keystone     $OS_AUTH_URL   user admin, password $OS_PASSWORD
-  Glance       http://127.0.0.1:$GLANCE_PORT   images: $(openstack image list -f value -c Name | paste -sd ' ')
+  Glance       http://127.0.0.1:$GLANCE_PORT   images: $IMAGES$REDFISH
   RabbitMQ     127.0.0.1:5672, virtual host $RABBIT_VHOST, user $RABBIT_USER (password in $STATE/stack.json)
   openrc       $STATE/openrc   (admin; $STATE/openrc-demo: user demo, a member)
   Config       $STATE/etc/nova_mini.conf
@@ -183,7 +177,9 @@ Use it with the openstack CLI (installed in $VENV):
   openstack server create --image cirros-0.6.3-x86_64-disk --flavor bm.gpu --no-network --wait x
 
 (bm.gpu lands on bm-gpu-0, the node with trait CUSTOM_GPU; bm.small on any
-node.) Read what server x reads from the metadata service: its vendordata
+fake-hardware node.)$REDFISH_HELP
+
+Read what server x reads from the metadata service: its vendordata
 (StaticJSON from $STATE/etc/vendordata-static.json under "static",
 the sample's answer under "sample"), or any other file with --path:
 

@@ -16,7 +16,7 @@ case "${1:-}" in
 esac
 
 if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
-    for daemon in nova-mini-api nova-mini-scheduler nova-mini-metadata nova-mini-vendordata-sample; do
+    for daemon in nova-mini-api nova-mini-scheduler nova-mini-metadata nova-mini-conductor nova-mini-vendordata-sample; do
         if systemctl is-active --quiet "$daemon" 2>/dev/null; then
             systemctl stop "$daemon" && log "$daemon: stopped (systemd unit)"
         fi

@@ -24,7 +24,6 @@ unchanged, at the cost of a webob request and a signature inspection).
 
 from oslo_middleware import http_proxy_to_wsgi
 from oslo_middleware import opts as middleware_opts
-from oslo_middleware import request_id
 
 from nova_mini.api import api_root
 from nova_mini.api import auth
@@ -37,6 +36,7 @@ from nova_mini.api.compute import request_id as compute_request_id
 from nova_mini.api.compute import root as compute_root
 from nova_mini.api.compute import versions as compute_versions
 from nova_mini.api import faults
+from nova_mini.api import request_id as api_request_id
 from nova_mini import conf
 from nova_mini import rpc
 
@@ -129,7 +129,7 @@ def build_app(conf=CONF):
     })
     app = auth.wrap(roots, conf, PUBLIC_PATHS, PUBLIC_PATTERNS)
     app = compute_request_id.ComputeRequestId(app)
-    app = request_id.RequestId(app)
+    app = api_request_id.RequestId(app)
     for group, opts in middleware_opts.list_opts_http_proxy_to_wsgi():
         conf.register_opts(opts, group=group)
     if conf.oslo_middleware.enable_proxy_headers_parsing:

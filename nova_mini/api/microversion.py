@@ -37,6 +37,10 @@ _VERSION_RE = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
 # a version of more than a few digits, and int() of thousands of digits
 # raises (Python's int_max_str_digits), which was a 500.
 MAX_VERSION_LENGTH = 32
+# Version header texts negotiated once and kept, per API root: the
+# number of distinct texts kept, and the longest kept.
+NEGOTIATED_KEPT = 256
+CACHED_TEXT_LENGTH = 64
 
 # WSGI environ key: true for a request to the compute API's v2
 # compatibility root (nova_mini.api.compute.legacy_v2), served at the
@@ -133,6 +137,16 @@ class VersionedAPI(object):
         self.latest_any_case = latest_any_case
         self.min_version = APIVersion(history[0][0])
         self.max_version = APIVersion(history[-1][0])
+        # What the version headers' texts negotiate to, and the headers
+        # of an answer at a version: the same for every request sending
+        # the same texts (a client sends one or two of them), so kept
+        # rather than parsed and formatted again. Bounded; a refusal
+        # raises and is not kept; texts over CACHED_TEXT_LENGTH are not
+        # kept either.
+        self._negotiated = functools.lru_cache(maxsize=NEGOTIATED_KEPT)(
+            self._negotiate_texts)
+        self._response_headers = functools.lru_cache(maxsize=None)(
+            self._response_headers_of)
 
     def requested(self, headers):
         """Return the version text the client asked for.
@@ -140,12 +154,16 @@ class VersionedAPI(object):
         :param headers: the request's headers.
         :returns: the text of the header that wins, or None if none was sent.
         """
+        return self._requested_text(
+            headers.get('OpenStack-API-Version', ''),
+            headers.get(self.legacy_header))
+
+    def _requested_text(self, modern_header, legacy):
         modern = None
-        for item in headers.get('OpenStack-API-Version', '').split(','):
+        for item in modern_header.split(','):
             words = item.split()
             if len(words) == 2 and words[0].lower() == self.service_type:
                 modern = words[1]
-        legacy = headers.get(self.legacy_header)
         if self.modern_first:
             return modern or legacy
         return legacy or modern
@@ -160,7 +178,16 @@ class VersionedAPI(object):
             its own ``malformed`` class).
         :raises APIVersionNotSupported: outside this API's range (HTTP 406).
         """
-        text = self.requested(headers)
+        modern_header = headers.get('OpenStack-API-Version', '')
+        legacy = headers.get(self.legacy_header)
+        if (len(modern_header) > CACHED_TEXT_LENGTH
+                or (legacy is not None
+                    and len(legacy) > CACHED_TEXT_LENGTH)):
+            return self._negotiate_texts(modern_header, legacy)
+        return self._negotiated(modern_header, legacy)
+
+    def _negotiate_texts(self, modern_header, legacy):
+        text = self._requested_text(modern_header, legacy)
         if text is None:
             return self.min_version
         text = text.strip()
@@ -188,7 +215,10 @@ class VersionedAPI(object):
         :param version: the APIVersion served.
         :returns: a list of ``(name, value)``.
         """
-        return self.headers.on_success(self, version)
+        return list(self._response_headers(type(version), version))
+
+    def _response_headers_of(self, _version_type, version):
+        return tuple(self.headers.on_success(self, version))
 
     def refusal_headers(self, requested):
         """Return the headers of the 406 refusing the version ``requested``.

@@ -18,8 +18,11 @@ validation messages both mask by these.
 from oslo_utils import strutils
 
 MASK = '******'
-# driver_info keys masked besides those oslo.utils knows as secrets.
-DRIVER_SECRETS = ('snmp_auth_key', 'snmp_priv_key')
+# driver_info keys masked besides those oslo.utils knows as secrets; the
+# secrets of nova_mini's drivers are named here whether oslo.utils knows
+# them or not (the redfish driver's: drivers/redfish/driver_info.py
+# SECRET_KEYS).
+DRIVER_SECRETS = ('snmp_auth_key', 'snmp_priv_key', 'redfish_password')
 # instance_info keys masked whatever their value.
 INSTANCE_SECRETS = ('configdrive', 'image_url')
 

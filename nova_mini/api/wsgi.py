@@ -127,11 +127,12 @@ class APIRequest(microversion.VersionedRequest, webob.Request):
         """
         cache = self.environ.get('nova_mini.json_body', self)
         if cache is self:
-            if not self.body:
+            body = self.body    # read once: webob reads it on each access
+            if not body:
                 cache = None
             else:
                 try:
-                    cache = json_body.loads(self.body)
+                    cache = json_body.loads(body)
                 except json_body.RefusedJSON as exc:
                     raise exception.ValidationError(detail=str(exc))
                 except json_body.InvalidJSON:

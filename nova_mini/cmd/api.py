@@ -40,11 +40,16 @@ class APIServer(service.WSGIServer):
             CONF.conductor.heartbeat_interval)
 
     def _when_ready(self, arbiter):
+        refused = None
         try:
             self.heartbeat.start()
         except Exception as exc:
+            refused = exc
+        if refused is not None:
+            # Out of the except block: logged there, oslo.log would add
+            # the exception's text again to the line.
             service.fail('Could not register conductor %s: %s', CONF.host,
-                         exc)
+                         refused)
         super()._when_ready(arbiter)
 
     def _on_exit(self, arbiter):

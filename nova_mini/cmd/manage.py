@@ -15,6 +15,7 @@
     nova-mini-manage [--config-file F] db sync [--revision R]
     nova-mini-manage db version
     nova-mini-manage scheduler ping [--timeout S]
+    nova-mini-manage conductor ping [--hostname H] [--timeout S]
     nova-mini-manage extra-specs list [--namespace NS]
     nova-mini-manage extra-specs show KEY
     nova-mini-manage extra-specs metadefs --output-dir DIR
@@ -86,10 +87,51 @@ def _scheduler_ping():
     return 0
 
 
+def _conductor_ping():
+    """Ping the nova-mini-conductor ``--hostname``, else every alive one of
+    the registry (the hosts registered for a hardware type it drives);
+    1 if one did not answer or none is alive.
+    """
+    from nova_mini.conductor import drivers
+    from nova_mini.conductor import rpcapi
+    from nova_mini.objects.baremetal import conductor as conductor_obj
+    context = nm_context.get_admin_context()
+    hosts = [CONF.command.hostname] if CONF.command.hostname else None
+    if hosts is None:
+        db_api.configure(CONF)
+        real = set(drivers.REAL_HARDWARE_TYPES)
+        hosts = sorted(row.hostname
+                       for row in conductor_obj.get_all(context)
+                       if conductor_obj.is_alive(row) and
+                       real & set(row.drivers or []))
+        if not hosts:
+            print('No alive nova-mini-conductor in the conductors registry',
+                  file=sys.stderr)
+            return 1
+    status = 0
+    api = rpcapi.ConductorAPI(CONF)
+    try:
+        for host in hosts:
+            try:
+                reply = api.ping(context, host, timeout=CONF.command.timeout)
+            except messaging.MessagingTimeout:
+                print('conductor %s did not answer within %ss'
+                      % (host, CONF.command.timeout), file=sys.stderr)
+                status = 1
+                continue
+            print('conductor %(host)s answered (version %(version)s, RPC '
+                  'API %(rpc_api_version)s, %(in_progress)d hardware '
+                  'operation(s) in progress)' % reply)
+    finally:
+        rpc.cleanup()
+    return status
+
+
 _COMMANDS = {
     ('db', 'sync'): _db_sync,
     ('db', 'version'): _db_version,
     ('scheduler', 'ping'): _scheduler_ping,
+    ('conductor', 'ping'): _conductor_ping,
     ('metadata', 'show'): lambda: manage_metadata.show(CONF),
 }
 for _group in (manage_extra_specs, manage_image_properties, manage_nodes):
@@ -113,6 +155,18 @@ def _add_parsers(subparsers):
         'ping', help='Check that a scheduler answers over RPC')
     ping.add_argument('--timeout', type=int, default=10,
                       help='Seconds to wait for an answer.')
+
+    conductor = subparsers.add_parser(
+        'conductor', help='Bare-metal conductor service')
+    conductor_actions = conductor.add_subparsers(dest='action')
+    conductor_actions.required = True
+    ping = conductor_actions.add_parser(
+        'ping', help='Check that the alive nova-mini-conductors (or one) '
+                     'answer over RPC')
+    ping.add_argument('--hostname',
+                      help='Only this conductor (its [DEFAULT] host).')
+    ping.add_argument('--timeout', type=int, default=10,
+                      help='Seconds to wait for each answer.')
 
     manage_extra_specs.add_parsers(subparsers)
     manage_image_properties.add_parsers(subparsers)

@@ -234,7 +234,8 @@ def conflicts_of(image, flavors):
     """The flavors of ``flavors`` Nova refuses ``image`` with at boot:
     ``[(CONFLICT, 'flavor <flavorid>', Nova's message)]``.
     """
-    meta = image_meta_obj.ImageMeta.from_glance(image)
+    # Typed by check, as at boot.
+    meta = image_meta_obj.ImageMeta.untyped_from_glance(image)
     found = []
     for flavor in flavors:
         try:

@@ -28,7 +28,6 @@ import logging as py_logging
 import os
 import signal
 import sys
-import threading
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
@@ -76,14 +75,7 @@ def _serve(parent=None):
     """Run one scheduler until SIGTERM (or its ``parent`` pid is gone)."""
     db_api.configure(CONF)
 
-    stopping = threading.Event()
-
-    def _stop(signum, _frame):
-        LOG.info('Received signal %d, stopping', signum)
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    stopping = common.stop_event()
 
     target = messaging.Target(topic=rpcapi.TOPIC, server=CONF.host)
     server = rpc.get_server(CONF, target,
@@ -108,27 +100,18 @@ def _serve(parent=None):
     # the connection closes.
     server.stop()
     periodic.stop(bound or None)
-    if not _wait(server, bound or None):
+    if not common.wait_rpc_server(server, bound or None):
         LOG.error('Builds still running after %ds; exiting anyway (they '
                   'end in ERROR at their deadline)', bound)
-        # NOTE: a plain exit would join the RPC server's worker threads,
-        # which are the ones still running.
-        py_logging.shutdown()
-        os._exit(1)
+        common.hard_exit(1)
     rpc.cleanup()
     LOG.info('nova-mini-scheduler stopped')
 
 
 def _parent(count):
     """Fork ``count`` schedulers and watch them; return the exit status."""
-    stopping = threading.Event()
-
-    def _stop(signum, _frame):
-        LOG.info('Received signal %d, stopping the schedulers', signum)
-        stopping.set()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    stopping = common.stop_event(
+        'Received signal %d, stopping the schedulers')
     children = {}
     for _i in range(count):
         _fork(children)
@@ -203,14 +186,3 @@ def _signal(pid, signum):
         os.kill(pid, signum)
     except ProcessLookupError:
         pass
-
-
-def _wait(server, timeout):
-    """Wait for the RPC server's calls in progress to finish; whether
-    they did within ``timeout`` seconds (None: no bound).
-    """
-    waiter = threading.Thread(target=server.wait, name='drain',
-                              daemon=True)
-    waiter.start()
-    waiter.join(timeout)
-    return not waiter.is_alive()

@@ -27,14 +27,19 @@ import sys
 from oslo_upgradecheck import common_checks
 from oslo_upgradecheck import upgradecheck
 
+import sqlalchemy as sa
+
 from nova_mini.api.baremetal.schemas import node_traits as trait_schemas
 from nova_mini.cmd import manage_extra_specs
+from nova_mini.conductor import drivers as conductor_drivers
 from nova_mini import conf
 from nova_mini import context as nm_context
 from nova_mini.db import api as db_api
 from nova_mini.db import migration
+from nova_mini.db import models
 from nova_mini import exception
 from nova_mini import objects
+from nova_mini.objects.baremetal import conductor as conductor_obj
 from nova_mini.objects.baremetal import node_trait
 
 CONF = conf.CONF
@@ -59,6 +64,20 @@ def _named(items):
 
 def _trait_is_valid(name):
     return name in _STANDARD_TRAITS or bool(_CUSTOM_TRAIT.match(name))
+
+
+@db_api.context_manager.reader
+def _real_hardware_nodes(context):
+    """``{(hardware type, conductor group): node count}`` of the nodes a
+    nova-mini-conductor drives.
+    """
+    nodes = models.Node.__table__
+    group = sa.func.coalesce(nodes.c.conductor_group, '')
+    rows = context.session.execute(
+        sa.select(nodes.c.driver, group, sa.func.count()).where(
+            nodes.c.driver.in_(conductor_drivers.REAL_HARDWARE_TYPES)
+        ).group_by(nodes.c.driver, group))
+    return {(driver, grp): count for driver, grp, count in rows}
 
 
 class Checks(upgradecheck.UpgradeCommands):
@@ -126,6 +145,42 @@ class Checks(upgradecheck.UpgradeCommands):
             'add trait <node> <trait>" / "openstack baremetal node remove '
             'trait <node> <trait>".' % _named(names))
 
+    def _check_conductors(self):
+        if self._schema() is not True:
+            return Result(Code.FAILURE, 'Skipped: the database is not ready '
+                                        '(see the database check).')
+        context = nm_context.get_admin_context()
+        alive = [row for row in conductor_obj.get_all(context)
+                 if conductor_obj.is_alive(row)]
+        driven = {(driver, row.conductor_group or '')
+                  for row in alive for driver in row.drivers or []}
+        problems = []
+        for (driver, group), count in sorted(
+                _real_hardware_nodes(context).items()):
+            if (driver, group) not in driven:
+                problems.append(
+                    '%d %s node(s) of conductor group "%s" have no alive '
+                    'nova-mini-conductor driving %s in that group: their '
+                    'power, deploy and management requests are refused '
+                    '(400 No valid host) until one runs (nova-mini-conductor '
+                    'with %s in [DEFAULT] enabled_hardware_types; '
+                    'conductors register in group "").'
+                    % (count, driver, group, driver, driver))
+        real = set(conductor_drivers.REAL_HARDWARE_TYPES)
+        shared = [row.hostname for row in alive
+                  if set(row.drivers or []) & real and
+                  set(row.drivers or []) - real]
+        if shared:
+            problems.append(
+                'Host(s) %s are registered by both nova-mini-api and '
+                'nova-mini-conductor: a killed conductor stays alive through '
+                'the API\'s heartbeat. Give the conductor a [DEFAULT] host of '
+                'its own (it refuses a host the API holds once restarted).'
+                % _named(shared))
+        if problems:
+            return Result(Code.WARNING, ' '.join(problems))
+        return Result(Code.SUCCESS)
+
     def _check_metadata_secret(self):
         if CONF.metadata.metadata_proxy_shared_secret:
             return Result(Code.SUCCESS)
@@ -146,6 +201,7 @@ class Checks(upgradecheck.UpgradeCommands):
         ('Database schema', _check_database),
         ('Flavor extra specs', _check_flavor_extra_specs),
         ('Node traits', _check_node_traits),
+        ('Bare-metal conductors', _check_conductors),
         ('Metadata shared secret', _check_metadata_secret),
         ('Policy file JSON to YAML migration',
          (common_checks.check_policy_json, {'conf': CONF})),

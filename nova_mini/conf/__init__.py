@@ -22,10 +22,14 @@ from nova_mini.conf import api
 from nova_mini.conf import conductor
 from nova_mini.conf import database
 from nova_mini.conf import default
+from nova_mini.conf import deploy
 from nova_mini.conf import glance
+from nova_mini.conf import ironic
 from nova_mini.conf import metadata
 from nova_mini.conf import quota
+from nova_mini.conf import redfish
 from nova_mini.conf import scheduler
+from nova_mini.conf import sensor_data
 from nova_mini.conf import upgrade_levels
 from nova_mini.conf import vendordata_dynamic_auth
 from nova_mini.conf import wsgi
@@ -35,7 +39,8 @@ CONF = cfg.CONF
 # Every module listed here must provide register_opts(conf) and
 # list_opts(); nova_mini.conf.opts checks that.
 MODULES = (default, api, database, metadata, quota, scheduler,
-           upgrade_levels, vendordata_dynamic_auth, glance, conductor, wsgi)
+           upgrade_levels, vendordata_dynamic_auth, glance, conductor, wsgi,
+           redfish, deploy, ironic, sensor_data)
 
 for _module in MODULES:
     _module.register_opts(CONF)

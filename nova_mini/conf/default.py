@@ -65,12 +65,79 @@ default_opts = [
                     'request\'s body limit ([api] '
                     'max_json_body_size_provision) applies first to the '
                     'text itself.'),
+    cfg.ListOpt('enabled_hardware_types',
+                default=['fake-hardware', 'redfish'],
+                help='The hardware types (drivers) this host\'s services '
+                     'drive. A nova-mini-conductor registers the real ones '
+                     'of the list (redfish) and drives their nodes; '
+                     'fake-hardware nodes are driven by nova-mini-api in '
+                     'its requests.'),
+    cfg.IntOpt('hash_partition_exponent', default=5, min=1,
+               help='The nodes are spread over the alive conductors of '
+                    'their hardware type by a consistent hash ring of '
+                    '2 ** hash_partition_exponent partitions per conductor. '
+                    'Larger values spread them more evenly and cost more '
+                    'memory. The same on every service.'),
+    cfg.IntOpt('hash_ring_reset_interval', default=15, min=0,
+               help='Seconds a service keeps its copy of the conductors\' '
+                    'hash ring before reading the alive conductors again.'),
 ]
+
+
+# Interface type -> the implementations enabled by default: every one
+# nova_mini has (those of fake-hardware and of redfish, see
+# nova_mini.objects.baremetal.node_interfaces), so that enabling nothing
+# more keeps every node as it was.
+DEFAULT_ENABLED_INTERFACES = {
+    'bios': ['fake', 'no-bios'],
+    'boot': ['fake', 'redfish-virtual-media'],
+    'console': ['fake', 'no-console'],
+    'deploy': ['fake', 'ramdisk'],
+    'inspect': ['fake', 'no-inspect'],
+    'management': ['fake', 'redfish'],
+    'network': ['noop'],
+    'power': ['fake', 'redfish'],
+    'raid': ['fake', 'no-raid'],
+    'rescue': ['fake', 'no-rescue'],
+    'storage': ['fake', 'noop'],
+    'vendor': ['fake', 'no-vendor'],
+}
+
+
+def _interface_opts(kind, enabled):
+    return [
+        cfg.ListOpt('enabled_%s_interfaces' % kind,
+                    default=list(enabled),
+                    help='The %(kind)s interface implementations nodes may '
+                         'have (Ironic\'s option). A node asking for '
+                         'another one is refused (400), and a node naming '
+                         'none gets the first implementation of its '
+                         'hardware type that this list enables (or '
+                         'default_%(kind)s_interface). nova-mini-conductor '
+                         'does not start when a hardware type it drives '
+                         'has none enabled, or when the list names an '
+                         'implementation nova_mini does not have. Keep it '
+                         'the same on every service.' % {'kind': kind}),
+        cfg.StrOpt('default_%s_interface' % kind,
+                   help='The %(kind)s interface implementation of nodes '
+                        'created (or given a new driver with '
+                        'reset_interfaces) without one, instead of the '
+                        'first that their hardware type supports among '
+                        'enabled_%(kind)s_interfaces. It must be enabled '
+                        'and supported by the node\'s hardware type, or '
+                        'the node is refused (400).' % {'kind': kind}),
+    ]
+
+
+interface_opts = [opt for kind, enabled in
+                  sorted(DEFAULT_ENABLED_INTERFACES.items())
+                  for opt in _interface_opts(kind, enabled)]
 
 
 def register_opts(conf):
     conf.register_opts(default_opts)
+    conf.register_opts(interface_opts)
 
 
 def list_opts():
-    return {'DEFAULT': default_opts}
+    return {'DEFAULT': default_opts + interface_opts}

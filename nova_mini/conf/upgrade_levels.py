@@ -24,6 +24,10 @@ upgrade_opts = [
     cfg.StrOpt('scheduler',
                help='Highest scheduler RPC API version to send, such as '
                     '"1.0". Unset means the newest this code knows.'),
+    cfg.StrOpt('conductor',
+               help='Highest nova-mini-conductor RPC API version to send, '
+                    'such as "1.0". Unset means the newest this code '
+                    'knows.'),
 ]
 
 

@@ -125,6 +125,9 @@ class Node(Base):
         sa.Index('nodes_owner_idx', 'owner'),
         sa.Index('nodes_lessee_idx', 'lessee'),
         sa.Index('nodes_chassis_id_idx', 'chassis_id'),
+        # A conductor's reservations, and those of dead conductors
+        # (migration 0026).
+        sa.Index('nodes_reservation_idx', 'reservation'),
         # The scheduler's ranking by memory (RAMWeigher), ties by id.
         sa.Index('nodes_memory_mb_idx', 'memory_mb', 'id'),
         # The same ranking of the free nodes only (what the scheduler
@@ -208,6 +211,9 @@ class Node(Base):
     retired = sa.Column(sa.Boolean, nullable=False,
                         server_default=sa.false())
     retired_reason = sa.Column(sa.Text, nullable=True)
+    # The host of the nova-mini-conductor working on the node (Ironic's
+    # reservation; nova_mini.conductor.task_manager), NULL while none is.
+    reservation = sa.Column(sa.String(255), nullable=True)
 
 
 class Chassis(Base):
@@ -287,6 +293,31 @@ class Conductor(Base):
     conductor_group = sa.Column(sa.String(255), nullable=False)
     online = sa.Column(sa.Boolean, nullable=False)
     drivers = sa.Column(db_types.JsonEncodedList, nullable=True)
+
+
+class ConductorHardwareInterface(Base):
+    """An implementation a conductor enables for an interface type of a
+    hardware type it drives (Ironic's conductor_hardware_interfaces);
+    ``default`` on the one nodes naming none get (migration 0027).
+    """
+
+    __tablename__ = 'conductor_hardware_interfaces'
+    __table_args__ = (
+        sa.UniqueConstraint('conductor_id', 'hardware_type',
+                            'interface_type', 'interface_name',
+                            name='uniq_conductorhardwareinterfaces0'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True)
+    conductor_id = sa.Column(
+        sa.Integer,
+        sa.ForeignKey('conductors.id',
+                      name='conductor_hardware_interfaces_ibfk_1'),
+        nullable=False)
+    hardware_type = sa.Column(sa.String(255), nullable=False)
+    interface_type = sa.Column(sa.String(16), nullable=False)
+    interface_name = sa.Column(sa.String(255), nullable=False)
+    default = sa.Column(sa.Boolean, nullable=False, server_default=sa.false())
 
 
 class Port(Base):

@@ -17,7 +17,10 @@ member may write the pattern: ``(a+)+$`` over a 30-character name takes
 Python's ``re`` minutes, MariaDB's PCRE a third of a second per row. So:
 
 * a pattern is at most ``MAX_PATTERN_LENGTH`` characters and must compile
-  (``check``);
+  (``check``), without the ``regex`` package's fuzzy constraints
+  (``a{e<=1}``: Python's ``re``, Nova's SQLite REGEXP, reads those braces
+  as text, and inside a repeated group with an empty branch,
+  ``((aa{e<=1}a|))*``, one match takes 600 MB in a second);
 * the statement that matches has a time budget, ``[api]
   regex_filter_timeout`` (``budget``): on PostgreSQL its
   ``statement_timeout``, on MariaDB its ``max_statement_time`` (MySQL:
@@ -75,6 +78,50 @@ warnings.filterwarnings('ignore', category=FutureWarning,
                         module=r'nova_mini\.db\.regexp$')
 
 
+# A {...} after an item that is not a repeat count ({2}, {1,3}, {,4}):
+# the regex package's fuzzy constraint (e, i, d, s with costs and limits).
+_REPEAT = re.compile(r'\s*\d*\s*(,\s*\d*\s*)?')
+# Escapes followed by braces of their own: \p{Letter}, \N{SPACE} ...
+_BRACED_ESCAPES = 'pPN'
+
+
+def _fuzzy_constraint(pattern):
+    """Return the first fuzzy constraint (``{e<=1}``...) ``pattern`` has
+    outside escapes and character classes, or None.
+    """
+    i, n = 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == '\\':
+            if (i + 2 < n and pattern[i + 1] in _BRACED_ESCAPES
+                    and pattern[i + 2] == '{'):
+                end = pattern.find('}', i + 3)
+                i = n if end < 0 else end + 1
+            else:
+                i += 2
+        elif char == '[':
+            # A class: a ']' first (or after '^') is a member; escapes.
+            i += 1
+            if i < n and pattern[i] == '^':
+                i += 1
+            if i < n and pattern[i] == ']':
+                i += 1
+            while i < n and pattern[i] != ']':
+                i += 2 if pattern[i] == '\\' else 1
+            i += 1
+        elif char == '{':
+            end = pattern.find('}', i + 1)
+            if end < 0:
+                return None
+            inside = pattern[i + 1:end]
+            if not _REPEAT.fullmatch(inside) and re.search('[eids]', inside):
+                return pattern[i:end + 1]
+            i = end + 1
+        else:
+            i += 1
+    return None
+
+
 def check(name, pattern):
     """Return ``pattern`` once checked: short enough, and a regular
     expression of Python's syntax (what SQLite runs; PostgreSQL's and
@@ -97,6 +144,11 @@ def check(name, pattern):
     except (re.error, regex.error, ValueError, OverflowError) as exc:
         raise exception.InvalidRegexFilter(
             name=name, reason='%s (%s)' % (pattern, exc))
+    fuzzy = _fuzzy_constraint(pattern)
+    if fuzzy is not None:
+        raise exception.InvalidRegexFilter(
+            name=name, reason='%s (fuzzy matching such as %s is not '
+            'supported)' % (pattern, fuzzy))
     return pattern
 
 
@@ -146,6 +198,11 @@ def sqlite_regexp(dbapi_conn, _record):
             raise
         except (regex.error, ValueError) as exc:
             _statement.failure = str(exc)
+            raise
+        except MemoryError:
+            # The regex package gives up on a match's backtracking state
+            # (check refuses the patterns known to get there).
+            _statement.failure = 'too complex to match'
             raise
     dbapi_conn.create_function('regexp', 2, regexp, deterministic=True)
 

@@ -43,7 +43,6 @@ from keystoneauth1 import loading as ks_loading
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
-from nova_mini.api.validation.image_properties import registry as ip_registry
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini.objects import image_meta as image_meta_obj
@@ -170,13 +169,11 @@ def image_meta(image_ref, user_auth):
     :param image_ref: the ``imageRef`` (or root disk image) asked for.
     :param user_auth: keystonemiddleware's user plugin of the request
         (``environ['keystone.token_auth']``), or None under noauth2.
-    :returns: an ImageMeta (with only ``id`` when images are not looked
-        up, see the module).
+    :returns: an ImageMeta, its properties not typed yet
+        (``ImageMeta.untyped_from_glance``); with only ``id`` when images
+        are not looked up (see the module).
     :raises ImageNotFound, ImageNotActive, InvalidImageRef: 400.
     :raises ImageServiceUnavailable: 503.
-    :raises nova_mini.exception.InvalidRequestSpec: ``cpu_arch`` is not an
-        architecture (400). A property value Nova cannot read is left to
-        ``api.compute.image_flavor_rules.check`` (see above).
     """
     image_id = image_id_of(image_ref)
     if not checks_images(user_auth):
@@ -184,10 +181,8 @@ def image_meta(image_ref, user_auth):
     image = get_image(image_id, user_auth)
     if image.get('status') != 'active':
         raise ImageNotActive(image_id=image_id)
-    # Typed as Nova types it. An image Nova cannot read is refused by
-    # api.compute.image_flavor_rules.check, after the checks Nova makes
-    # first (size, img_config_drive): until then none of its properties
-    # is typed.
-    _verdict, typed = ip_registry.read(
-        image_meta_obj.glance_properties(image))
-    return image_meta_obj.ImageMeta.from_glance(image, typed=typed or {})
+    # Not typed here: as Nova, the image's properties are typed after the
+    # checks made first (size, img_config_drive), once, by
+    # api.compute.image_flavor_rules.check (Nova's 400 for a value it
+    # cannot read), which sets what the scheduler reads.
+    return image_meta_obj.ImageMeta.untyped_from_glance(image)

@@ -297,18 +297,32 @@ class ImageMeta(base.NovaMiniObject):
         :raises nova_mini.exception.InvalidRequestSpec: a property value
             Nova does not know.
         """
-        raw = glance_properties(image)
-        meta = cls.from_dict({'id': image.get('id'), 'properties': raw}
-                             if typed is None else {'id': image.get('id')})
-        if typed is not None:
-            meta.properties = ImageMetaProps.from_typed(typed, raw)
+        meta = cls.untyped_from_glance(image)
+        raw = meta.raw_properties
+        meta.properties = (ImageMetaProps.from_dict(raw) if typed is None
+                           else ImageMetaProps.from_typed(typed, raw))
+        return meta
+
+    @classmethod
+    def untyped_from_glance(cls, image):
+        """Return the ImageMeta of an image as Glance's v2 API shows it,
+        its properties not typed yet: ``raw_properties`` is set,
+        ``properties`` (what the scheduler reads) is not, and reading it
+        fails until the caller sets it. A boot or a rebuild types its
+        image once, after the checks Nova makes first
+        (``api.compute.image_flavor_rules.typed_properties``).
+
+        :param image: the body of ``GET /v2/images/{id}``.
+        :returns: an ImageMeta.
+        """
+        meta = cls(id=image.get('id'))
         for name in cls._V1_2:
             if name in ('tags', 'raw_properties'):
                 continue
             if image.get(name) is not None:
                 setattr(meta, name, image[name])
         meta.tags = [str(tag) for tag in image.get('tags') or ()]
-        meta.raw_properties = raw
+        meta.raw_properties = glance_properties(image)
         return meta
 
     def get(self, name, default=None):

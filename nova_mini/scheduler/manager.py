@@ -12,10 +12,12 @@
 
 """Server side of the scheduler RPC API (see rpcapi for the history)."""
 
+import time
 import traceback
 
 from oslo_log import log as logging
 import oslo_messaging as messaging
+from oslo_utils import timeutils
 
 from nova_mini import conf
 from nova_mini.configdrive import required as configdrive_required
@@ -27,6 +29,8 @@ from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.objects.compute import instance_action
 from nova_mini import rpc
 from nova_mini.scheduler import claim_failures
+from nova_mini.scheduler import conductor_deploy
+from nova_mini.scheduler import conductor_power
 from nova_mini.scheduler import filter_scheduler
 from nova_mini.scheduler import rpcapi
 from nova_mini import states
@@ -135,8 +139,12 @@ class SchedulerManager(object):
         and mark the instance ACTIVE; on failure record the fault. The node
         is freed again whenever the instance did not become ACTIVE on it.
 
+        A node a nova-mini-conductor drives (redfish) is deployed by its
+        conductor instead: see nova_mini.scheduler.conductor_deploy.
+
         :param image: the ImageMeta of the boot request.
-        :returns: why the instance did not become ACTIVE, or None.
+        :returns: why the instance did not become ACTIVE, None if it did,
+            or the conductor_deploy.Deploy a conductor runs.
         """
         with_drive = configdrive_required.required_by(instance, image,
                                                       self.conf)
@@ -150,12 +158,32 @@ class SchedulerManager(object):
                 return self._drive_failed(ctxt, instance, exc)
         try:
             node = node_obj.Node.get_by_uuid(ctxt, selection.node_uuid)
+            if conductor_deploy.driven(node):
+                # Real hardware: its conductor deploys it (it checks the
+                # claim, state, maintenance and traits as below), and
+                # _wait_for_deploys follows it.
+                return conductor_deploy.start(
+                    ctxt, self.conf, instance, node, configdrive,
+                    with_drive, self._build_timeout())
             # Only while the node is still claimed for this instance: a
             # deletion or a clean-up may have freed it, and another build
             # claimed it, since the selection.
             node.set_provision_state(states.DEPLOY,
                                      instance_uuid=instance.uuid,
                                      configdrive=configdrive)
+        except (exception_baremetal.NodeLocked,
+                exception_baremetal.NoValidConductor,
+                exception.ServiceUnavailable,
+                exception.RPCVersionCapped) as exc:
+            # The node's conductor refused or could not take the deploy
+            # (busy, none alive, locked by another operation).
+            failed = conductor_deploy.REQUEST_FAILED % (
+                instance.uuid, exc.format_message())
+            LOG.info('Deploying node %s was not started: %s',
+                     selection.node_uuid, exc)
+            node_obj.Node.release(ctxt, instance.uuid)
+            instance.mark_error(failed, code=500)
+            return failed
         except exception_baremetal.DeployStepsRefused as exc:
             # Nova's Ironic driver's words for a refused deploy request.
             failed = 'Failed to request Ironic to provision instance %s: %s' % (
@@ -214,11 +242,69 @@ class SchedulerManager(object):
             failed = 'Build of instance %s failed: %s' % (instance.uuid, exc)
             trace = traceback.format_exc()
             instance.mark_error(failed, code=500)
+        if isinstance(failed, conductor_deploy.Deploy):
+            # Finished by _wait_for_deploys.
+            return failed
+        self._finish_build(ctxt, instance, selection.node_uuid, failed,
+                           trace)
+        return None
+
+    @staticmethod
+    def _finish_build(ctxt, instance, node_uuid, failed, trace=None):
         instance_action.event_finish(
             ctxt, instance.uuid, instance_action.CREATE, BUILD_EVENT,
-            selection.node_uuid,
+            node_uuid,
             result=instance_action.ERROR if failed else
             instance_action.SUCCESS, details=failed, traceback=trace)
+
+    def _wait_for_deploys(self, ctxt, deploys, sleep=time.sleep):
+        """Follow the deploys conductors run (conductor_deploy.check)
+        until each ends, reading each node every ``[ironic]
+        api_retry_interval`` seconds; each build's event is then
+        finished.
+        """
+        while deploys:
+            following = []
+            for deploy in deploys:
+                trace = None
+                try:
+                    done, failed = conductor_deploy.check(ctxt, deploy,
+                                                          self.conf)
+                except Exception as exc:
+                    LOG.exception('Following the deploy of node %s for '
+                                  'instance %s failed', deploy.node_uuid,
+                                  deploy.instance.uuid)
+                    done = timeutils.utcnow() > deploy.give_up
+                    failed = 'Build of instance %s failed: %s' % (
+                        deploy.instance.uuid, exc)
+                    trace = traceback.format_exc()
+                    if done:
+                        conductor_deploy.fail(deploy, failed)
+                if done:
+                    self._finish_build(ctxt, deploy.instance,
+                                       deploy.node_uuid, failed, trace)
+                else:
+                    following.append(deploy)
+            deploys = following
+            if deploys:
+                sleep(self.conf.ironic.api_retry_interval)
+
+    def rebuild_instance(self, ctxt, instance_uuid, node_uuid, values):
+        """Redeploy the node of a server being rebuilt, through its
+        nova-mini-conductor, and end the rebuild (RPC cast): see
+        conductor_deploy.rebuild.
+        """
+        conductor_deploy.rebuild(ctxt, self.conf, instance_uuid, node_uuid,
+                                 values, self._build_timeout())
+
+    def power_instance(self, ctxt, instance_uuid, node_uuid, action,
+                       task_state, target, event, end):
+        """Run the power action the API started on a server whose node
+        a nova-mini-conductor drives and end its task (RPC cast): see
+        conductor_power.run.
+        """
+        conductor_power.run(ctxt, self.conf, instance_uuid, node_uuid,
+                            action, task_state, target, event, end)
 
     def _schedule_failed(self, ctxt, instances, message, details=None):
         """Fail the instances no node was found for, recorded as the
@@ -238,6 +324,8 @@ class SchedulerManager(object):
         Each instance gets a claimed node and is marked ACTIVE, or ERROR
         with a fault; an instance deleted or expired meanwhile frees its
         node. Each build is an event of the instance's create action.
+        The nodes nova-mini-conductors drive are deployed by them, all
+        started first, then followed together (_wait_for_deploys).
 
         :param ctxt: the request context.
         :param spec_obj: the RequestSpec of the boot request.
@@ -266,5 +354,11 @@ class SchedulerManager(object):
                 ctxt, instances, 'Build of instances %s failed: %s'
                 % (', '.join(uuids), exc))
             return
+        deploys = []
         for instance, selection in zip(instances, selections):
-            self._build(ctxt, instance, selection, spec_obj.image)
+            deploy = self._build(ctxt, instance, selection, spec_obj.image)
+            if deploy is not None:
+                deploys.append(deploy)
+        # The conductors deploy their nodes at once; then they are
+        # followed together.
+        self._wait_for_deploys(ctxt, deploys)

@@ -43,10 +43,12 @@ import datetime
 from oslo_utils import timeutils
 import sqlalchemy as sa
 
+from nova_mini.conductor import release
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.objects.baremetal import node as node_obj
 from nova_mini.objects.compute import instance_build
+from nova_mini.scheduler import conductor_deploy
 from nova_mini import states
 
 _NODES = models.Node.__table__
@@ -99,7 +101,9 @@ def _release(context, node_id, node_uuid, instance_uuid, cutoff):
     The first UPDATE re-checks the whole rule on the row and locks it; the
     node is then freed, in the same transaction, by the statements every
     other release uses (Node.unclaim, or the undeploy of
-    Node.set_provision_state).
+    Node.set_provision_state). A deployed node a nova-mini-conductor
+    drives is returned instead (a Node): its conductor tears it down
+    after the transaction (release.tear_down).
     """
     now = timeutils.utcnow()
     locked = context.session.execute(_NODES.update().where(
@@ -114,6 +118,10 @@ def _release(context, node_id, node_uuid, instance_uuid, cutoff):
     node = node_obj.Node.get_by_uuid(context, node_uuid)
     if node.provision_state in _CLAIMED:
         return node_obj.Node.unclaim(context, node_uuid, instance_uuid)
+    if conductor_deploy.driven(node):
+        # Its conductor tears it down, once this transaction is over:
+        # the row lock held here would block the conductor's reservation.
+        return node
     node.set_provision_state(states.UNDEPLOY)
     return True
 
@@ -131,6 +139,11 @@ def release_orphans(context, grace, limit=100):
     cutoff = timeutils.utcnow() - datetime.timedelta(seconds=grace)
     freed = []
     for row in _candidates(context, cutoff, limit):
-        if _release(context, row.id, row.uuid, row.instance_uuid, cutoff):
+        released = _release(context, row.id, row.uuid, row.instance_uuid,
+                            cutoff)
+        if isinstance(released, node_obj.Node):
+            released = release.tear_down(
+                context, released, row.instance_uuid) is not None
+        if released:
             freed.append(Orphan(row.uuid, row.instance_uuid))
     return freed

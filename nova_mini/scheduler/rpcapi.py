@@ -19,6 +19,11 @@ API version history:
   in, Selections out).
 * 1.2 - ``build_instances`` (a cast: claim, deploy-time trait check,
   ACTIVE or ERROR recorded on each instance).
+* 1.3 - ``rebuild_instance`` (a cast: the redeploy of a server's node
+  driven by a nova-mini-conductor, followed until it ends the rebuild).
+* 1.4 - ``power_instance`` (a cast: os-stop, os-start or reboot of a
+  server on a node a nova-mini-conductor drives, told to its BMC and
+  followed until it ends the server's task).
 """
 
 from oslo_log import log as logging
@@ -32,7 +37,7 @@ CONF = conf.CONF
 LOG = logging.getLogger(__name__)
 
 TOPIC = 'scheduler'
-VERSION = '1.2'
+VERSION = '1.4'
 
 # The seconds a client is told to wait (Retry-After) when the version pin
 # of a rolling upgrade keeps builds from being sent.
@@ -99,6 +104,30 @@ class SchedulerAPI(object):
         return cctxt.call(ctxt, 'claim_destinations', spec_obj=spec_obj,
                           instance_uuids=instance_uuids)
 
+    def _cast_at_least_once(self, ctxt, version, method, retry, errors,
+                            what, **kwargs):
+        """Cast ``method`` to a scheduler's queue, which must exist
+        (rpc.AT_LEAST_ONCE), trying the broker ``retry`` times.
+
+        :param errors: the caller's words for the three refusals:
+            ``(capped below version, no scheduler queue, broker not
+            taking it)``.
+        :param what: what is sent, for the log.
+        """
+        upgrading, not_listening, unavailable = errors
+        try:
+            cctxt = self._prepare(version, None, retry=retry,
+                                  transport_options=rpc.AT_LEAST_ONCE)
+        except exception.RPCVersionCapped as exc:
+            raise upgrading(retry_after=UPGRADE_RETRY_AFTER, **exc.kwargs)
+        try:
+            cctxt.cast(ctxt, method, **kwargs)
+        except messaging.MessageUndeliverable:
+            raise not_listening(retry_after=rpc.BROKER_RETRY_AFTER)
+        except rpc.SEND_FAILURES as exc:
+            LOG.warning('The %s could not be sent: %s', what, exc)
+            raise unavailable(retry_after=rpc.BROKER_RETRY_AFTER)
+
     def build_instances(self, ctxt, spec_obj, instance_uuids, retry=None):
         """Have a scheduler build the instances (BUILD rows already made).
 
@@ -118,20 +147,53 @@ class SchedulerAPI(object):
         :raises nova_mini.exception.SchedulerNotListening: the broker had
             no scheduler queue to put it in (and dropped it).
         """
-        try:
-            cctxt = self._prepare('1.2', None, retry=retry,
-                                  transport_options=rpc.AT_LEAST_ONCE)
-        except exception.RPCVersionCapped as exc:
-            raise exception.SchedulerUpgrading(
-                retry_after=UPGRADE_RETRY_AFTER, **exc.kwargs)
-        try:
-            cctxt.cast(ctxt, 'build_instances', spec_obj=spec_obj,
-                       instance_uuids=instance_uuids)
-        except messaging.MessageUndeliverable:
-            raise exception.SchedulerNotListening(
-                retry_after=rpc.BROKER_RETRY_AFTER)
-        except rpc.SEND_FAILURES as exc:
-            LOG.warning('The build of %s could not be sent: %s',
-                        ', '.join(instance_uuids), exc)
-            raise exception.BrokerUnavailable(
-                retry_after=rpc.BROKER_RETRY_AFTER)
+        self._cast_at_least_once(
+            ctxt, '1.2', 'build_instances', retry,
+            (exception.SchedulerUpgrading, exception.SchedulerNotListening,
+             exception.BrokerUnavailable),
+            'build of %s' % ', '.join(instance_uuids),
+            spec_obj=spec_obj, instance_uuids=instance_uuids)
+
+    def rebuild_instance(self, ctxt, instance_uuid, node_uuid, values,
+                         retry=None):
+        """Have a scheduler redeploy the node of a server being rebuilt
+        (a node a nova-mini-conductor drives) and end the rebuild with
+        ``values`` (the server's columns) when the node is active, or in
+        ERROR. A cast.
+
+        :raises nova_mini.exception.RebuildSchedulerUpgrading: capped
+            below 1.3.
+        :raises nova_mini.exception.RebuildBrokerUnavailable,
+            RebuildSchedulerNotListening: as build_instances, in a
+            rebuild's words.
+        """
+        self._cast_at_least_once(
+            ctxt, '1.3', 'rebuild_instance', retry,
+            (exception.RebuildSchedulerUpgrading,
+             exception.RebuildSchedulerNotListening,
+             exception.RebuildBrokerUnavailable),
+            'rebuild of %s' % instance_uuid,
+            instance_uuid=instance_uuid, node_uuid=node_uuid, values=values)
+
+    def power_instance(self, ctxt, instance_uuid, node_uuid, action,
+                       task_state, target, event, end, retry=None):
+        """Have a scheduler run the power action ``action`` the API
+        started on a server whose node a nova-mini-conductor drives
+        (``target``: a key of node_power.TARGETS) and end its task
+        ``task_state`` with ``end`` (the server's columns) once the BMC
+        reached it, or with the fault. A cast.
+
+        :raises nova_mini.exception.PowerSchedulerUpgrading: capped below
+            1.4.
+        :raises nova_mini.exception.PowerBrokerUnavailable,
+            PowerSchedulerNotListening: as build_instances, in a power
+            action's words.
+        """
+        self._cast_at_least_once(
+            ctxt, '1.4', 'power_instance', retry,
+            (exception.PowerSchedulerUpgrading,
+             exception.PowerSchedulerNotListening,
+             exception.PowerBrokerUnavailable),
+            '%s of %s' % (action, instance_uuid),
+            instance_uuid=instance_uuid, node_uuid=node_uuid, action=action,
+            task_state=task_state, target=target, event=event, end=end)

@@ -115,12 +115,13 @@ def pytest_make_parametrize_id(config, val, argname):
 _LIVE = 'nova_mini/tests/live/'
 # The live modules that run OpenStack's own suites: work units of their
 # own, after the live and in-process tests. ironic-tempest-plugin's run
-# (about 7 minutes on CI's 2 cores, the longest of the suite) is a unit of
-# its own and comes first, so that the first worker free takes it while
-# the other runs the quick start and then the other Tempest modules
-# (compute, versions, nova_mini's plugin: about 4 minutes together). As one
-# unit they kept one worker busy for 13 minutes at the end of a run, the
-# other idle for half of it.
+# (about 7 minutes on CI's 2 cores with Tempest's dynamic credentials,
+# about 4 with pre-provisioned ones and the stack's start: still one of
+# the longest units of the suite) is a unit of its own and comes first,
+# so that the first worker free takes it while the other runs the quick
+# start and then the other Tempest modules (compute, versions, nova_mini's
+# plugin: about 4 minutes together). As one unit they kept one worker busy
+# for 13 minutes at the end of a run, the other idle for half of it.
 _TEMPEST = _LIVE + 'test_tempest_'
 _TEMPEST_BAREMETAL = _LIVE + 'test_tempest_baremetal.py'
 # A live module that needs no stack of the worker's (it deploys its own):

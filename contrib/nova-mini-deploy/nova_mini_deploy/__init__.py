@@ -26,7 +26,9 @@ Modules: ``stack`` (the whole stack of one state directory), ``keystone``,
 ``glance`` (with ``service``, their gunicorn process), ``rabbitmq``,
 ``nova`` (the daemons and their config), ``vendordata_sample`` (the sample
 DynamicJSON service the quick start runs beside the metadata service),
-``venvs`` (the services' venvs), ``util`` (processes, ports, waiting).
+``redfish_emulator`` (sushy-tools' Redfish emulator with fake systems, for
+the redfish hardware type), ``venvs`` (the services' venvs), ``util``
+(processes, ports, waiting).
 
 What only tests need stays in nova_mini.tests.harness: a PostgreSQL
 cluster and a RabbitMQ node of a test's own (to stop and restart under

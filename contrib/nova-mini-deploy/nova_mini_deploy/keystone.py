@@ -22,6 +22,7 @@ write lock instead of failing, and keeps its SQLite connections in a
 pool) and the log.
 """
 
+import concurrent.futures
 import grp
 import json
 import logging
@@ -214,14 +215,17 @@ class Keystone(service.GunicornService):
                     return self
         user = pwd.getpwuid(os.getuid()).pw_name
         group = grp.getgrgid(os.getgid()).gr_name
-        self._manage('db_sync')
-        self._write_ahead_log()
-        if not os.listdir(os.path.join(self.state_dir, 'fernet-keys')):
-            self._manage('fernet_setup', '--keystone-user', user,
-                         '--keystone-group', group)
-        if not os.listdir(os.path.join(self.state_dir, 'credential-keys')):
-            self._manage('credential_setup', '--keystone-user', user,
-                         '--keystone-group', group)
+        # The keys need no database: made while db_sync runs.
+        keys = [cmd for cmd, sub in (('fernet_setup', 'fernet-keys'),
+                                     ('credential_setup', 'credential-keys'))
+                if not os.listdir(os.path.join(self.state_dir, sub))]
+        with concurrent.futures.ThreadPoolExecutor(len(keys) or 1) as pool:
+            made = [pool.submit(self._manage, cmd, '--keystone-user', user,
+                                '--keystone-group', group) for cmd in keys]
+            self._manage('db_sync')
+            self._write_ahead_log()
+            for future in made:
+                future.result()
         self._manage('bootstrap',
                      '--bootstrap-username', 'admin',
                      # One argument: a password may start with '-'.
@@ -314,15 +318,28 @@ class IdentityAdmin(object):
         return service['id']
 
     def ensure_endpoint(self, service_id, interface, url, region=REGION):
-        endpoint = self._find('endpoints', service_id=service_id,
-                              interface=interface)
-        body = {'endpoint': {'service_id': service_id, 'interface': interface,
-                             'url': url, 'region_id': region,
-                             'enabled': True}}
-        if endpoint is None:
-            self._request('POST', '/endpoints', body)
-        elif endpoint['url'] != url:
-            self._request('PATCH', '/endpoints/%s' % endpoint['id'], body)
+        self.ensure_endpoints(service_id, url, [interface], region)
+
+    def ensure_endpoints(self, service_id, url,
+                         interfaces=('public', 'internal', 'admin'),
+                         region=REGION):
+        """The service's endpoints of ``interfaces`` at ``url`` (its
+        endpoints listed once).
+        """
+        found = {}
+        for endpoint in self._request('GET', '/endpoints',
+                                      service_id=service_id)['endpoints']:
+            found.setdefault(endpoint['interface'], endpoint)
+        for interface in interfaces:
+            endpoint = found.get(interface)
+            body = {'endpoint': {'service_id': service_id,
+                                 'interface': interface, 'url': url,
+                                 'region_id': region, 'enabled': True}}
+            if endpoint is None:
+                self._request('POST', '/endpoints', body)
+            elif endpoint['url'] != url:
+                self._request('PATCH', '/endpoints/%s' % endpoint['id'],
+                              body)
 
     def token(self):
         return self.session.get_token()

@@ -30,8 +30,9 @@ from nova_mini_deploy import util
 API = 'nova-mini-api'
 SCHEDULER = 'nova-mini-scheduler'
 METADATA = 'nova-mini-metadata'
+CONDUCTOR = 'nova-mini-conductor'
 MANAGE = 'nova-mini-manage'
-DAEMONS = (API, SCHEDULER, METADATA)
+DAEMONS = (API, SCHEDULER, METADATA, CONDUCTOR)
 
 
 def script(name):
@@ -92,6 +93,12 @@ class NovaMini(object):
         self.log_dir = os.path.join(self.state_dir, 'logs')
         self.run_dir = os.path.join(self.state_dir, 'run')
         self.conf_path = os.path.join(self.etc_dir, 'nova_mini.conf')
+        # nova-mini-conductor reads nova_mini.conf then this file, whose
+        # [DEFAULT] host is its own: nova-mini-api and nova-mini-conductor
+        # never share a host (doc/source/admin/conductor.rst).
+        self.conductor_conf_path = os.path.join(self.etc_dir,
+                                                CONDUCTOR + '.conf')
+        self.conductor_host = self.host + '-conductor'
         # More options of the daemons' config, {section: {option: value}}
         # merged into config_sections (e.g. vendordata_sample.for_stack).
         self.extra_sections = {}
@@ -174,7 +181,15 @@ class NovaMini(object):
             os.makedirs(path, exist_ok=True)
         write_ini(self.conf_path, self.config_sections())
         os.chmod(self.conf_path, 0o600)
+        self.write_extra_config(CONDUCTOR, {
+            'DEFAULT': {'host': self.conductor_host}})
         return self.conf_path
+
+    def config_files(self, script_name):
+        """The config files a daemon reads, in order."""
+        if script_name == CONDUCTOR:
+            return [self.conf_path, self.conductor_conf_path]
+        return [self.conf_path]
 
     def write_extra_config(self, name, sections):
         """A config file read after the main one (its values win)."""
@@ -213,7 +228,7 @@ class NovaMini(object):
         """A Process for ``script_name`` (not started)."""
         name = name or script_name
         argv = [script(script_name)]
-        for path in config_files or [self.conf_path]:
+        for path in config_files or self.config_files(script_name):
             argv += ['--config-file', path]
         return util.Process(
             name, argv, os.path.join(self.log_dir, name + '.log'),

@@ -30,6 +30,9 @@ State directory layout::
     run/<daemon>.pid      their pids (and notify sockets)
     keystone/             keystone.conf, SQLite db, keys, keystone.log
     glance/               glance-api.conf, SQLite db, images/, glance.log
+    redfish/              the Redfish BMC emulator (sushy-tools) of the
+                          redfish nodes, when asked for: its config, CA,
+                          user file, systems' store, sushy-emulator.log
     nova_mini.sqlite      nova_mini's database
 """
 
@@ -39,14 +42,17 @@ import os
 import secrets
 import shlex
 import signal
-import subprocess
 import sys
 import threading
 
 from nova_mini_deploy import glance as glance_deploy
+from nova_mini_deploy import images_server
 from nova_mini_deploy import keystone as ks
 from nova_mini_deploy import nova
+from nova_mini_deploy import openstack_runner
 from nova_mini_deploy import rabbitmq
+from nova_mini_deploy import redfish_emulator
+from nova_mini_deploy import redfish_nodes
 from nova_mini_deploy import util
 from nova_mini_deploy import vendordata_sample
 
@@ -74,8 +80,12 @@ class Stack(object):
                  keystone_port=None, exchange=None, host=None,
                  rabbit_port=5672, debug=False, fast_passwords=False,
                  virtual_host=None, vendordata_sample_port=None,
-                 glance_port=None, rabbit_user=None):
+                 glance_port=None, rabbit_user=None, images_port=None,
+                 redfish_systems=None, redfish_port=None,
+                 redfish_power_delay=(1, 3)):
         self.state_dir = os.path.abspath(state_dir)
+        self.openstack_in_process = True
+        self._openstack_pool = None
         self.record_path = os.path.join(self.state_dir, 'stack.json')
         record = self._load_record()
         ports = record.get('ports', {})
@@ -86,8 +96,10 @@ class Stack(object):
                               or util.free_port())
         self.glance_port = (glance_port or ports.get('glance')
                             or util.free_port())
+        self.images_port = (images_port or ports.get('images')
+                            or util.free_port())
         self.passwords = record.get('passwords') or {}
-        for user in ('admin', 'nova', 'demo', 'glance'):
+        for user in ('admin', 'nova', 'demo', 'glance', 'redfish'):
             self.passwords.setdefault(user, secrets.token_urlsafe(12))
         self.metadata_secret = (record.get('metadata_proxy_shared_secret')
                                 or secrets.token_hex(32))
@@ -129,6 +141,36 @@ class Stack(object):
                       'password': self.passwords['nova']},
             exchange=self.exchange, host=host, debug=debug,
             metadata_secret=self.metadata_secret)
+        # The web server of the virtual media images a conductor publishes
+        # for the BMCs (doc/source/admin/virtual-media-images.rst).
+        self.images_server = images_server.ImagesServer(
+            os.path.join(self.state_dir, 'images-server'),
+            os.path.join(self.state_dir, 'httpboot'), port=self.images_port)
+        self.nova.extra_sections.setdefault('deploy', {}).update({
+            'http_root': self.images_server.http_root,
+            'http_url': self.images_server.url,
+            'iso_master_path': os.path.join(self.state_dir,
+                                            'master_iso_images')})
+        # The Redfish BMC emulator whose systems are the stack's redfish
+        # nodes (enroll_redfish_nodes): when asked for, or when a previous
+        # ``up`` set it up. Its power changes take 1 to 3 s (the
+        # emulator's own 1 to 11 s would slow every deploy down).
+        if redfish_systems is None:
+            redfish_systems = record.get('redfish_systems', 0)
+        self.redfish_systems = redfish_systems
+        self.redfish = None
+        if redfish_systems:
+            self.redfish = redfish_emulator.RedfishEmulator(
+                os.path.join(self.state_dir, 'redfish'),
+                systems=redfish_systems,
+                port=redfish_port or ports.get('redfish')
+                or util.free_port(),
+                auth=('nova-mini-bmc', self.passwords['redfish']), tls=True,
+                power_delay=redfish_power_delay, keep_state=True)
+            # The CA of a previous ``up`` (an adopted emulator's).
+            ca_file = os.path.join(self.redfish.state_dir, 'ca.pem')
+            if os.path.exists(ca_file):
+                self.redfish.ca_file = ca_file
         # The sample vendordata service and the metadata service's
         # StaticJSON + DynamicJSON (tools/stack.sh): when asked for, or
         # when a previous ``up`` set them up.
@@ -148,7 +190,9 @@ class Stack(object):
         record = {
             'ports': {'api': self.api_port, 'metadata': self.metadata_port,
                       'keystone': self.keystone_port,
-                      'glance': self.glance_port},
+                      'glance': self.glance_port,
+                      'images': self.images_port},
+            'redfish_systems': self.redfish_systems,
             'passwords': self.passwords,
             'metadata_proxy_shared_secret': self.metadata_secret,
             'exchange': self.exchange,
@@ -158,6 +202,7 @@ class Stack(object):
             'rabbit_user_made': self.rabbit_user_made,
             'auth_url': self.keystone.auth_url,
             'image_url': self.glance.url,
+            'http_url': self.images_server.url,
             'images': self.images,
             'compute_url': self.nova.compute_url,
             'metadata_url': self.nova.metadata_url,
@@ -167,6 +212,9 @@ class Stack(object):
         }
         if self.sample:
             record['ports']['vendordata_sample'] = self.sample.port
+        if self.redfish:
+            record['ports']['redfish'] = self.redfish.port
+            record['redfish_url'] = self.redfish.url
         os.makedirs(self.state_dir, exist_ok=True)
         fd = os.open(self.record_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
                      0o600)
@@ -198,29 +246,38 @@ class Stack(object):
             self.rabbit_user_made = True
             self._save_record()
 
-        if self.keystone.adopt() and self._adopted_keystone_answers():
-            log('Keystone: already running on %s' % self.keystone.url)
-        else:
-            log('Keystone: venv %s' % ks.venv_dir())
-            ks.ensure_venv()
-            log('Keystone: setting up %s' % self.keystone.state_dir)
-            self.keystone.setup()
-            self.keystone.start()
-            log('Keystone: running on %s' % self.keystone.url)
-        self.create_identity_resources()
-        # Glance starts (and takes its images) while nova_mini's daemons
-        # do: they need it only for the first server.
-        glance_failed = []
-        glance_thread = threading.Thread(
-            target=self._glance_up, args=(log, glance_failed),
-            name='glance-up', daemon=True)
-        glance_thread.start()
+        # nova_mini's side (the emulator, the database, the daemons) needs
+        # neither Keystone nor Glance to start, nor does Glance need
+        # Keystone but for its images: they start while Keystone does.
+        failed = []
+        threads = [threading.Thread(target=self._in_thread,
+                                    args=(failed, target) + args,
+                                    name=name, daemon=True)
+                   for name, target, args in (
+                       ('nova-up', self._nova_side_up,
+                        (log, start_daemons)),
+                       ('glance-up', self._start_glance, (log,)))]
+        for thread in threads:
+            thread.start()
         try:
-            self._nova_up(log, start_daemons)
+            if self.keystone.adopt() and self._adopted_keystone_answers():
+                log('Keystone: already running on %s' % self.keystone.url)
+            else:
+                log('Keystone: venv %s' % ks.venv_dir())
+                ks.ensure_venv()
+                log('Keystone: setting up %s' % self.keystone.state_dir)
+                self.keystone.setup()
+                self.keystone.start()
+                log('Keystone: running on %s' % self.keystone.url)
+            self.create_identity_resources()
         finally:
-            glance_thread.join()
-        if glance_failed:
-            raise glance_failed[0]
+            for thread in threads:
+                thread.join()
+        if failed:
+            raise failed[0]
+        self._glance_images(log)
+        if self.redfish and start_daemons:
+            self.enroll_redfish_nodes(log)
         self.write_openrc()
         return self
 
@@ -238,6 +295,16 @@ class Stack(object):
                 proc = self.sample.start()
                 log('%s: ready (pid %d, READY=1 received)'
                     % (self.sample.name, proc.pid))
+        # Like Keystone and Glance, not one of nova_mini's daemons: started
+        # here even when a service manager starts those.
+        if self.images_server.adopt():
+            log('%s: already running on %s' % (images_server.NAME,
+                                               self.images_server.url))
+        else:
+            self.images_server.start()
+            log('%s: serving %s on %s' % (
+                images_server.NAME, self.images_server.http_root,
+                self.images_server.url))
         for name in nova.DAEMONS if start_daemons else ():
             if name in self.nova.processes:
                 log('%s: already running (pid %d)'
@@ -247,16 +314,53 @@ class Stack(object):
                 log('%s: ready (pid %d, READY=1 received)'
                     % (name, proc.pid))
 
-    def _glance_up(self, log, failed):
-        """Start Glance unless it runs; upload the stack's images. What
-        stops it is appended to ``failed`` (it runs in a thread).
+    def _redfish_up(self, log):
+        if self.redfish.adopt():
+            if self.redfish.answers():
+                log('%s: already running on %s' % (redfish_emulator.NAME,
+                                                   self.redfish.url))
+                return
+            LOG.warning('%s does not answer, restarting it; see %s',
+                        redfish_emulator.NAME, self.redfish.log_path)
+            self.redfish.stop()
+        log('%s: venv %s' % (redfish_emulator.NAME, self.redfish.venv))
+        self.redfish.start()
+        log('%s: %d systems on %s (log %s)' % (
+            redfish_emulator.NAME, len(self.redfish.systems),
+            self.redfish.url, self.redfish.log_path))
+
+    def enroll_redfish_nodes(self, log=LOG.info, timeout=120):
+        """Enroll the emulator's systems as redfish nodes rf-0.. (through
+        the API and nova-mini-conductor: manage reads their power from the
+        BMC), provided; their names.
+        """
+        if not self.redfish:
+            return []
+        baremetal = redfish_nodes.BareMetal(self.nova.baremetal_url,
+                                            self.token('admin'))
+        return redfish_nodes.enroll(baremetal, self.redfish, log=log,
+                                    timeout=timeout)
+
+    @staticmethod
+    def _in_thread(failed, target, *args):
+        """``target(*args)``, in a thread: what stops it is appended to
+        ``failed``.
         """
         try:
-            self._start_glance(log)
+            target(*args)
         except BaseException as exc:
             failed.append(exc)
 
+    def _nova_side_up(self, log, start_daemons):
+        """Start the Redfish emulator (if any) and nova_mini's side."""
+        if self.redfish:
+            self._redfish_up(log)
+        self._nova_up(log, start_daemons)
+
     def _start_glance(self, log):
+        """Start Glance unless it runs (its images come later: they need
+        Keystone).
+        """
         running = False
         if self.glance.adopt():
             try:
@@ -274,9 +378,16 @@ class Stack(object):
             self.glance.setup()
             self.glance.start()
             log('Glance: running on %s' % self.glance.url)
+
+    def _glance_images(self, log):
+        """Upload the stack's images unless Glance has them."""
         session = self.glance.session('admin', self.passwords['admin'],
                                       'admin')
         self.images = self.glance.ensure_images(session)
+        if self.redfish:
+            # What a server on a redfish node boots from virtual media.
+            self.images[redfish_nodes.ISO_IMAGE] = (
+                redfish_nodes.ensure_iso_image(self.glance, session))
         self._save_record()
         for name, image_id in sorted(self.images.items()):
             log('Glance: image %s (%s)' % (name, image_id))
@@ -288,6 +399,13 @@ class Stack(object):
         wanted = {service.name: (service.port, service.pid_path,
                                  service.proc_name)
                   for service in (self.keystone, self.glance)}
+        wanted[images_server.NAME] = (self.images_port,
+                                      self.images_server.pid_path,
+                                      images_server.NAME)
+        if self.redfish:
+            wanted[redfish_emulator.NAME] = (
+                self.redfish.port, self.redfish.pid_path,
+                redfish_emulator.NAME)
         if start_daemons:
             for name, port in ((nova.API, self.api_port),
                                (nova.METADATA, self.metadata_port)):
@@ -320,13 +438,15 @@ class Stack(object):
         the catalog.
         """
         admin = self.keystone.admin_client()
-        for role in ('admin', 'member', 'reader'):
-            admin.ensure_role(role)
+        roles = {role: admin.ensure_role(role)
+                 for role in ('admin', 'member', 'reader')}
+        projects = {}
         for user, (project, role) in USERS.items():
-            project_id = admin.ensure_project(project)
+            if project not in projects:
+                projects[project] = admin.ensure_project(project)
             user_id = admin.ensure_user(user, self.passwords[user],
-                                        project_id)
-            admin.grant(project_id, user_id, admin.ensure_role(role))
+                                        projects[project])
+            admin.grant(projects[project], user_id, roles[role])
         for service_type, name, description, url in (
                 ('compute', 'nova', 'nova_mini Compute API',
                  self.nova.compute_url),
@@ -336,8 +456,7 @@ class Stack(object):
                  self.glance.url)):
             service_id = admin.ensure_service(service_type, name,
                                               description)
-            for interface in ('public', 'internal', 'admin'):
-                admin.ensure_endpoint(service_id, interface, url)
+            admin.ensure_endpoints(service_id, url)
 
     # -- credentials
 
@@ -346,18 +465,32 @@ class Stack(object):
         """Run ``openstack ARGS`` (python-openstackclient, unchanged) as
         ``user``, with ``env`` added to its environment; the completed
         process. With ``check``, a non-zero exit fails with the output.
+        Commands run in a runner process of this stack's (see
+        openstack_runner) unless ``openstack_in_process`` is False: each
+        in a new process then.
         """
-        proc = subprocess.run(
-            [nova.script('openstack')] + [str(arg) for arg in args],
-            capture_output=True, text=True, stdin=subprocess.DEVNULL,
-            env=util.clean_env(**dict(self.credentials(user), **env)),
-            timeout=timeout)
+        env = util.clean_env(**dict(self.credentials(user), **env))
+        if self.openstack_in_process:
+            if self._openstack_pool is None:
+                self._openstack_pool = openstack_runner.Pool(
+                    nova.script('openstack'),
+                    os.path.join(self.state_dir, 'openstack-runner.log'))
+            proc = self._openstack_pool.run(args, env, timeout)
+        else:
+            proc = openstack_runner.run_process(nova.script('openstack'),
+                                                args, env, timeout)
         if check:
             assert proc.returncode == 0, (
                 'openstack %s: exit %d\n%s%s' % (
                     ' '.join(map(str, args)), proc.returncode, proc.stdout,
                     proc.stderr))
         return proc
+
+    def close_openstack(self):
+        """Stop the runner processes of :meth:`openstack`."""
+        pool, self._openstack_pool = self._openstack_pool, None
+        if pool:
+            pool.close()
 
     def credentials(self, user='admin'):
         """The OS_* variables of ``user`` (admin or demo)."""
@@ -396,7 +529,9 @@ class Stack(object):
     def detach(self):
         """Leave everything running after this process exits."""
         for proc in list(self.nova.processes.values()) + [
-                self.keystone.process, self.glance.process]:
+                self.keystone.process, self.glance.process,
+                self.images_server.process,
+                self.redfish and self.redfish.process]:
             if proc:
                 proc.release()
 
@@ -406,6 +541,9 @@ class Stack(object):
         """Find the processes a previous ``up`` left running."""
         self.keystone.adopt()
         self.glance.adopt()
+        self.images_server.adopt()
+        if self.redfish:
+            self.redfish.adopt()
         self.nova.adopt_all()
         if self.sample:
             self.sample.adopt()
@@ -423,6 +561,13 @@ class Stack(object):
         status['keystone'] = proc.pid if proc and proc.running else None
         proc = self.glance.process
         status['glance'] = proc.pid if proc and proc.running else None
+        proc = self.images_server.process
+        status[images_server.NAME] = (proc.pid if proc and proc.running
+                                      else None)
+        if self.redfish:
+            proc = self.redfish.process
+            status[redfish_emulator.NAME] = (proc.pid if proc
+                                             and proc.running else None)
         return status
 
     def down(self, stop_rabbit=True):
@@ -430,6 +575,7 @@ class Stack(object):
         RabbitMQ if made or started here; ``{name: exit status}`` of the
         daemons.
         """
+        self.close_openstack()
         keystone = self.keystone.process
         glance = self.glance.process
         for proc in (keystone, glance):
@@ -437,6 +583,10 @@ class Stack(object):
                 proc.send_signal(signal.SIGTERM)     # in parallel
         try:
             codes = self.nova.stop_all()
+            if self.images_server.process:
+                codes[images_server.NAME] = self.images_server.stop()
+            if self.redfish and self.redfish.process:
+                codes[redfish_emulator.NAME] = self.redfish.stop()
             self.glance.stop()
             self.keystone.stop()
         finally:
@@ -472,5 +622,8 @@ class Stack(object):
                  if name.endswith('.log')] if os.path.isdir(
                      self.nova.log_dir) else []
         paths += [self.keystone.log_path, self.keystone.setup_log,
-                  self.glance.log_path, self.glance.setup_log]
+                  self.glance.log_path, self.glance.setup_log,
+                  self.images_server.log_path]
+        if self.redfish:
+            paths.append(self.redfish.log_path)
         return [p for p in paths if os.path.exists(p)]

@@ -27,11 +27,35 @@ import socket
 import subprocess
 import time
 
+import requests
+
 LOCALHOST = '127.0.0.1'
 
 
 class ServiceError(Exception):
     """A service could not be set up, started or stopped."""
+
+
+class TokenAPI(object):
+    """An API of a stack, called with a token (and ``headers``)."""
+
+    def __init__(self, url, token, timeout=30, headers=None):
+        self.url = url
+        self.session = requests.Session()
+        self.session.headers.update(dict(headers or {}, **{
+            'X-Auth-Token': token}))
+        self.timeout = timeout
+
+    def request(self, method, path, expect=(200,), **kwargs):
+        """``method`` on ``path``; ServiceError for any status but
+        ``expect``.
+        """
+        resp = self.session.request(method, self.url + path,
+                                    timeout=self.timeout, **kwargs)
+        if resp.status_code not in expect:
+            raise ServiceError('%s %s: %d %s' % (
+                method, path, resp.status_code, resp.text[:500]))
+        return resp
 
 
 def clean_env(**extra):

@@ -14,12 +14,15 @@
 and ``raid/logical_disk_properties``.
 
 The drivers are the hardware types of nova_mini.objects.baremetal.node_interfaces
-(``fake-hardware``) that an alive conductor drives (the ``hosts``, from
+(``fake-hardware``, and ``redfish`` where a nova-mini-conductor enables
+it) that an alive conductor drives (the ``hosts``, from
 the conductors registry: objects/baremetal/conductor.py; as Ironic's, a hardware
 type no alive conductor drives is neither listed nor found), with the
-implementations it enables and the default of each interface type, as
-nodes get them. Every hardware type is ``dynamic`` (Ironic's classic
-drivers are gone), so a ``type=classic`` list is empty.
+implementations of each interface type its alive conductors registered
+(those ``[DEFAULT] enabled_<type>_interfaces`` enables on them, see
+nova_mini.objects.baremetal.node_interfaces) and the default nodes get. Every hardware type is
+``dynamic`` (Ironic's classic drivers are gone), so a ``type=classic``
+list is empty.
 """
 
 import pecan
@@ -43,6 +46,33 @@ _PROPERTIES = {
     node_interfaces.FAKE_HARDWARE: {
         'B1': 'B1 description. Required.',
         'B2': 'B2 description. Required.',
+    },
+    # The driver_info keys nova_mini's redfish driver reads
+    # (nova_mini.drivers.redfish.driver_info), Ironic's names.
+    node_interfaces.REDFISH: {
+        'redfish_address': 'URL of the BMC\'s Redfish service: scheme, '
+                           'host and port (https when no scheme is '
+                           'given), e.g. https://bmc.example.com. '
+                           'Required.',
+        'redfish_system_id': 'Path of the node\'s ComputerSystem on the '
+                             'BMC, e.g. /redfish/v1/Systems/1; needed only '
+                             'when the BMC has more than one system (the '
+                             'only one is used otherwise). Optional.',
+        'redfish_username': 'BMC account to log in with; recommended. '
+                            'Optional.',
+        'redfish_password': 'Password of the BMC account (never shown: '
+                            'masked in node bodies); recommended. '
+                            'Optional.',
+        'redfish_verify_ca': 'True to verify the BMC\'s TLS certificate '
+                             'with the system\'s CAs (the default, or '
+                             '[redfish] verify_ca), False not to verify '
+                             'it, or the path of a CA bundle file or '
+                             'directory to verify it with. Optional.',
+        'redfish_auth_type': 'How to authenticate to the BMC: "basic", '
+                             '"session" or "auto" (a session, or basic '
+                             'authentication when the BMC has no session '
+                             'service). The default is [redfish] '
+                             'auth_type. Optional.',
     },
 }
 
@@ -98,12 +128,13 @@ def _render(name, hosts, detail):
         return body
     body['type'] = 'dynamic'
     if detail:
-        for kind, implementations in sorted(
-                node_interfaces.HARDWARE_TYPES[name].items()):
+        registered = conductor.hardware_interfaces(req.ctxt, name)
+        for kind in node_interfaces.TYPES:
             if not req.since(versions.DRIVER_INTERFACES.get(kind)):
                 continue
-            body['default_%s_interface' % kind] = implementations[0]
-            body['enabled_%s_interfaces' % kind] = list(implementations)
+            enabled, default = registered.get(kind, ([], None))
+            body['default_%s_interface' % kind] = default
+            body['enabled_%s_interfaces' % kind] = enabled
     return body
 
 
@@ -133,8 +164,10 @@ class DriverRaidController(rest.RestController):
         req.ctxt.can(policies.GET_RAID_PROPERTIES)
         if not req.since(versions.RAID_CONFIG):
             raise versions.not_acceptable(req)
-        interfaces = _get_driver(self.driver_name)
-        if interfaces['raid'][0] in _NO_RAID:
+        _get_driver(self.driver_name)
+        _enabled, default = conductor.hardware_interfaces(
+            req.ctxt, self.driver_name).get('raid', ([], None))
+        if default in _NO_RAID + (None,):
             raise exception_baremetal.HardwareTypeNotFound(driver=self.driver_name)
         return dict(_LOGICAL_DISK_PROPERTIES)
 
@@ -150,6 +183,11 @@ class DriverPropertiesController(rest.RestController):
     def get_all(self):
         pecan.request.ctxt.can(policies.GET_PROPERTIES)
         _get_driver(self.driver_name)
+        # As Ironic's, asked of a conductor of the hardware type: none
+        # alive, not found.
+        if not _hosts(self.driver_name):
+            raise exception_baremetal.HardwareTypeNotFound(
+                driver=self.driver_name)
         return dict(_PROPERTIES.get(self.driver_name, {}))
 
 

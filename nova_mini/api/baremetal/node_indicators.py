@@ -14,11 +14,17 @@
 GET/PUT .../indicators/{indicator_ident} (from 1.63), the indicator named
 ``<name>@<component>`` as Ironic names it. What the fake hardware has and
 keeps: objects/baremetal/node_indicators.py.
+
+A node of a conductor's hardware type (redfish) has its BMC's
+indicators, read and set by its conductor (RPC API 1.1:
+get_supported_indicators, get_indicator_state, set_indicator_state), in
+the same shapes.
 """
 
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import conductor_rpc
 from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal.schemas import node_states as schema
 from nova_mini.api.baremetal import versions
@@ -30,6 +36,13 @@ from nova_mini.objects.baremetal import node_indicators
 from nova_mini.policies.baremetal import nodes as policies
 
 
+def _supported(node):
+    """``{component: {name: {'readonly', 'states'}}}`` of ``node``."""
+    if conductor_rpc.conductor_driven(node):
+        return conductor_rpc.call('get_supported_indicators', node)
+    return node_indicators.supported()
+
+
 class IndicatorsController(rest.RestController):
     """/nodes/{node_ident}/management/indicators[/{indicator_ident}]."""
 
@@ -39,10 +52,10 @@ class IndicatorsController(rest.RestController):
     @wsgi.expose()
     @microversion.versioned(min_version=versions.INDICATORS)
     def get_all(self):
-        lookup.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
+        node = lookup.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
         view = node_views.NodeView(pecan.request)
         indicators = []
-        for component, names in sorted(node_indicators.supported().items()):
+        for component, names in sorted(_supported(node).items()):
             for name, info in sorted(names.items()):
                 ident = '%s@%s' % (name, component)
                 # As Ironic's, the links name the node as the URL does.
@@ -61,6 +74,10 @@ class IndicatorsController(rest.RestController):
     @microversion.versioned(min_version=versions.INDICATORS)
     def get_one(self, indicator_ident):
         node = lookup.get_node(self.node_ident, policies.GET_INDICATOR_STATE)
+        if conductor_rpc.conductor_driven(node):
+            name, component = node_indicators.split(indicator_ident)
+            return {'state': conductor_rpc.call(
+                'get_indicator_state', node, component, name)}
         return {'state': node_indicators.get_state(node, indicator_ident)}
 
     @wsgi.expose(status=204)
@@ -69,5 +86,10 @@ class IndicatorsController(rest.RestController):
     def put(self, indicator_ident):
         req = pecan.request
         node = lookup.get_node(self.node_ident, policies.SET_INDICATOR_STATE)
+        if conductor_rpc.conductor_driven(node):
+            name, component = node_indicators.split(indicator_ident)
+            conductor_rpc.call('set_indicator_state', node, component, name,
+                               req.json['state'])
+            return
         node_indicators.set_state(req.ctxt, node, indicator_ident,
                                   req.json['state'])

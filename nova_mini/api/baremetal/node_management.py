@@ -14,11 +14,17 @@
 /nodes/{node_ident}/management/boot_device and GET .../supported), inject
 NMI (PUT .../management/inject_nmi, from 1.29) and its indicators
 (.../management/indicators, from 1.63: see node_indicators.py).
+
+The boot device of a node of a conductor's hardware type (redfish) is
+its BMC's, asked of its nova-mini-conductor (conductor_rpc); setting it
+holds the node's reservation for the call (409 NodeLocked while another
+operation holds it).
 """
 
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import conductor_rpc
 from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_indicators
 from nova_mini.api.baremetal.schemas import node_states as schema
@@ -44,6 +50,8 @@ class BootDeviceController(rest.RestController):
     @wsgi.expose()
     def get_all(self):
         node = lookup.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        if conductor_rpc.conductor_driven(node):
+            return conductor_rpc.call('get_boot_device', node)
         return node_power.get_boot_device(node)
 
     @wsgi.expose(status=204)
@@ -51,12 +59,20 @@ class BootDeviceController(rest.RestController):
     def put(self):
         req = pecan.request
         node = lookup.get_node(self.node_ident, policies.SET_BOOT_DEVICE)
+        if conductor_rpc.conductor_driven(node):
+            conductor_rpc.call('set_boot_device', node,
+                               req.json['boot_device'],
+                               persistent=req.json.get('persistent', False))
+            return
         node_power.set_boot_device(req.ctxt, node, req.json['boot_device'],
                                    req.json.get('persistent', False))
 
     @wsgi.expose()
     def supported(self):
-        lookup.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        node = lookup.get_node(self.node_ident, policies.GET_BOOT_DEVICE)
+        if conductor_rpc.conductor_driven(node):
+            return {'supported_boot_devices': list(conductor_rpc.call(
+                'get_supported_boot_devices', node))}
         return {'supported_boot_devices':
                 list(node_power.SUPPORTED_BOOT_DEVICES)}
 

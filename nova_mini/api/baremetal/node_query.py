@@ -22,7 +22,7 @@ from nova_mini.api.baremetal import versions
 from nova_mini.api import validation
 from nova_mini import exception
 from nova_mini import objects
-from nova_mini.objects.baremetal import conductor
+from nova_mini.objects.baremetal import node_conductor
 from nova_mini.objects.baremetal import node_trait
 from nova_mini import states
 
@@ -61,7 +61,7 @@ def _given(req, name):
 def _never_matching(req, filters):
     """Filters no node of nova_mini passes (a fault: none has one), and
     the conductor filter: the nodes of an alive conductor, none of one
-    that is not alive (see objects/baremetal/conductor.py).
+    that is not alive (see objects/baremetal/node_conductor.py).
     """
     fault = _given(req, 'fault')
     if fault is not None:
@@ -72,12 +72,11 @@ def _never_matching(req, filters):
         filters['none'] = True
     hostname = _given(req, 'conductor')
     if hostname is not None:
-        slot = conductor.slot_of(hostname,
-                                 conductor.alive_hostnames(req.ctxt))
-        if slot is None:
+        nodes = node_conductor.NodeConductors(req.ctxt).nodes_of(hostname)
+        if nodes is None:
             filters['none'] = True
         else:
-            filters['conductor_slot'] = slot
+            filters['conductor_nodes'] = nodes
 
 
 def filters(req):

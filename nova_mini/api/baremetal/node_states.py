@@ -18,8 +18,16 @@ A manual cleaning (target clean, 1.15) runs its steps within the request
 (objects/baremetal/node_clean.py).
 
 A provision or power change is answered 202 with a Location of the
-node's states, as Ironic does, though here it is complete when the
-answer is sent (the node's hardware is fake: see objects/baremetal/node_power.py).
+node's states, as Ironic does. For a fake-hardware node it is complete
+when the answer is sent (its hardware is its row: see
+objects/baremetal/node_power.py). A node of a conductor's hardware type
+(redfish) is handed to its nova-mini-conductor over RPC
+(conductor_rpc): the answer means the conductor has reserved the node
+and recorded the target (``target_power_state``,
+``target_provision_state``); ``power_state``, ``provision_state`` and
+``last_error`` show the outcome when the BMC has answered. A node
+another operation holds is 409 NodeLocked, a conductor without a free
+worker or not answering 503.
 """
 
 import re
@@ -29,6 +37,7 @@ from jsonschema import exceptions as jsonschema_exc
 import pecan
 from pecan import rest
 
+from nova_mini.api.baremetal import conductor_rpc
 from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal.schemas import node_states as schema
 from nova_mini.api.baremetal import versions
@@ -193,6 +202,48 @@ def _configdrive(req, node, target, drive):
     return node_configdrive.build(node, drive)
 
 
+# The provision targets of a conductor's node that need an interface its
+# hardware type does not implement in nova_mini (the no-... ones): the
+# target -> the interface type.
+_INTERFACE_OF_TARGET = {
+    states.INSPECT: 'inspect',
+    states.RESCUE_TARGET: 'rescue',
+    states.UNRESCUE: 'rescue',
+}
+
+
+def _conductor_provision(node, target, drive):
+    """Hand the provision ``target`` of a conductor's node to its
+    conductor: manage, provide and adopt (its interfaces validated and
+    its power state read from the BMC), active and rebuild (a deploy,
+    with the config drive), deleted (a tear down). The node's state is checked
+    first, as for every node; the conductor checks it again under the
+    node's reservation.
+    """
+    _check_move_from(node, target)
+    interface = _INTERFACE_OF_TARGET.get(target)
+    if interface is not None and \
+            not node_interfaces.implemented(node, interface):
+        raise exception_baremetal.UnsupportedDriverExtension(
+            driver=node.driver, extension=interface)
+    if target == states.CLEAN:
+        # Cleaning needs a ramdisk agent, which nova_mini does not have.
+        raise exception_baremetal.UnsupportedDriverExtension(
+            driver=node.driver, extension='clean')
+    if target in (states.MANAGE, states.PROVIDE, states.ADOPT):
+        conductor_rpc.call('do_provisioning_action', node, target)
+    elif target in (states.DEPLOY, states.REBUILD):
+        conductor_rpc.call('do_node_deploy', node, node.instance_uuid,
+                           configdrive=drive)
+    elif target == states.UNDEPLOY:
+        conductor_rpc.call('do_node_tear_down', node)
+    else:
+        # abort (of a wait state, which these nodes never reach) is the
+        # row's move, refused while a conductor holds the node.
+        conductor_rpc.check_unreserved(node)
+        node.set_provision_state(target, configdrive=drive)
+
+
 class NodeStatesController(rest.RestController):
     """/nodes/{node_ident}/states and its provision action."""
 
@@ -225,7 +276,14 @@ class NodeStatesController(rest.RestController):
                 not req.since(versions.SOFT_POWER_OFF):
             raise versions.not_acceptable(req)
         node = lookup.get_node(self.node_ident, policies.SET_POWER_STATE)
-        node_power.set_power_state(req.ctxt, node, target)
+        if conductor_rpc.conductor_driven(node):
+            if target not in node_power.TARGETS:
+                raise exception_baremetal.InvalidStateRequested(
+                    action=target, node=node.uuid, state=node.power_state)
+            conductor_rpc.call('change_node_power_state', node, target,
+                               timeout=timeout)
+        else:
+            node_power.set_power_state(req.ctxt, node, target)
         return _accepted(node_views.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))
 
@@ -269,7 +327,10 @@ class NodeStatesController(rest.RestController):
             _check_rescue_password(node, target, password)
         if node.protected and target in (states.UNDEPLOY, states.REBUILD):
             raise exception_baremetal.NodeProtected(node=node.uuid)
-        node.set_provision_state(target, rescue_password=password,
-                                 clean_steps=steps, configdrive=drive)
+        if conductor_rpc.conductor_driven(node):
+            _conductor_provision(node, target, drive)
+        else:
+            node.set_provision_state(target, rescue_password=password,
+                                     clean_steps=steps, configdrive=drive)
         return _accepted(node_views.NodeView(req).link(
             'nodes/%s/states' % self.node_ident))

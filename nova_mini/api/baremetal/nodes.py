@@ -20,6 +20,7 @@ import pecan
 from pecan import rest
 
 from nova_mini.api.baremetal import allocations
+from nova_mini.api.baremetal import conductor_rpc
 from nova_mini.api.baremetal import json_patch
 from nova_mini.api.baremetal import lookup
 from nova_mini.api.baremetal import node_bios
@@ -120,9 +121,11 @@ def _reset_interfaces(req):
         raise exception.Invalid(str(exc))
 
 
-def _patch_interfaces(node, patched, changed, reset):
-    """Check the driver and interfaces a patch leaves, and add the
-    defaults of the interfaces it unset to ``changed``.
+def _patch_interfaces(node, patched, changed, reset, registered=None):
+    """Check the driver and interfaces a patch leaves against what the
+    alive conductors of the driver registered (``registered``, read if
+    None), and add the defaults of the interfaces it unset to
+    ``changed``.
     """
     if 'driver' not in changed and reset:
         raise exception.Invalid('The reset_interfaces parameter can only '
@@ -131,10 +134,14 @@ def _patch_interfaces(node, patched, changed, reset):
         node_interfaces.check_driver(changed['driver'])
     elif not any(name in changed for name in node_interfaces.FIELDS):
         return
+    if registered is None:
+        registered = conductor_rpc.check_conductor(
+            pecan.request.ctxt, patched['driver'],
+            patched.get('conductor_group'), node.uuid)
     wanted = {name: (None if reset else patched.get(name))
               for name in node_interfaces.FIELDS}
-    for name, impl in node_interfaces.resolve(patched['driver'],
-                                              wanted).items():
+    for name, impl in node_interfaces.resolve_registered(
+            registered, wanted, node=node.uuid).items():
         if impl != getattr(node, name):
             changed[name] = impl
         else:
@@ -254,7 +261,18 @@ class NodesController(rest.RestController):
         body = dict(req.json)
         _check_versioned_values(req, body)
         node_interfaces.check_driver(body['driver'])
-        body.update(node_interfaces.resolve(body['driver'], body))
+        if not body.get('uuid'):
+            # As Ironic's API: the node has its uuid before its interfaces
+            # are checked (their messages name it).
+            body['uuid'] = uuidutils.generate_uuid()
+        # As Ironic's: the conductor first (no alive one of the driver:
+        # 400), then the interfaces, against what the conductors of the
+        # driver registered (the defaults theirs).
+        registered = conductor_rpc.check_conductor(
+            req.ctxt, body['driver'], body.get('conductor_group'),
+            body['uuid'])
+        body.update(node_interfaces.resolve_registered(
+            registered, body, node=body['uuid']))
         body['chassis_id'] = _chassis_id(body.pop('chassis_uuid', None))
         node = objects.Node(req.ctxt, **body)
         node.maintenance = False
@@ -304,7 +322,15 @@ class NodesController(rest.RestController):
         changed = json_patch.changes(document, patched)
         _check_versioned_values(req, changed)
         _check_interface_change(node, patched, changed)
-        _patch_interfaces(node, patched, changed, reset)
+        registered = None
+        if 'driver' in changed or 'conductor_group' in changed:
+            # As Ironic's API, the hash ring first (no conductor: 400),
+            # then the interfaces (its conductor's check).
+            registered = conductor_rpc.check_conductor(
+                req.ctxt, patched['driver'], patched.get('conductor_group'),
+                node.uuid)
+        _patch_interfaces(node, patched, changed, reset, registered)
+        conductor_rpc.check_unreserved(node)
         if 'chassis_uuid' in changed:
             changed['chassis_id'] = _chassis_id(changed.pop('chassis_uuid'))
         _check_flags(node, changed)
@@ -330,6 +356,7 @@ class NodesController(rest.RestController):
     @wsgi.expose(status=204)
     def delete(self, node_ident):
         node = lookup.get_node(node_ident, policies.DELETE)
+        conductor_rpc.check_unreserved(node)
         if node.protected:
             raise exception_baremetal.NodeProtected(node=node.uuid)
         if node.instance_uuid:
@@ -349,17 +376,27 @@ class NodesController(rest.RestController):
     def validate(self, node_ident):
         node = lookup.get_node(node_ident, policies.VALIDATE)
         result = {}
+        driven = conductor_rpc.conductor_driven(node)
+        if driven:
+            # The conductor validates what talks to the BMC (from the
+            # node's driver_info and instance_info, as Ironic's).
+            result.update(conductor_rpc.call('validate_driver_interfaces',
+                                             node))
         for name in node_interfaces.TYPES:
-            if name == 'vendor':
+            if name == 'vendor' or name in result:
                 continue
             if node_interfaces.implemented(node, name):
-                result[name] = {'result': True, 'reason': None}
+                # Ironic's conductor gives no reason for a success.
+                result[name] = ({'result': True} if driven
+                                else {'result': True, 'reason': None})
             else:
                 result[name] = {
                     'result': False,
                     'reason': exception_baremetal.UnsupportedDriverExtension(
                         driver=node.driver,
                         extension=name).format_message()}
+        if result['deploy']['result'] is False:
+            return result
         try:
             missing = node_provision.missing_traits(
                 node.instance_info, node.traits.get_trait_names())

@@ -33,8 +33,9 @@ from oslo_utils import units
 
 from nova_mini.api.validation.image_properties import registry as ip_registry
 from nova_mini import exception
+from nova_mini.objects import image_meta as image_meta_obj
 
-TRAIT_PREFIX = 'trait:'
+TRAIT_PREFIX = image_meta_obj.TRAIT_PREFIX
 HYPERTHREADING = 'HW_CPU_HYPERTHREADING'
 
 CPU_POLICIES = ('dedicated', 'shared', 'mixed')
@@ -69,14 +70,13 @@ class Conflict(exception.Invalid):
 
 
 def typed_properties(image):
-    """Nova's typed fields of an ImageMeta's raw properties; a value Nova
-    refuses is its 400 (nova_mini.exception.Invalid).
-    """
+    """Nova's typed fields of an ImageMeta (its ``properties`` set from them), or Nova's 400."""
     raw = image.get('raw_properties') or {}
     verdict, fields = ip_registry.read(dict(raw))
     if fields is None:
         raise exception.Invalid(ip_registry.NOVA_MESSAGE_PREFIX +
                                 verdict.errors[0])
+    image.properties = image_meta_obj.ImageMetaProps.from_typed(fields, raw)
     return fields
 
 
@@ -435,8 +435,8 @@ RULES = (
 
 
 def check(flavor, image, rebuild=False):
-    """Refuse the ImageMeta ``image`` with ``flavor`` as Nova does (see
-    the module): a rebuild skips the trait rule (the scheduler's then).
+    """Type the ImageMeta ``image`` (once a request) and refuse it with
+    ``flavor`` as Nova does (see the module); at rebuild, not the traits.
 
     :returns: the image's typed properties (``typed_properties``).
     :raises nova_mini.exception.Invalid: Nova's 400.

@@ -15,8 +15,8 @@
 Nova answers every compute request with the request id twice, as
 ``X-Compute-Request-ID`` (its header from before oslo.middleware) and as
 ``X-OpenStack-Request-ID``; clients still read the first. Placed inside
-oslo.middleware's RequestId (which makes the id and adds the second
-header) and outside authentication, so a 401 carries both too. The
+nova_mini.api.request_id.RequestId (which makes the id and adds the
+second header) and outside authentication, so a 401 carries both too. The
 bare-metal API keeps Ironic's single header.
 """
 

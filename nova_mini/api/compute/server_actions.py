@@ -29,14 +29,26 @@ its new state (SHUTOFF after os-stop, ACTIVE after os-start, reboot and
 rebuild) before the 202. Each is recorded as an instance action
 (os-instance-actions). Any other action is Nova's 400 "There is no such
 action".
+
+os-stop, os-start and reboot of a server whose node a nova-mini-conductor
+drives (redfish) answer 202 with the server in the task state while a
+scheduler has the conductor tell its BMC and ends the task
+(nova_mini.api.compute.server_conductor_power). A rebuild of such a
+server is the other exception: its BMC has to be told. The request starts the task
+and writes the new image (the node's instance_info too) and answers 202
+with the server in REBUILD; a scheduler then has the node's conductor
+redeploy it and ends the rebuild when the node is active again, or in
+ERROR (nova_mini.scheduler.conductor_deploy.rebuild).
 """
 
+from oslo_utils import excutils
 import pecan
 from pecan import rest
 
 from nova_mini.api.compute import image_flavor_rules
 from nova_mini.api.compute.schemas import server_actions as schema
 from nova_mini.api.compute import server_common
+from nova_mini.api.compute import server_conductor_power
 from nova_mini.api.compute import server_config_drive
 from nova_mini.api.compute import versions
 from nova_mini.api.compute.views import servers as server_views
@@ -53,10 +65,14 @@ from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.objects.compute import instance_action
 from nova_mini.objects.compute import instance_task as task
 from nova_mini.policies.compute import server_actions as policies
+from nova_mini.scheduler import conductor_deploy
 from nova_mini.scheduler import rebuild as rebuild_check
+from nova_mini.scheduler import rpcapi as scheduler_rpcapi
 from nova_mini import states
 
 CONF = conf.CONF
+# How often a rebuild's cast tries the broker (as a create's).
+_CAST_RETRIES = 2
 
 
 # Where each action may start from (Nova's check_instance_state).
@@ -65,6 +81,11 @@ _START_FROM = (task.STOPPED,)
 _SOFT_REBOOT_FROM = (task.ACTIVE,)
 _HARD_REBOOT_FROM = (task.ACTIVE, task.STOPPED, task.ERROR)
 _REBUILD_FROM = (task.ACTIVE, task.STOPPED, task.ERROR)
+
+
+# os-stop on a conductor's node is a soft power off first (Nova's Ironic
+# driver's power off with a shutdown timeout).
+_SOFT = {states.POWER_OFF: node_power.SOFT_POWER_OFF}
 
 
 def _power(context, instance, target):
@@ -79,6 +100,21 @@ def _power(context, instance, target):
         return None
     node_power.set_power_state(context, node, target)
     return node.uuid
+
+
+def _conductor_node(context, instance):
+    """The server's node if a nova-mini-conductor drives it, else None."""
+    if not instance.node_uuid:
+        return None
+    try:
+        node = objects.Node.get_by_uuid(context, instance.node_uuid)
+    except exception.NotFound:
+        return None
+    return node if conductor_deploy.driven(node) else None
+
+
+# What a rebuild on a conductor's node writes when it ends.
+_REBUILD_END = ('vm_state', 'power_state', 'fault')
 
 
 def _check_not_rescued(context, instance):
@@ -126,6 +162,14 @@ class ServerActionController(rest.RestController):
         context = pecan.request.ctxt
         instance = self._get_server(rule)
         task.check_lock(context, instance)
+        driven = _conductor_node(context, instance)
+        if driven is not None:
+            # Its BMC is told through its conductor after the answer: a
+            # scheduler ends the task (server_conductor_power).
+            server_conductor_power.start(
+                context, CONF, instance, driven, action, task_state,
+                from_states, _SOFT.get(target, target), event, end)
+            return wsgi.json_response(None, status=202)
         task.run(instance, action, task_state, from_states,
                  lambda: [(event, _power(context, instance, target))],
                  **end)
@@ -232,6 +276,7 @@ class ServerActionController(rest.RestController):
         # A stopped server stays stopped (as in Nova); the others are
         # deployed again and powered on.
         stopped = instance.vm_state == task.STOPPED
+        vm_state_before = instance.vm_state
         values.update(
             vm_state=task.STOPPED if stopped else task.ACTIVE,
             power_state=task.SHUTDOWN if stopped else task.RUNNING,
@@ -242,6 +287,11 @@ class ServerActionController(rest.RestController):
         if configdrive is not None:
             values['config_drive'] = True
 
+        # A node a nova-mini-conductor drives is redeployed by it after
+        # this request: the server stays REBUILD until a scheduler sees
+        # the node active again (conductor_deploy.rebuild).
+        driven = _conductor_node(context, instance)
+
         def rebuild():
             _check_not_rescued(context, instance)
             # As Nova: the stored RequestSpec; a new image checked
@@ -249,8 +299,11 @@ class ServerActionController(rest.RestController):
             spec = rebuild_check.prepare(
                 context, instance, image,
                 CONF.filter_scheduler.enabled_filters)
-            host = _power(context, instance, states.POWER_OFF if stopped
-                          else node_power.REBOOT)
+            if driven is not None:
+                host = driven.uuid
+            else:
+                host = _power(context, instance, states.POWER_OFF if stopped
+                              else node_power.REBOOT)
             if details:
                 instance.update_details(**details)
             if metadata is not None:
@@ -263,6 +316,9 @@ class ServerActionController(rest.RestController):
                     values['auto_disk_config'], spec.required_traits,
                     configdrive=configdrive)
             # As Nova: its conductor's event, then its compute manager's.
+            if driven is not None:
+                # The compute event is the scheduler's, when it ends.
+                return [('rebuild_server', CONF.host)]
             return [('rebuild_server', CONF.host),
                     ('compute_rebuild_instance', host)]
 
@@ -270,8 +326,15 @@ class ServerActionController(rest.RestController):
         # suit the new image) or a failure leaves the server and its node
         # as they were.
         try:
-            task.run(instance, instance_action.REBUILD, task.REBUILDING,
-                     _REBUILD_FROM, rebuild, **values)
+            if driven is not None:
+                # Its state is written when the node is active again.
+                task.begin(instance, instance_action.REBUILD,
+                           task.REBUILDING, _REBUILD_FROM, rebuild,
+                           **{name: value for name, value in values.items()
+                              if name not in _REBUILD_END})
+            else:
+                task.run(instance, instance_action.REBUILD, task.REBUILDING,
+                         _REBUILD_FROM, rebuild, **values)
         except rebuild_check.RebuildNoValidHost as exc:
             # As Nova's conductor: the action's event records why.
             instance_action.record(
@@ -279,6 +342,18 @@ class ServerActionController(rest.RestController):
                 [('rebuild_server', CONF.host)],
                 result=instance_action.ERROR, details=exc.format_message())
             raise
+        if driven is not None:
+            try:
+                scheduler_rpcapi.SchedulerAPI(CONF).rebuild_instance(
+                    context, instance.uuid, driven.uuid,
+                    {name: values[name] for name in _REBUILD_END},
+                    retry=_CAST_RETRIES)
+            except Exception:
+                # No scheduler took it: the server leaves REBUILD in the
+                # state it had, and the request is refused (503).
+                with excutils.save_and_reraise_exception():
+                    task.finish(instance, task.REBUILDING,
+                                vm_state=vm_state_before)
         instance = objects.Instance.get_by_uuid(context, instance.uuid)
         server = server_views.ServerView(req).updated(instance)['server']
         if req.since(versions.KEY_NAME_ON_REBUILD):

@@ -27,7 +27,8 @@ same step refuse the deploy; a step no interface of the node has fails it
 
 Ironic's fake-hardware interfaces have one deploy step, ``deploy.deploy``
 (priority 100, no arguments) of the ``fake`` deploy interface: its BIOS
-and RAID interfaces have clean steps only.
+and RAID interfaces have clean steps only. The redfish hardware type's
+``ramdisk`` deploy interface has the same core step.
 """
 
 import collections
@@ -57,6 +58,12 @@ DRIVER_STEPS = {
         {'step': 'deploy', 'priority': 100, 'abortable': False,
          'argsinfo': None, 'interface': 'deploy'},
     ),
+    # The redfish hardware type's ramdisk deploy: its core step only, as
+    # Ironic's (the boot from virtual media; no agent, no further steps).
+    ('deploy', 'ramdisk'): (
+        {'step': 'deploy', 'priority': 100, 'abortable': False,
+         'argsinfo': None, 'interface': 'deploy'},
+    ),
 }
 
 
@@ -77,7 +84,9 @@ def driver_steps(node, table=None):
     table = DRIVER_STEPS if table is None else table
     # An interface left unset (a row written before the interfaces were
     # recorded, or by hand) is the hardware type's default, as everywhere.
-    impls = node_interfaces.resolve(
+    # Those set are taken as they are: the node has them, whatever this
+    # service's options enable.
+    impls = node_interfaces.fill_defaults(
         getattr(node, 'driver', None) or node_interfaces.FAKE_HARDWARE,
         {field: getattr(node, field, None)
          for field in node_interfaces.FIELDS})

@@ -17,6 +17,7 @@ node_list).
 from oslo_log import log as logging
 from oslo_utils import uuidutils
 
+from nova_mini.conductor import drivers as conductor_drivers
 from nova_mini.db import api as db_api
 from nova_mini.db import models
 from nova_mini.db import retry as db_retry
@@ -50,7 +51,8 @@ COLUMNS = ('id', 'uuid', 'name', 'driver', 'driver_info', 'resource_class',
     'chassis_id', 'console_enabled', 'driver_internal_info',
     'conductor_group', 'automated_clean', 'protected', 'protected_reason',
     'description', 'retired', 'retired_reason', 'inspection_started_at',
-    'inspection_finished_at', 'target_raid_config', 'raid_config')
+    'inspection_finished_at', 'target_raid_config', 'raid_config',
+    'reservation')
 
 
 _DICTS = ('driver_info', 'properties', 'instance_info', 'extra',
@@ -117,7 +119,8 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
     #              protected, description, retired (and their reasons)
     # Version 1.3: inspection_started_at, inspection_finished_at
     # Version 1.4: target_raid_config, raid_config
-    VERSION = '1.4'
+    # Version 1.5: reservation
+    VERSION = '1.5'
     MODEL = models.Node
     COLUMNS = COLUMNS
     EMPTY = dict.fromkeys(_DICTS, {})
@@ -129,6 +132,7 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         'protected_reason', 'description', 'retired', 'retired_reason')
     _FIELDS_1_3 = ('inspection_started_at', 'inspection_finished_at')
     _FIELDS_1_4 = ('target_raid_config', 'raid_config')
+    _FIELDS_1_5 = ('reservation',)
 
     fields = {
         'id': fields.IntegerField(),
@@ -166,6 +170,8 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         'inspection_finished_at': fields.DateTimeField(nullable=True),
         'target_raid_config': fields.FlexibleDictField(nullable=True),
         'raid_config': fields.FlexibleDictField(nullable=True),
+        # Written by the conductors only (nova_mini.conductor.task_manager).
+        'reservation': fields.StringField(nullable=True),
         **{name: fields.StringField(nullable=True)
            for name in node_interfaces.FIELDS},
     }
@@ -179,6 +185,8 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         super().obj_make_compatible(primitive, target_version)
         target = tuple(int(part) for part in target_version.split('.'))
         dropped = ()
+        if target < (1, 5):
+            dropped += self._FIELDS_1_5
         if target < (1, 4):
             dropped += self._FIELDS_1_4
         if target < (1, 3):
@@ -262,7 +270,11 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         if values.get('conductor_group') is None:
             values['conductor_group'] = ''
         if values['driver'] in node_interfaces.HARDWARE_TYPES:
-            values.update(node_interfaces.resolve(values['driver'], values))
+            # The interfaces given were checked by the caller (the API,
+            # against the conductors' registrations): only those left
+            # unset are filled in.
+            values = node_interfaces.fill_defaults(
+                values['driver'], values, node=values['uuid'])
         values.update(capacity_of(values.get('properties')))
         self.traits = node_trait.NodeTraitList._from_names(
             self._context, None, [])
@@ -339,10 +351,15 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
         """Free the node an instance has: undeploy it if it was deployed, else
         undo the claim.
 
+        A deployed node a nova-mini-conductor drives (redfish) is never
+        undeployed here: its conductor tears it down (powered off, media
+        ejected), see nova_mini.conductor.release.tear_down.
+
         :param context: the request context.
         :param instance_uuid: the instance.
-        :returns: the uuid of the freed node, or None if the instance had
-            none (or its node was moved meanwhile).
+        :returns: the uuid of the freed node (for a conductor's node: whose
+            tear down started), or None if the instance had none (or its
+            node was moved meanwhile, or its conductor's work goes on).
         """
         for _attempt in range(3):
             try:
@@ -356,6 +373,9 @@ class Node(db_row.DBRow, base.NovaMiniPersistentObject,
             # Deployed meanwhile (by the scheduler): read it again.
         else:
             return None
+        if node.driver in conductor_drivers.REAL_HARDWARE_TYPES:
+            from nova_mini.conductor import release
+            return release.tear_down(context, node, instance_uuid)
         # Undeployed only while still this instance's: between the read
         # above and this move, another request may have freed the node and
         # the scheduler given it to another instance.

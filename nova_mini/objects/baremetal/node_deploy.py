@@ -49,7 +49,9 @@ NO_STEPS = 'No deploy steps returned by the driver'
 
 
 def _node_row(context, node_id):
-    columns = [_NODES.c.driver_internal_info] + [
+    # The driver too: an interface left unset is its hardware type's
+    # default (deploy_steps.driver_steps).
+    columns = [_NODES.c.driver, _NODES.c.driver_internal_info] + [
         _NODES.c[field] for field in node_interfaces.FIELDS]
     return context.session.execute(sa.select(*columns).where(
         _NODES.c.id == node_id)).first()

@@ -26,6 +26,10 @@ indexes: (trait, node_id) finds the nodes having a trait, the primary key
 * ``conductor_slot``: ``(index, count)``, the nodes whose id is
   ``index`` modulo ``count`` (those of one conductor among ``count``:
   see objects.baremetal.conductor.conductor_for).
+* ``conductor_nodes``: ``{'slots': [(driver, index, count)], 'ids':
+  [id]}``, the nodes of one conductor (objects.baremetal.node_conductor):
+  those of a hardware type whose id is ``index`` modulo ``count``, and
+  those listed (the hash ring's, computed in Python).
 * ``project``: owned or leased by the project (a project's own list:
   the union of two index lookups, nodes_owner_idx and nodes_lessee_idx).
 * ``maintenance``, ``associated`` (has an instance): booleans.
@@ -139,6 +143,8 @@ def conditions(filters, dialect=None, probe=False):
     if filters.get('conductor_slot') is not None:
         index, count = filters['conductor_slot']
         found.append(_NODES.c.id % count == index)
+    if filters.get('conductor_nodes') is not None:
+        found.append(_conductor_nodes(filters['conductor_nodes']))
     if filters.get('project') is not None:
         found.append(sa.or_(_NODES.c.owner == filters['project'],
                             _NODES.c.lessee == filters['project']))
@@ -153,6 +159,15 @@ def conditions(filters, dialect=None, probe=False):
         found.extend(_required(required, dialect, probe))
     found.extend(_other_traits(filters, _having))
     return found
+
+
+def _conductor_nodes(spec):
+    either = [sa.and_(_NODES.c.driver == driver,
+                      _NODES.c.id % count == index)
+              for driver, index, count in spec['slots']]
+    if spec['ids']:
+        either.append(_NODES.c.id.in_(spec['ids']))
+    return sa.or_(*either) if either else sa.false()
 
 
 def _other_traits(filters, has_one):

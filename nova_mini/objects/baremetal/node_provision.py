@@ -348,6 +348,36 @@ def _deploy_info(context, row):
     return more
 
 
+@db_api.context_manager.reader
+def conductor_deploy_values(context, node, configdrive=None):
+    """The values a conductor's deploy (or redeploy) of ``node`` (a Node
+    read under its reservation) records before its hardware work, as the
+    database deploy records them: the instance's disk configuration
+    (``root_gb``, ``auto_disk_config``...) and project (``project_id``,
+    and as the node's lessee if it has none) in instance_info, the config
+    drive, and the deploy steps of the deploy templates matching the
+    instance's traits (``driver_internal_info['deploy_steps']``).
+
+    :returns: a dict of column values; with ``provision_state`` deploy
+        failed and ``last_error`` when the steps fail the deploy (nothing
+        is to be asked of the hardware then).
+    :raises nova_mini.exception_baremetal.DeployStepsRefused: the
+        templates' steps cannot be taken as written (400).
+    """
+    # The stored row (the node is reserved: it is as read).
+    row = context.session.execute(sa.select(
+        _NODES.c.instance_uuid, _NODES.c.instance_info, _NODES.c.local_gb,
+        _NODES.c.lessee).where(_NODES.c.id == node.id)).first()
+    more = _deploy_info(context, row)
+    info = dict(more.get('instance_info', row.instance_info) or {})
+    if configdrive is not None:
+        info['configdrive'] = configdrive
+    more['instance_info'] = info
+    more.update(node_deploy.changes(context, node, states.DEPLOY, more,
+                                    required_traits(info)))
+    return more
+
+
 def _claim_statement(with_info):
     # Built once: the claim is on every scheduling request's path, and
     # building the statement took as long as running it (SQLite).

@@ -156,6 +156,33 @@ def run(instance, action, task_state, vm_states, step, **values):
 
 
 @db_api.context_manager.writer
+def _begin(context, instance, action, task_state, vm_states, step, values):
+    start(instance, action, task_state, vm_states)
+    events = step() or ()
+    if values and not context.session.execute(_INSTANCES.update().where(
+            _INSTANCES.c.uuid == instance.uuid).values(
+                dict(values, updated_at=timeutils.utcnow()))).rowcount:
+        raise exception.InstanceNotFound(instance_id=instance.uuid)
+    instance_action.record(context, instance.uuid, action, events)
+
+
+def begin(instance, action, task_state, vm_states, step, **values):
+    """Start a task another process ends later (a conductor's work on
+    the server's node, followed by a scheduler that calls ``finish``), in
+    one transaction: start it (as ``start``), call ``step()`` (its checks
+    and changes elsewhere; it returns the action's events, or None), write
+    ``values`` (columns of the server) and record ``action``. A failure at
+    any point has changed nothing.
+
+    :param instance: the Instance (its fields are updated).
+    :raises nova_mini.exception.InstanceInvalidState: as ``start``.
+    :raises nova_mini.exception.InstanceNotFound: deleted meanwhile.
+    """
+    _begin(instance._context, instance, action, task_state, vm_states, step,
+           values)
+
+
+@db_api.context_manager.writer
 def _set(context, uuid, values, action):
     values = dict(values, updated_at=timeutils.utcnow())
     if not context.session.execute(_INSTANCES.update().where(

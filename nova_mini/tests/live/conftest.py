@@ -28,6 +28,10 @@ import uuid
 import pytest
 
 from nova_mini.tests.live import helpers
+# The Redfish emulator fixtures (sushy-tools): redfish_emulators,
+# redfish_emulator.
+from nova_mini.tests.live.redfish import redfish_emulator  # noqa: F401
+from nova_mini.tests.live.redfish import redfish_emulators  # noqa: F401
 import nova_mini_deploy
 from nova_mini_deploy import nova
 from nova_mini_deploy import util
@@ -60,6 +64,14 @@ def stack(tmp_path_factory):
                                 virtual_host=name,
                                 host='nova-mini-test-%s' % run_id,
                                 fast_passwords=True)
+    # A conductor killed by a test (test_redfish_stack_live) leaves the
+    # hash ring of every service, and is taken over, within 10 s rather
+    # than Ironic's 60 (ten heartbeat intervals, Ironic's six); the
+    # conductors a test starts and stops are in every service's ring
+    # within a second rather than 15.
+    st.nova.extra_sections['conductor'] = {'heartbeat_interval': 1,
+                                           'heartbeat_timeout': 10}
+    st.nova.extra_sections['DEFAULT'] = {'hash_ring_reset_interval': 1}
     _STATE.update(stack=st, state_dir=state_dir)
     try:
         st.up()

@@ -26,6 +26,7 @@ import time
 import uuid
 
 import kombu
+import pytest
 import requests
 import sqlalchemy as sa
 
@@ -39,6 +40,17 @@ RESOURCE_CLASS = 'baremetal-md-%s' % RUN
 FLAVOR = 'bm-md-%s' % RUN
 # The stack's cirros-like image in Glance (uploaded by the harness).
 IMAGE = glance_harness.CIRROS_ID
+
+
+def start_or_fail(service, what):
+    """Start a nova_mini_deploy service (its ``start()``); if it does not
+    start, stop it and fail the test with one line naming ``what``.
+    """
+    try:
+        service.start()
+    except util.ServiceError as exc:
+        service.stop(timeout=5)
+        pytest.fail('%s did not start: %s' % (what, exc), pytrace=False)
 
 
 def stack_engine(stack):

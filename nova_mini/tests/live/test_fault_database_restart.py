@@ -56,8 +56,8 @@ pytestmark = [pytest.mark.live, pytest.mark.postgresql]
 
 CLIENTS = 16
 BEFORE = 4          # seconds of load before the stop
-OUTAGE = 8          # seconds the cluster is stopped
-AFTER = 12          # seconds of load after the start
+OUTAGE = 5          # seconds the cluster is stopped (> 2 WRITE_WAIT)
+AFTER = 8           # seconds of load after the start (RECOVERY and 4)
 WRITE_WAIT = 2.0    # [database] write_wait_timeout
 # After the start: seconds within which the API must answer normally.
 RECOVERY = 4

@@ -32,7 +32,9 @@ from nova_mini.tests.live import test_scheduler_workers
 pytestmark = pytest.mark.live
 
 CLIENTS = 16
-ROUNDS = 2
+# One round: the 16 clients' 80 writes still race each other (a second
+# round only repeated the race, for 15 s more).
+ROUNDS = 1
 
 
 def test_concurrent_identity_writes(stack):

@@ -22,6 +22,11 @@ the test with Tempest's reason (a feature the stack does not have:
 networking, volumes, microversions past 2.86 ...), at least ``MUST_PASS``
 tests pass and Tempest exits as its results say (tempest_run's
 ``Result.check``). The per-module counts are printed (``pytest -s``).
+
+Tempest's credentials are pre-provisioned (tempest_run's
+``Tempest.project_accounts``: the stack's admin, a member and a reader of
+one project, a member of another for the alt tests), not a project and
+users made and deleted for each class, which took most of the run.
 """
 
 import uuid
@@ -161,11 +166,13 @@ def test_tempest_compute_api(stack, tmp_path):
                                 name_prefix='tempest')
     finally:
         engine.dispose()
-    result = tempest.run(_regex(), sections={
+    conf = {
         'compute': {'flavor_ref': flavor, 'flavor_ref_alt': flavor_alt,
                     'image_ref': image, 'image_ref_alt': image_alt,
                     'build_timeout': 120, 'build_interval': 1},
         'compute-feature-enabled': FEATURES,
-    }, timeout=3000)
+    }
+    conf.update(tempest.project_accounts())
+    result = tempest.run(_regex(), sections=conf, timeout=3000)
     print('\n' + result.summary())
     result.check(MUST_PASS, ALLOWED_SKIPS, DIFFERENCES)

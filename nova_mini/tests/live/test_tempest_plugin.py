@@ -12,8 +12,10 @@
 
 """nova_mini's own Tempest plugin (contrib/tempest-plugin) run with
 ``tempest run`` against the live stack: extra-spec validation, node
-traits, servers' embedded flavor and the metadata service, each test with
-Tempest's dynamic credentials. The plugin is installed into Tempest's
+traits, servers' embedded flavor and the metadata service, with
+pre-provisioned credentials (tempest_run's ``Tempest.project_accounts``:
+the stack's admin and a project member), not a project and users made for
+each class. The plugin is installed into Tempest's
 virtualenv (tempest_run.py says which) as an operator installs it.
 
 Tempest reads a metadata service of this module's, set up as the quick
@@ -105,14 +107,16 @@ def test_nova_mini_tempest_plugin(stack, tmp_path, metadata_with_sample):
     tempest = tempest_run.Tempest(stack, tmp_path)
     _install_plugin()
 
-    result = tempest.run(TESTS, sections={
+    conf = {
         'service_available': {'nova_mini': 'True'},
         'compute': {'image_ref': helpers.IMAGE, 'build_timeout': '120',
                     'build_interval': '1'},
         'nova_mini': {'metadata_url': metadata_with_sample,
                       'metadata_shared_secret': stack.nova.metadata_secret,
                       'vendordata_sample_target': 'sample'},
-    })
+    }
+    conf.update(tempest.project_accounts())
+    result = tempest.run(TESTS, sections=conf)
 
     result.check(sum(EXPECTED.values()), {})
     passed = {module: counts.get('ok', 0)

@@ -29,7 +29,7 @@ from nova_mini.tests.live import write_mix
 pytestmark = pytest.mark.live
 
 CLIENTS = 64
-DURATION = 15
+DURATION = 8
 BOOT_NODES = 150
 
 

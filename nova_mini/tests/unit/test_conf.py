@@ -33,7 +33,8 @@ BIN = os.path.dirname(sys.executable)
 
 OWN_GROUPS = ('DEFAULT', 'api', 'metadata', 'upgrade_levels', 'database',
               'scheduler', 'filter_scheduler', 'quota',
-              'vendordata_dynamic_auth', 'glance', 'conductor', 'wsgi')
+              'vendordata_dynamic_auth', 'glance', 'conductor', 'wsgi',
+              'redfish', 'deploy', 'ironic', 'sensor_data')
 
 # Groups that also list the options of sample keystoneauth1 plugins: those
 # are registered when the configured plugin is loaded, not beforehand.
@@ -94,7 +95,15 @@ def test_list_opts_lists_every_registered_option(group):
                           'max_attempts'}),
     ('database', {'connection', 'max_pool_size', 'max_overflow'}),
     ('quota', {'server_groups', 'server_group_members'}),
-    ('conductor', {'heartbeat_interval', 'heartbeat_timeout'}),
+    ('conductor', {'heartbeat_interval', 'heartbeat_timeout',
+                   'power_state_change_timeout', 'soft_power_off_timeout'}),
+    ('redfish', {'connection_attempts', 'connection_retry_interval',
+                 'connect_timeout', 'read_timeout', 'connection_cache_size',
+                 'auth_type', 'verify_ca'}),
+    ('ironic', {'api_retry_interval'}),
+    ('sensor_data', {'send_sensor_data', 'interval', 'workers',
+                     'wait_timeout', 'data_types',
+                     'enable_for_undeployed_nodes', 'enable_for_nodes'}),
 ])
 def test_known_options_are_listed(group, names):
     assert names <= set(_listed()[group])

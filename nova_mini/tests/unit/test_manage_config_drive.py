@@ -11,7 +11,8 @@
 #    under the License.
 
 """nova-mini-manage metadata show --config-drive, run as operators run it
-(the console script, a config file, a database made by ``db sync``): the
+(its ``main`` in process, the console script itself for bytes that are
+no text; a config file, a database made by ``db sync``): the
 drive is what the node stores, written by the config drive's own ISO
 writer; the live tests read one a deploy built.
 """

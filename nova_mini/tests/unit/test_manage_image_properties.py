@@ -11,15 +11,17 @@
 #    under the License.
 
 """nova-mini-manage image-properties list|show|validate, run as operators
-run them: the console script."""
+run them: the command's ``main`` in process (test_manage's
+test_existing_commands_still_work starts the console script itself)."""
 
 from nova_mini.api.validation.image_properties import registry
+from nova_mini.cmd import manage as manage_cmd
 from nova_mini.tests.fixtures import console_scripts
 
 
 def manage(*args):
-    return console_scripts.run('nova-mini-manage', None, 'image-properties',
-                               *args)
+    return console_scripts.call(manage_cmd.main, None, 'image-properties',
+                                *args)
 
 
 def _rows(stdout):

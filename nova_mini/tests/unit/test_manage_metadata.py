@@ -10,8 +10,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""nova-mini-manage metadata show, run as operators run it (the console
-script, a config file, a database made by ``db sync``) against a local
+"""nova-mini-manage metadata show, run as operators run it (its ``main``
+in process, a config file, a database made by ``db sync``) against a local
 HTTP server that stands for the metadata service and records what it is
 sent. The live tests run it against the real metadata service.
 """
@@ -61,8 +61,9 @@ class Recorder(object):
         self.server = http.server.ThreadingHTTPServer(
             (util.LOCALHOST, 0), Handler)
         self.port = self.server.server_address[1]
+        # A short poll: shutdown() waits for the loop's next look.
         self.thread = threading.Thread(target=self.server.serve_forever,
-                                       daemon=True)
+                                       args=(0.05,), daemon=True)
         self.thread.start()
 
     def close(self):

@@ -96,3 +96,59 @@ def test_an_edited_policy_file_takes_effect(conf, policy_reset, tmp_path):
     stat = path.stat()
     os.utime(path, (stat.st_atime + 5, stat.st_mtime + 5))
     assert not enforcer.allowed(server_policies.SHOW, target, nobody)
+
+
+def test_credentials_key_reads_what_oslo_context_gives_policy():
+    member = nm_context.RequestContext(
+        user_id='demo', project_id='demo', roles=['member', 'reader'],
+        user_domain_id='ud', project_domain_id='pd', domain_id='d',
+        system_scope='all', is_admin_project=False,
+        service_user_id='su', service_user_domain_id='sud',
+        service_project_id='sp', service_project_domain_id='spd',
+        service_roles=['service'])
+    values = member.to_policy_values()
+    # The names read directly are oslo.context's, in POLICY_VALUE_NAMES'
+    # order, with the same values (lists as tuples).
+    assert sorted(values) == sorted(policy.POLICY_VALUE_NAMES)
+    assert policy._credentials_key(member) == tuple(
+        tuple(values[name]) if isinstance(values[name], list)
+        else values[name] for name in policy.POLICY_VALUE_NAMES)
+    # Every value is part of the key.
+    for name in policy.POLICY_VALUE_NAMES:
+        other = nm_context.RequestContext.from_dict(member.to_dict())
+        setattr(other, name, ['changed'] if name.endswith('roles')
+                else 'changed')
+        assert (policy._credentials_key(other)
+                != policy._credentials_key(member)), name
+    # A role added in place is seen at the next decision.
+    member.roles.append('admin')
+    assert 'admin' in policy._credentials_key(member)[
+        policy.POLICY_VALUE_NAMES.index('roles')]
+
+
+class _ExtraValuesContext(nm_context.RequestContext):
+
+    def to_policy_values(self):
+        values = super().to_policy_values()
+        values['color'] = 'blue'
+        return values
+
+
+def test_a_context_with_its_own_policy_values_is_keyed_on_them(enforcer):
+    context = _ExtraValuesContext(user_id='demo', project_id='demo',
+                                  roles=['member', 'reader'])
+    assert policy._credentials_key(context) == policy._frozen(
+        context.to_policy_values())
+    own = {'project_id': 'demo', 'user_id': 'demo'}
+    plain = _context('demo', 'demo', ['member', 'reader'])
+    assert enforcer.allowed(server_policies.SHOW, own, context)
+    assert enforcer.allowed(server_policies.SHOW, own, plain)
+    assert len(enforcer._decisions) == 2
+
+
+def test_unhashable_credentials_are_decided_every_time(enforcer):
+    member = _context('demo', 'demo', ['member', 'reader'])
+    member.service_user_id = {'not': 'hashable'}
+    own = {'project_id': 'demo', 'user_id': 'demo'}
+    assert enforcer.allowed(server_policies.SHOW, own, member)
+    assert enforcer._decisions == {}

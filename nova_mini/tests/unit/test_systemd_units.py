@@ -36,6 +36,7 @@ DAEMONS = {
     'nova-mini-api': 'api',
     'nova-mini-metadata': 'metadata',
     'nova-mini-scheduler': 'filter_scheduler',
+    'nova-mini-conductor': 'conductor',
 }
 
 

@@ -222,3 +222,47 @@ def test_the_tree_is_installed_within_the_build_constraints():
                 continue
             assert not [w for w in words if w.strip('"') in ('.', '-e')
                         or '$REPO' in w or 'contrib/' in w], (script, line)
+
+
+def test_run_tests_builds_the_venv_stack_sh_finds_up_to_date(tmp_path):
+    """tools/run-tests.sh builds the quick start test's venv (in the
+    background, during its set-up) with tools/stack.sh's own install
+    step, STACK_PIP_ARGS: the test's stack.sh then installs nothing.
+    """
+    tools = LIB.parent
+    stack_steps = [line.strip() for line in
+                   (tools / 'stack.sh').read_text().splitlines()
+                   if line.strip().startswith('ensure_venv')]
+    assert stack_steps == ['ensure_venv "${STACK_PIP_ARGS[@]}"']
+    prebuild = '(VENV=$quickstart_venv; ensure_venv "${STACK_PIP_ARGS[@]}")'
+    assert prebuild in (tools / 'run-tests.sh').read_text()
+
+    repo = _fake_repo(tmp_path / 'repo')
+    venv = tmp_path / 'quickstart-venv'
+    (venv / 'bin').mkdir(parents=True)
+    calls = tmp_path / 'calls'
+    python = venv / 'bin' / 'python'
+    python.write_text('#!/bin/sh\necho "$*" >> %s\n' % calls)
+    python.chmod(0o755)
+    environ = {k: v for k, v in os.environ.items()
+               if not k.startswith(('PIP_', 'NOVA_MINI_'))}
+
+    def run(script, **env):
+        proc = subprocess.run(
+            ['bash', '-c', 'set -euo pipefail; source "$0"; ' + script,
+             str(repo / 'tools' / 'lib.sh')],
+            env=dict(environ, **env), capture_output=True, text=True,
+            timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stderr
+
+    run('quickstart_venv=%s; %s' % (venv, prebuild))
+    installed = calls.read_text().splitlines()
+    assert len(installed) == 1
+    assert installed[0].endswith(
+        'install -e . -e ./contrib/nova-mini-deploy '
+        '-e ./contrib/sample-vendordata-service '
+        'python-openstackclient python-ironicclient'), installed
+    logged = run(stack_steps[0], NOVA_MINI_VENV=str(venv))
+    assert 'venv %s is up to date' % venv in logged
+    assert calls.read_text().splitlines() == installed

@@ -11,10 +11,10 @@
 #    under the License.
 
 """The constraints of the venvs the harness builds from PyPI
-(tools/constraints/: Keystone and Glance by nova_mini_deploy.venvs,
-Tempest by tools/run-tests.sh): every line a pin, the service's own
-release the one the harness asks for, and a venv built with other
-constraints rebuilt.
+(tools/constraints/: Keystone, Glance and sushy-tools by
+nova_mini_deploy.venvs, Tempest by tools/run-tests.sh): every line a pin,
+the service's own release the one the harness asks for, and a venv built
+with other constraints rebuilt.
 """
 
 import os
@@ -26,6 +26,7 @@ import pytest
 
 from nova_mini_deploy import glance
 from nova_mini_deploy import keystone
+from nova_mini_deploy import redfish_emulator
 from nova_mini_deploy import venvs
 
 REPO = venvs.CHECKOUT
@@ -50,6 +51,14 @@ def test_the_service_release_is_the_pinned_one(name, module):
     pins = _pins(name)
     assert pins[name] == module.VERSION
     assert 'gunicorn' in pins
+
+
+def test_the_sushy_tools_release_is_the_pinned_one():
+    # The emulator serves itself (sushy-emulator's own server): no
+    # gunicorn.
+    pins = _pins('sushy-tools')
+    assert pins['sushy-tools'] == redfish_emulator.VERSION
+    assert 'bcrypt' in pins
 
 
 def test_tempest_releases_are_the_pinned_ones():

@@ -61,5 +61,7 @@ def test_cli_help():
         capture_output=True, text=True, timeout=120, cwd='/')
     assert proc.returncode == 0, proc.stderr
     for command in ('up', 'down', 'status', 'ensure-rabbitmq',
-                    'ensure-keystone-venv', 'ensure-glance-venv'):
+                    'ensure-keystone-venv', 'ensure-glance-venv',
+                    'ensure-sushy-tools-venv', 'redfish-emulator-up',
+                    'redfish-emulator-down'):
         assert command in proc.stdout

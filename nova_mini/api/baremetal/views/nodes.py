@@ -27,7 +27,7 @@ from nova_mini.api import secrets
 from nova_mini import exception_baremetal
 from nova_mini import objects
 from nova_mini.objects.baremetal import allocation as allocation_obj
-from nova_mini.objects.baremetal import conductor
+from nova_mini.objects.baremetal import node_conductor
 from nova_mini.objects.baremetal import node_interfaces
 from nova_mini.policies.baremetal import nodes as policies
 from nova_mini import states
@@ -78,13 +78,14 @@ FIELDS = ('uuid', 'name', 'chassis_uuid', 'driver', 'driver_info',
           'retired_reason') + node_interfaces.FIELDS + (
     'traits', 'owner', 'lessee', 'created_at', 'updated_at')
 # Fields of Ironic's nodes that nova_mini keeps no state for, and the
-# value they always have: it has no conductor locks (reservation), no
-# step in progress (clean and deploy steps run within their request) and
-# no faults (power failures).
-# ``conductor`` is one of the alive conductors of the registry (the API
-# services, which do the conductors' work): see objects/baremetal/conductor.py.
+# value they always have: no step in progress (clean and deploy steps run
+# within their request) and no faults (power failures). ``reservation``
+# is the stored one: the host of the nova-mini-conductor working on the
+# node (nova_mini.conductor.task_manager).
+# ``conductor`` is one of the alive conductors of the registry: the hash
+# ring's host of a redfish node, one of the API services of a fake-hardware
+# node (see objects/baremetal/node_conductor.py).
 _FIXED = {
-    'reservation': None,
     'clean_step': {},
     'deploy_step': {},
     'fault': None,
@@ -163,7 +164,7 @@ class NodeView(base.ResourceView):
         self._chassis_uuids = {}
         self._allocation_uuids = {}
         self._pending_allocations = set()
-        self._alive_conductors = None
+        self._conductors = node_conductor.NodeConductors(self.context)
 
     def _can(self, rule, node=None):
         """Whether the caller passes ``rule`` (on ``node``'s projects);
@@ -251,12 +252,10 @@ class NodeView(base.ResourceView):
         return getattr(node, name)
 
     def _conductor(self, node):
-        """The conductor of ``node`` among the alive ones (None while none
-        is); the registry is read once per request.
+        """The conductor of ``node`` (None while none alive drives it);
+        the registry is read once per request.
         """
-        if self._alive_conductors is None:
-            self._alive_conductors = conductor.alive_hostnames(self.context)
-        return conductor.conductor_for(node.id, self._alive_conductors)
+        return self._conductors.host(node)
 
     def _allocation_uuid(self, node):
         """The uuid of the allocation holding ``node`` (None: none); a

@@ -18,11 +18,13 @@ conductors (their ``conductor``, the ``conductor`` filter, the drivers'
 """
 
 import datetime
+import uuid
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
 import webtest
 
+from nova_mini.conductor import hash_ring
 from nova_mini import conductor_heartbeat
 from nova_mini import context as nm_context
 from nova_mini.db import models
@@ -172,3 +174,76 @@ def test_the_list_is_paged_by_hostname(api_fixture_factory):
     desc = _get(app, '/conductors?sort_key=hostname&sort_dir=desc')
     assert [c['hostname'] for c in desc['conductors']] == sorted(
         [fixture.conf.host, 'api-b'], reverse=True)
+
+
+def test_redfish_nodes_show_the_hash_ring_host(api_fixture_factory,
+                                               backend):
+    # Two nova-mini-conductors drive redfish, two API services
+    # fake-hardware: each kind of node shows, and is filtered by, a
+    # conductor of its own kind; a redfish node is the hash ring's.
+    fixture, app = _api(api_fixture_factory, backend)
+    admin = nm_context.get_admin_context()
+    conductor.register_host(admin, 'api-b')
+    for host in ('cond-a', 'cond-b'):
+        conductor.register_host(admin, host, ['redfish'])
+    hash_ring.reset()
+    apis = sorted([fixture.conf.host, 'api-b'])
+    fake = [builders.create_node(admin, 'f%d' % i) for i in range(6)]
+    redfish = [builders.create_node(admin, 'r%d' % i, driver='redfish',
+                                    uuid=str(uuid.UUID(int=i + 1)))
+               for i in range(12)]
+    # No conductor of its group drives it: none.
+    other = builders.create_node(admin, 'other', driver='redfish',
+                                 conductor_group='rack-9')
+    ring = {node.uuid: hash_ring.host_for(admin, node) for node in redfish}
+    assert set(ring.values()) == {'cond-a', 'cond-b'}
+    listed = {node['uuid']: node['conductor'] for node in _get(
+        app, '/nodes?fields=uuid,conductor&limit=100')['nodes']}
+    for node in redfish:
+        assert listed[node.uuid] == ring[node.uuid]
+        assert _get(app, '/nodes/%s?fields=conductor' % node.uuid)[
+            'conductor'] == ring[node.uuid]
+    assert {listed[node.uuid] for node in fake} == set(apis)
+    assert listed[other.uuid] is None
+    for host in ('cond-a', 'cond-b'):
+        want = sorted(u for u, h in ring.items() if h == host)
+        got = _get(app, '/nodes?conductor=%s&fields=uuid' % host)['nodes']
+        assert sorted(node['uuid'] for node in got) == want
+        # Paged: the same nodes, two at a time.
+        seen, path = [], '/nodes?conductor=%s&fields=uuid&limit=2' % host
+        while path:
+            page = _get(app, path)
+            seen += [node['uuid'] for node in page['nodes']]
+            path = page.get('next', '').split('/baremetal/v1', 1)[-1]
+        assert sorted(seen) == want
+    for host in apis:
+        got = {node['uuid'] for node in _get(
+            app, '/nodes?conductor=%s&fields=uuid' % host)['nodes']}
+        assert got == {node.uuid for node in fake
+                       if listed[node.uuid] == host}
+    # A conductor that died: its nodes go to the other one.
+    _set_updated_at(fixture.database.url, 'cond-b',
+                    timeutils.utcnow() - datetime.timedelta(days=1))
+    hash_ring.reset()
+    assert _get(app, '/nodes?conductor=cond-b')['nodes'] == []
+    assert len(_get(app, '/nodes?conductor=cond-a')['nodes']) == 12
+    listed = _get(app, '/nodes?fields=uuid,driver,conductor')['nodes']
+    assert {node['conductor'] for node in listed
+            if node['driver'] == 'redfish' and
+            node['uuid'] != other.uuid} == {'cond-a'}
+
+
+def test_fake_hardware_nodes_have_no_conductor_without_an_api(
+        api_fixture_factory):
+    # Only nova-mini-conductors alive: a fake-hardware node has none
+    # (never a conductor that does not drive fake-hardware).
+    fixture, app = _api(api_fixture_factory, 'sqlite')
+    admin = nm_context.get_admin_context()
+    conductor.register_host(admin, 'cond-a', ['redfish'])
+    _set_updated_at(fixture.database.url, fixture.conf.host,
+                    timeutils.utcnow() - datetime.timedelta(days=1))
+    hash_ring.reset()
+    node = builders.create_node(admin, 'f')
+    assert _get(app, '/nodes/%s?fields=conductor' % node.uuid)[
+        'conductor'] is None
+    assert _get(app, '/nodes?conductor=cond-a')['nodes'] == []

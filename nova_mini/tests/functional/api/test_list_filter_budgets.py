@@ -132,7 +132,8 @@ def test_patterns_no_server_can_stall_on_are_fast(app):
     assert [s['name'] for s in listed] == ['web-1', 'web-2']
 
 
-@pytest.mark.parametrize('pattern', ['web[', '(?P<', 'a{2,1}', '*a'])
+@pytest.mark.parametrize('pattern', ['web[', '(?P<', 'a{2,1}', '*a',
+                                     '((aa{e<=1}a|))*'])
 def test_invalid_pattern_is_400(app, pattern):
     _boot('web-1')
     response = _servers(app, status=400, name=pattern)

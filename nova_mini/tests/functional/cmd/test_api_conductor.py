@@ -15,7 +15,8 @@ registry (nova_mini.cmd.api.APIServer): registered once it listens,
 refreshed every heartbeat interval, offline once it stopped on SIGTERM.
 The server runs in a child process with a stand-in WSGI app, on the
 module's database. Under uwsgi or mod_wsgi, each process building
-nova_mini.wsgi.api's application registers and refreshes its host.
+nova_mini.wsgi.api's application registers and refreshes its host. A
+host a nova-mini-conductor holds is refused, the refusal logged once.
 """
 
 import os
@@ -24,11 +25,14 @@ import socket
 import subprocess
 import sys
 import textwrap
-import time
 
 import sqlalchemy as sa
 
+from nova_mini import context as nm_context
 from nova_mini.db import models
+from nova_mini.objects.baremetal import conductor as conductor_obj
+from nova_mini.tests.fixtures import console_scripts
+from nova_mini_deploy import util
 
 _SERVER = textwrap.dedent('''
     import sys
@@ -65,16 +69,6 @@ def _row(engine):
                 models.Conductor.hostname == 'api-under-test')).first()
 
 
-def _wait_for(predicate, timeout=30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError('not in %d seconds' % timeout)
-
-
 def test_the_service_registers_refreshes_and_goes_offline(db, tmp_path):
     script = tmp_path / 'server.py'
     script.write_text(_SERVER)
@@ -83,13 +77,15 @@ def test_the_service_registers_refreshes_and_goes_offline(db, tmp_path):
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env=dict(os.environ))
     try:
-        first = _wait_for(lambda: _row(db.engine))
+        first = util.wait_until(lambda: _row(db.engine), 30,
+                                'the conductor row')
         assert first.online
         assert first.drivers == ['fake-hardware']
         assert first.conductor_group == ''
         # The heartbeat thread refreshes it every second.
-        _wait_for(lambda: _row(db.engine).updated_at > first.updated_at,
-                  timeout=10)
+        util.wait_until(
+            lambda: _row(db.engine).updated_at > first.updated_at, 10,
+            'the conductor row refreshed')
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)
     finally:
@@ -130,10 +126,55 @@ def test_the_wsgi_application_registers_and_refreshes(db, tmp_path):
         while not output or output[-1] not in (b'built\n', b''):
             output.append(proc.stdout.readline())
         assert output[-1] == b'built\n', b''.join(output)
-        first = _wait_for(lambda: _row(db.engine))
+        first = util.wait_until(lambda: _row(db.engine), 30,
+                                'the conductor row')
         assert first.online
-        _wait_for(lambda: _row(db.engine).updated_at > first.updated_at,
-                  timeout=10)
+        util.wait_until(
+            lambda: _row(db.engine).updated_at > first.updated_at, 10,
+            'the conductor row refreshed')
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_host_a_conductor_holds_is_refused(db, tmp_path):
+    # A nova-mini-conductor holds the host alive: the API would keep it
+    # alive once killed, so the API refuses to start and leaves the row.
+    conductor_obj.register_host(nm_context.get_admin_context(),
+                                'api-under-test', ['redfish'])
+    before = _row(db.engine)
+    script = tmp_path / 'server.py'
+    script.write_text(_SERVER)
+    proc = subprocess.run(
+        [sys.executable, str(script), db.url, str(_free_port())],
+        capture_output=True, text=True, timeout=60, env=dict(os.environ))
+    assert proc.returncode == 1
+    assert ('Conductor api-under-test already registered by another '
+            'service (drivers redfish): nova-mini-api and '
+            'nova-mini-conductor need a [DEFAULT] host of their own.'
+            in proc.stderr + proc.stdout)
+    after = _row(db.engine)
+    assert (after.drivers, after.updated_at) == (['redfish'],
+                                                 before.updated_at)
+
+
+def test_the_refusal_is_logged_once(tmp_path):
+    # The console script, logging as configured (oslo.log): one ERROR
+    # line, the refusal said once (not repeated as the exception's text).
+    sections = ('[DEFAULT]\nhost = api-under-test\n'
+                '[api]\nauth_strategy = noauth2\nbind_host = 127.0.0.1\n'
+                'bind_port = %d\nworkers = 1\n' % _free_port())
+    with console_scripts.synced_database(tmp_path, sections) as config_file:
+        conductor_obj.register_host(nm_context.get_admin_context(),
+                                    'api-under-test', ['redfish'])
+    result = console_scripts.run('nova-mini-api', config_file)
+    output = result.stderr + result.stdout
+    assert result.returncode == 1, output
+    lines = [line for line in output.splitlines() if 'ERROR' in line]
+    assert len(lines) == 1, output
+    assert lines[0].endswith(
+        'Could not register conductor api-under-test: Conductor '
+        'api-under-test already registered by another service (drivers '
+        'redfish): nova-mini-api and nova-mini-conductor need a [DEFAULT] '
+        'host of their own.'), output
+    assert output.count('already registered') == 1, output

@@ -22,6 +22,7 @@ import urllib.parse
 from keystoneauth1 import session as ks_session
 import pytest
 
+from nova_mini.cmd import manage
 from nova_mini.tests.fixtures import console_scripts
 from nova_mini_deploy import glance as glance_harness
 from nova_mini_deploy import util
@@ -34,11 +35,14 @@ LEGACY = 'OS::Compute::NovaMini::Image'
 @pytest.fixture(scope='module')
 def glance(tmp_path_factory):
     state = tmp_path_factory.mktemp('glance')
-    service = glance_harness.Glance(str(state), util.free_port()).setup()
+    # One worker: the tests' requests come one at a time.
+    service = glance_harness.Glance(str(state), util.free_port(),
+                                    workers=1).setup()
     metadefs = state / 'metadefs'
-    written = console_scripts.run('nova-mini-manage', None,
-                                  'image-properties', 'metadefs',
-                                  '--output-dir', str(metadefs))
+    # nova-mini-manage's main in process (the console script's start is
+    # test_manage's): the files it writes are the subject.
+    written = console_scripts.call(manage.main, None, 'image-properties',
+                                   'metadefs', '--output-dir', str(metadefs))
     assert written.returncode == 0, written.stderr
     util.run([os.path.join(service.venv, 'bin', 'glance-manage'),
               '--config-file', service.conf_path, 'db', 'load_metadefs',

@@ -10,7 +10,8 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""nova-mini-manage image-properties audit, the console script, against a
+"""nova-mini-manage image-properties audit (its ``main`` in process; the
+console script itself in test_audit_without_glance_exits_2) against a
 real Glance (its pipeline without authentication, reached at ``[glance]
 endpoint_override``) holding images of each visibility, and the flavors
 of a database made by ``db sync``.
@@ -21,8 +22,10 @@ import json
 from keystoneauth1 import session as ks_session
 import pytest
 
+from nova_mini.cmd import manage
 from nova_mini.cmd import manage_image_audit
 from nova_mini import context as nm_context
+from nova_mini import objects
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import console_scripts
 from nova_mini_deploy import glance as glance_harness
@@ -61,8 +64,10 @@ INVALID_MESSAGE = ("Invalid image metadata. Error: Image property "
 
 @pytest.fixture(scope='module')
 def glance(tmp_path_factory):
+    # One worker: the audit's requests come one at a time.
     service = glance_harness.Glance(
-        str(tmp_path_factory.mktemp('glance')), util.free_port()).setup()
+        str(tmp_path_factory.mktemp('glance')), util.free_port(),
+        workers=1).setup()
     service.start()
     try:
         session = ks_session.Session(timeout=60)
@@ -107,9 +112,15 @@ def flavors_and_glance(tmp_path, glance):
         yield config_file
 
 
-def audit(config_file, *args):
-    return console_scripts.run('nova-mini-manage', config_file,
-                               'image-properties', 'audit', *args)
+def audit(config_file, *args, script=False):
+    """The audit's result; by the console script itself with ``script``,
+    else its ``main`` in process.
+    """
+    if script:
+        return console_scripts.run('nova-mini-manage', config_file,
+                                   'image-properties', 'audit', *args)
+    return console_scripts.call(manage.main, config_file,
+                                'image-properties', 'audit', *args)
 
 
 def _by_image(report):
@@ -172,7 +183,7 @@ def test_audit_table_and_strict(flavors_and_glance):
 def test_audit_of_clean_images_exits_0(tmp_path):
     # A Glance of its own, with only the clean image.
     clean = glance_harness.Glance(str(tmp_path / 'clean'),
-                                  util.free_port()).setup()
+                                  util.free_port(), workers=1).setup()
     clean.start()
     try:
         clean.ensure_image(ks_session.Session(timeout=60), 'clean',
@@ -192,7 +203,7 @@ def test_audit_of_clean_images_exits_0(tmp_path):
 
 def test_audit_without_glance_exits_2(tmp_path):
     result = audit(_config(tmp_path, 'http://127.0.0.1:%d' %
-                           util.free_port()))
+                           util.free_port()), script=True)
     assert result.returncode == 2
     assert result.stderr.startswith('Cannot list the images in Glance: '
                                     'ConnectFailure'), result.stderr
@@ -238,3 +249,20 @@ def test_private_flavors_of_the_owner(tmp_path):
         ('conflict', 'flavor mine', PINNING_MESSAGE)]
     assert [f.flavorid for f in manage_image_audit.flavors_of(
         flavors, None)] == ['public-any']
+
+
+def test_an_image_a_boot_refuses_for_its_cpu_arch_conflicts():
+    """Typed as a boot types it (image_flavor_rules.check): a cpu_arch
+    that is no architecture is what a boot answers with each flavor, not
+    the audit's failure.
+    """
+    objects.register_all()
+    flavors = [objects.Flavor(flavorid=name, name=name, vcpus=1,
+                              memory_mb=1024, extra_specs={})
+               for name in ('a', 'b')]
+    image = {'id': PINNED, 'name': 'odd', 'status': 'active',
+             'cpu_arch': 'pdp11'}
+    found = manage_image_audit.conflicts_of(image, flavors)
+    assert [(kind, where) for kind, where, _message in found] == [
+        ('conflict', 'flavor a'), ('conflict', 'flavor b')]
+    assert all("cpu_arch='pdp11'" in message for _k, _w, message in found)

@@ -11,7 +11,9 @@
 #    under the License.
 
 """``nova-mini-manage node list`` with the trait filters, run as an
-operator runs it, beside the API's ``GET /v1/nodes`` on the same rows.
+operator runs it (its ``main`` in process; the console script itself in
+test_no_filter_lists_every_node_in_a_table), beside the API's
+``GET /v1/nodes`` on the same rows.
 """
 
 import json
@@ -19,6 +21,7 @@ import random
 
 import pytest
 
+from nova_mini.cmd import manage
 from nova_mini import context as nm_context
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import console_scripts
@@ -50,8 +53,8 @@ def _make_fleet():
 
 
 def _listed(config_file, *args):
-    proc = console_scripts.run('nova-mini-manage', config_file, 'node',
-                               'list', '--format', 'json', *args)
+    proc = console_scripts.call(manage.main, config_file, 'node', 'list',
+                                '--format', 'json', *args)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -109,8 +112,8 @@ def test_no_filter_lists_every_node_in_a_table(fleet):
 def test_bad_filters_are_refused_as_the_api_refuses_them(fleet, args,
                                                          message):
     config_file, _ = fleet
-    proc = console_scripts.run('nova-mini-manage', config_file, 'node',
-                               'list', *args)
+    proc = console_scripts.call(manage.main, config_file, 'node', 'list',
+                                *args)
     assert proc.returncode == 1
     assert message in proc.stderr
     assert proc.stdout == ''

@@ -10,8 +10,9 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""``nova-mini-status upgrade check`` run as an operator runs it: the
-console script, a config file, a SQLite database made by ``db sync``.
+"""``nova-mini-status upgrade check`` run as an operator runs it: a
+config file, a SQLite database made by ``db sync``; the command's ``main``
+in process, the console script itself in test_human_readable_table.
 """
 
 from importlib import metadata
@@ -20,7 +21,12 @@ import re
 
 import pytest
 
+import sqlalchemy as sa
+
+from nova_mini.cmd import status as status_cmd
 from nova_mini import context as nm_context
+from nova_mini.db import models
+from nova_mini.objects.baremetal import conductor as conductor_obj
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import console_scripts
 
@@ -29,8 +35,8 @@ SUCCESS, WARNING, FAILURE = 0, 1, 2
 
 def status(config_file):
     """Run the check with --json; return (exit status, {check: result})."""
-    proc = console_scripts.run('nova-mini-status', config_file, 'upgrade',
-                               'check', '--json')
+    proc = console_scripts.call(status_cmd.main, config_file, 'upgrade',
+                                'check', '--json', prog=None)
     assert proc.stdout, proc.stderr
     report = json.loads(proc.stdout)
     return proc.returncode, {check['check']: check
@@ -48,7 +54,8 @@ def test_a_ready_deployment_passes(synced):
     assert code == SUCCESS
     assert {name: check['result'] for name, check in checks.items()} == {
         'Database schema': SUCCESS, 'Flavor extra specs': SUCCESS,
-        'Node traits': SUCCESS, 'Metadata shared secret': SUCCESS,
+        'Node traits': SUCCESS, 'Bare-metal conductors': SUCCESS,
+        'Metadata shared secret': SUCCESS,
         'Policy file JSON to YAML migration': SUCCESS}
     assert 'schema is at 0' in checks['Database schema']['details']
 
@@ -127,3 +134,52 @@ def test_human_readable_table(synced):
     assert proc.returncode == SUCCESS, proc.stdout + proc.stderr
     assert 'Check: Node traits' in proc.stdout
     assert 'Result: Success' in proc.stdout
+
+
+def test_redfish_nodes_without_a_conductor_warn(synced, tmp_path):
+    context = nm_context.get_admin_context()
+    builders.create_node(context, 'r1', driver='redfish')
+    builders.create_node(context, 'r2', driver='redfish')
+    builders.create_node(context, 'r3', driver='redfish',
+                         conductor_group='rack-9')
+    # nova-mini-api only: fake-hardware.
+    conductor_obj.register_host(context, 'api-1')
+
+    code, checks = status(synced)
+
+    assert code == WARNING
+    check = checks['Bare-metal conductors']
+    assert check['result'] == WARNING
+    assert ('2 redfish node(s) of conductor group "" have no alive '
+            'nova-mini-conductor driving redfish' in check['details'])
+    assert ('1 redfish node(s) of conductor group "rack-9"'
+            in check['details'])
+
+    # A conductor of the default group: only the other group's node.
+    conductor_obj.register_host(context, 'cond-1', ['redfish'])
+    code, checks = status(synced)
+    details = checks['Bare-metal conductors']['details']
+    assert 'conductor group ""' not in details
+    assert details.startswith('1 redfish node(s) of conductor group '
+                              '"rack-9"')
+
+
+def test_a_host_shared_by_the_api_and_a_conductor_warns(synced, tmp_path):
+    # A row registered by both, as an earlier release allowed.
+    context = nm_context.get_admin_context()
+    conductor_obj.register_host(context, 'both-1', ['redfish'])
+    engine = sa.create_engine('sqlite:///%s' % (tmp_path /
+                                                'nova_mini.sqlite'))
+    with engine.begin() as connection:
+        connection.execute(models.Conductor.__table__.update().values(
+            drivers=['fake-hardware', 'redfish']))
+    engine.dispose()
+
+    code, checks = status(synced)
+
+    assert code == WARNING
+    check = checks['Bare-metal conductors']
+    assert check['result'] == WARNING
+    assert check['details'].startswith(
+        'Host(s) both-1 are registered by both nova-mini-api and '
+        'nova-mini-conductor')

@@ -15,6 +15,7 @@ what their replies become, failures, parallel calls and the HTTP cache."""
 
 import email.utils
 import json
+import threading
 import time
 from unittest import mock
 
@@ -175,19 +176,31 @@ def test_a_failure_is_fatal_when_configured(serve, dynamic):
 
 
 def test_targets_are_called_in_parallel(serve, dynamic):
-    one = serve(http_servers.json_reply({'n': 1}, delay=0.3))
-    two = serve(http_servers.json_reply({'n': 2}, delay=0.3))
-    three = serve(http_servers.json_reply({'n': 3}, delay=0.3))
+    # Each target answers only once all three have been asked (a barrier,
+    # not a clock): called one after the other, the first would wait in
+    # vain, answer 500 and be left out.
+    everyone_asked = threading.Barrier(3)
+
+    def reply_when_all_asked(number):
+        def reply(_request):
+            try:
+                everyone_asked.wait(timeout=10)
+            except threading.BrokenBarrierError:
+                return http_servers.json_reply({}, status=500)
+            return http_servers.json_reply({'n': number})
+        return reply
+
+    one, two, three = (serve(reply_when_all_asked(n)) for n in (1, 2, 3))
     providers = dynamic('one@' + one.url, 'two@' + two.url,
                         'three@' + three.url,
-                        vendordata_dynamic_cache_max_age=0)
-    providers.vendor_data2(make_instance())     # connections warmed up
-    started = time.monotonic()
-    result = providers.vendor_data2(make_instance())
-    elapsed = time.monotonic() - started
-    assert result == {'static': {}, 'one': {'n': 1}, 'two': {'n': 2},
-                      'three': {'n': 3}}
-    assert elapsed < 0.55, elapsed
+                        vendordata_dynamic_cache_max_age=0,
+                        vendordata_dynamic_read_timeout=20)
+
+    for _call in range(2):
+        assert providers.vendor_data2(make_instance()) == {
+            'static': {}, 'one': {'n': 1}, 'two': {'n': 2},
+            'three': {'n': 3}}
+    assert (one.calls, two.calls, three.calls) == (2, 2, 2)
 
 
 # The HTTP cache.

@@ -176,9 +176,14 @@ def venv(tmp_path_factory):
         wheels.append(wheel)
     path = root / 'venv'
     python = getattr(sys, '_base_executable', None) or sys.executable
-    _run([python, '-m', 'venv', str(path)], log, cwd=str(root))
-    _run([str(path / 'bin' / 'python'), '-m', 'pip', 'install', '-q',
-          '--no-compile', '--no-index', '--find-links', _wheelhouse(log)]
+    # Without pip of its own (ensurepip's install of pip was the slowest
+    # step of the set-up): this environment's pip installs into it
+    # (--python), from the wheels only, as the venv's own pip would.
+    _run([python, '-m', 'venv', '--without-pip', str(path)], log,
+         cwd=str(root))
+    _run([sys.executable, '-m', 'pip', '--python',
+          str(path / 'bin' / 'python'), 'install', '-q', '--no-compile',
+          '--no-index', '--find-links', _wheelhouse(log)]
          + wheels + ['-r', REQUIREMENTS], log, cwd=str(root))
     return path
 

@@ -71,7 +71,7 @@ def _node(name):
 
 
 def test_version_history_is_current():
-    assert rpcapi.VERSION == '1.2'
+    assert rpcapi.VERSION == '1.4'
     assert manager.SchedulerManager.target.version == rpcapi.VERSION
 
 
@@ -112,3 +112,16 @@ def test_pinned_to_1_1_refuses_builds(fake_rpc):
     with pytest.raises(exception.SchedulerUpgrading, match='1.2'):
         api.build_instances(nm_context.get_admin_context(), _spec(),
                             [str(uuid.uuid4())])
+
+
+def test_pinned_to_1_2_refuses_rebuilds_in_a_rebuild_s_words(fake_rpc):
+    fake_rpc.config(scheduler='1.2', group='upgrade_levels')
+    api = rpcapi.SchedulerAPI(fake_rpc.conf)
+    with pytest.raises(exception.SchedulerUpgrading) as caught:
+        api.rebuild_instance(nm_context.get_admin_context(),
+                             str(uuid.uuid4()), str(uuid.uuid4()), {})
+    message = caught.value.format_message()
+    # The server exists: nothing is said to be "not created".
+    assert 'Nothing was created' not in message
+    assert 'The server was not rebuilt' in message
+    assert 'needs 1.3' in message

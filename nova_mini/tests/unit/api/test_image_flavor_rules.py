@@ -366,3 +366,23 @@ def test_rules_in_nova_order():
     # Nova's API checks memory encryption before the CPU policy.
     assert [name for name, _rule, _rebuild in rules.RULES][:4] == [
         'memory encryption', 'pmu', 'realtime', 'cpu policy']
+
+
+def test_check_sets_what_the_scheduler_reads():
+    # The image as a boot reads it from Glance, not typed yet: check's
+    # typing is what the request spec carries to the scheduler.
+    image = image_meta.ImageMeta.untyped_from_glance({
+        'id': IMAGE_ID, 'status': 'active', 'architecture': 'AMD64',
+        'cpu_arch': 'i386', 'trait:CUSTOM_X': 'required'})
+    rules.check(_flavor({}), image)
+    assert (image.properties.hw_architecture, image.properties.cpu_arch,
+            image.properties.traits_required) == ('x86_64', 'i686',
+                                                  ['CUSTOM_X'])
+
+
+def test_check_refuses_a_cpu_arch_that_is_no_architecture():
+    image = image_meta.ImageMeta.untyped_from_glance(
+        {'id': IMAGE_ID, 'cpu_arch': 'pdp11'})
+    with pytest.raises(exception.InvalidRequestSpec) as info:
+        rules.check(_flavor({}), image)
+    assert 'cpu_arch' in info.value.format_message()

@@ -15,15 +15,13 @@
 through the ``nova_mini.image_property_validators`` entry point."""
 
 import logging
-import sys
-import textwrap
 
 import pytest
-from stevedore import extension
 
 from nova_mini.api.validation.extra_specs import registry as xs_registry
 from nova_mini.api.validation.image_properties import base
 from nova_mini.api.validation.image_properties import registry
+from nova_mini.tests.fixtures import plugins
 
 
 @pytest.fixture(scope='module')
@@ -218,25 +216,12 @@ def installed_plugin(tmp_path, monkeypatch):
     """A real distribution on sys.path with an entry point in the image
     property namespace (and one that fails to import).
     """
-    (tmp_path / 'acme_image_props.py').write_text(PLUGIN_MODULE)
-    info = tmp_path / 'acme_image_props-1.0.dist-info'
-    info.mkdir()
-    (info / 'METADATA').write_text(
-        'Metadata-Version: 2.1\nName: acme-image-props\nVersion: 1.0\n')
-    (info / 'entry_points.txt').write_text(textwrap.dedent('''\
-        [%s]
-        acme = acme_image_props:DEFINITIONS
-        acme_broken = acme_image_props_missing:DEFINITIONS
-        ''' % registry.PLUGIN_NAMESPACE))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    # stevedore keeps each namespace's entry points for the process: a
-    # registry built earlier (the installed sample plugin) would hide
-    # this one.
-    cache = extension.ExtensionManager.ENTRY_POINT_CACHE
-    cache.pop(registry.PLUGIN_NAMESPACE, None)
-    yield
-    cache.pop(registry.PLUGIN_NAMESPACE, None)
-    sys.modules.pop('acme_image_props', None)
+    with plugins.installed(tmp_path, monkeypatch, 'acme_image_props',
+                           PLUGIN_MODULE, {registry.PLUGIN_NAMESPACE: {
+                               'acme': 'acme_image_props:DEFINITIONS',
+                               'acme_broken':
+                                   'acme_image_props_missing:DEFINITIONS'}}):
+        yield
 
 
 def test_operator_plugins_add_definitions_below_in_tree(installed_plugin,

@@ -213,3 +213,41 @@ def test_bodies_at_the_provision_limit_parse_in_linear_time_and_memory():
     finally:
         gc.enable()
         tracemalloc.stop()
+
+
+# The request's parsed body (nova_mini.api.wsgi.APIRequest.json)
+
+def _counting_request(data):
+    import io
+
+    import webob
+
+    from nova_mini.api import wsgi
+
+    class Counting(wsgi.APIRequest):
+        reads = 0
+
+        def _read(self):
+            type(self).reads += 1
+            return webob.Request.body.fget(self)
+
+        body = property(_read, webob.Request.body.fset)
+
+    environ = webob.Request.blank('/', method='POST').environ
+    environ['wsgi.input'] = io.BytesIO(data)
+    environ['CONTENT_LENGTH'] = str(len(data))
+    environ['CONTENT_TYPE'] = 'application/json'
+    return Counting(environ)
+
+
+def test_request_body_read_once_and_parsed_once():
+    req = _counting_request(b'{"a": [1, 2]}')
+    assert req.json == {'a': [1, 2]}
+    assert req.json is req.json
+    assert type(req).reads == 1
+
+
+def test_request_empty_body_is_none():
+    req = _counting_request(b'')
+    assert req.json is None
+    assert type(req).reads == 1

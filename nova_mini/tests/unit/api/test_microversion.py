@@ -277,3 +277,53 @@ def test_handler_version_ranges(name, api, func):
 def test_schema_versions_must_increase(schemas):
     with pytest.raises(ValueError):
         validation.body(schemas)
+
+
+# The negotiated versions and answer headers kept
+
+def test_the_same_header_texts_negotiate_once():
+    api = microversion.VersionedAPI(
+        'compute', 'X-OpenStack-Nova-API-Version', COMPUTE.history)
+    headers = {'OpenStack-API-Version': 'compute 2.60'}
+    first = api.negotiate(webob.Request.blank('/', headers=headers).headers)
+    again = api.negotiate(webob.Request.blank('/', headers=headers).headers)
+    assert first == again == APIVersion('2.60')
+    info = api._negotiated.cache_info()
+    assert (info.hits, info.misses) == (1, 1)
+    # No header at all is one entry too (the oldest version).
+    assert api.negotiate(webob.Request.blank('/').headers) == (2, 1)
+    # The legacy header is part of what is kept.
+    assert api.negotiate(webob.Request.blank('/', headers={
+        'X-OpenStack-Nova-API-Version': '2.70'}).headers) == (2, 70)
+
+
+def test_a_refused_text_is_refused_every_time():
+    api = microversion.VersionedAPI(
+        'compute', 'X-OpenStack-Nova-API-Version', COMPUTE.history)
+    for _ in range(2):
+        with pytest.raises(exception.APIVersionNotSupported) as caught:
+            api.negotiate(webob.Request.blank('/', headers={
+                'OpenStack-API-Version': 'compute 3.0'}).headers)
+        assert caught.value.kwargs['version'] == '3.0'
+        with pytest.raises(exception.InvalidAPIVersion):
+            api.negotiate(webob.Request.blank('/', headers={
+                'OpenStack-API-Version': 'compute 2.x'}).headers)
+    assert api._negotiated.cache_info().currsize == 0
+
+
+def test_long_header_texts_are_not_kept():
+    api = microversion.VersionedAPI(
+        'compute', 'X-OpenStack-Nova-API-Version', COMPUTE.history)
+    long_text = 'compute 2.60,' + ' ' * microversion.CACHED_TEXT_LENGTH
+    assert api.negotiate(webob.Request.blank('/', headers={
+        'OpenStack-API-Version': long_text}).headers) == (2, 60)
+    assert api._negotiated.cache_info().currsize == 0
+
+
+def test_response_headers_are_a_new_list_each_time():
+    headers = COMPUTE.response_headers(APIVersion('2.61'))
+    headers.append(('X-Extra', 'x'))
+    assert COMPUTE.response_headers(APIVersion('2.61')) == [
+        ('OpenStack-API-Version', 'compute 2.61'),
+        ('X-OpenStack-Nova-API-Version', '2.61'),
+        ('Vary', 'OpenStack-API-Version, X-OpenStack-Nova-API-Version')]

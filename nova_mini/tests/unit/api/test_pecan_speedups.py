@@ -24,6 +24,7 @@ import pecan.core
 import pecan.rest
 import pecan.routing
 import pecan.util
+import webob
 
 from nova_mini.api.compute import flavor_extra_specs
 from nova_mini.api.compute import flavors
@@ -130,3 +131,121 @@ def test_sub_resource_controller_refuses_routes_as_pecan_does():
             raise AssertionError('pecan no longer refuses route= on a '
                                  'RestController, or the check is skipped')
     assert Routed not in pecan_speedups._CHECKED_CLASSES
+
+
+def test_the_scan_replaced_is_still_what_pecan_routing_calls():
+    assert (pecan.routing._detect_custom_path_segments
+            is pecan_speedups.detect_custom_path_segments), (
+        'pecan.routing._detect_custom_path_segments is not ours any more')
+    assert '_detect_custom_path_segments(obj)' in inspect.getsource(
+        pecan.routing.find_object), (
+        'pecan.routing.find_object no longer calls '
+        '_detect_custom_path_segments: remove the speed-up or find the '
+        'new hook')
+    assert (pecan_speedups._OBSERVED_CONTROLLERS
+            is pecan.routing.__observed_controllers__)
+    assert list(inspect.signature(
+        pecan_speedups.PECAN_DETECT_CUSTOM_PATH_SEGMENTS).parameters) == [
+            'obj']
+    assert '__observed_controllers__.add(obj.__class__)' in \
+        inspect.getsource(pecan_speedups.PECAN_DETECT_CUSTOM_PATH_SEGMENTS)
+
+
+class _Counted(object):
+    """A controller that counts how often its attributes are listed."""
+
+    dir_calls = 0
+
+    def __dir__(self):
+        type(self).dir_calls += 1
+        return super().__dir__()
+
+    @pecan.expose(route='custom-path')
+    def custom(self):
+        return 'custom'
+
+
+def test_a_controller_class_is_scanned_once():
+    class Root(_Counted):
+        pass
+
+    pecan.routing._detect_custom_path_segments(Root())
+    assert Root.dir_calls >= 1
+    assert pecan.routing.__custom_routes__[(Root, 'custom-path')] == 'custom'
+    scanned = Root.dir_calls
+    for _ in range(3):
+        pecan.routing._detect_custom_path_segments(Root())
+    # pecan's own function lists the attributes on every call.
+    assert Root.dir_calls == scanned
+
+
+def test_custom_routes_and_their_conflicts_are_still_pecans():
+    class Root(_Counted):
+        @pecan.expose()
+        def index(self):
+            return 'index'
+
+    app = pecan.Pecan(Root(), use_context_locals=True)
+    for _ in range(2):
+        response = webob.Request.blank('/custom-path').get_response(app)
+        assert (response.status_int, response.text) == (200, 'custom')
+
+    class Clash(object):
+        @pecan.expose(route='taken')
+        def one(self):
+            pass
+
+        taken = 'an attribute of that name'
+
+    for _ in range(2):
+        try:
+            pecan.routing._detect_custom_path_segments(Clash())
+        except RuntimeError as exc:
+            assert 'existing attribute named "taken"' in str(exc)
+        else:
+            raise AssertionError('the conflict is no longer refused')
+    assert Clash not in pecan.routing.__observed_controllers__
+
+
+class _Request(object):
+    """A request bound to pecan's thread state that counts path reads."""
+
+    reads = 0
+
+    @property
+    def path(self):
+        type(self).reads += 1
+        return '/'
+
+
+def test_the_argument_lookup_replaced_is_still_pecans_hook():
+    assert (pecan.rest.RestController._get_args_for_controller
+            is pecan_speedups.get_args_for_controller)
+    source = inspect.getsource(pecan.rest.RestController)
+    assert 'self._get_args_for_controller(' in source
+    # What pecan's does, and what is skipped.
+    assert 'request.path' in inspect.getsource(
+        pecan_speedups.PECAN_GET_ARGS_FOR_CONTROLLER)
+
+
+def test_arguments_as_pecan_answers_them_without_the_path():
+    pecan.Pecan(flavors.FlavorsController())     # pecan's thread state
+    controller = flavor_extra_specs.FlavorExtraSpecsController('f1')
+    ours = pecan_speedups.get_args_for_controller
+    theirs = pecan_speedups.PECAN_GET_ARGS_FOR_CONTROLLER
+    methods = list(_controller_methods())
+    # No request bound: pecan passes request and response as arguments.
+    for method in methods:
+        assert ours(controller, method) == theirs(controller, method)
+    pecan.core.state.request = _Request()
+    try:
+        for method in methods:
+            reads = _Request.reads
+            assert ours(controller, method) == theirs(controller, method)
+            assert _Request.reads == reads + 1      # pecan's read only
+
+        def handler(self, flavor_id, key):
+            pass
+        assert ours(controller, handler) == ['flavor_id', 'key']
+    finally:
+        del pecan.core.state.request

@@ -52,7 +52,9 @@ function trueorfalse {
 
 function iniset {
     _stub_record iniset "$@"
-    "$STUB_PYTHON" - "$@" <<'PY'
+    # -S: configparser is all it needs; the site packages' .pth files
+    # (imports of their own) would be read at each of the many calls.
+    "$STUB_PYTHON" -S - "$@" <<'PY'
 import configparser, os, sys
 path, section, option, value = sys.argv[1:5]
 parser = configparser.RawConfigParser()

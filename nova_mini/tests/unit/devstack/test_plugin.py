@@ -40,7 +40,8 @@ from nova_mini_vendordata_sample import conf as sample_conf
 ROOT = pathlib.Path(__file__).resolve().parents[4]
 STUB = pathlib.Path(__file__).with_name('stub-functions.sh')
 DAEMONS = ['nova-mini-vendordata-sample', 'nova-mini-api',
-           'nova-mini-scheduler', 'nova-mini-metadata']
+           'nova-mini-scheduler', 'nova-mini-metadata',
+           'nova-mini-conductor']
 SAMPLE_URL = 'http://192.0.2.10:8790/'
 
 
@@ -85,9 +86,9 @@ def _optional(opt):
     return opt
 
 
-def _conf(path):
-    """The written file read with the options the daemons register:
-    nova_mini's, oslo.log's, oslo.messaging's and oslo.cache's.
+def _conf(path, *more):
+    """The written file (then ``more``) read with the options the daemons
+    register: nova_mini's, oslo.log's, oslo.messaging's and oslo.cache's.
     """
     conf = cfg.ConfigOpts()
     for group, options in opts.list_opts() + msg_opts.list_opts():
@@ -101,7 +102,8 @@ def _conf(path):
                            group=None if name == 'DEFAULT' else name)
     log.register_options(conf)
     oslo_cache.configure(conf)
-    conf([], project='nova_mini', default_config_files=[str(path)])
+    conf([], project='nova_mini',
+         default_config_files=[str(p) for p in (path,) + more])
     return conf
 
 
@@ -112,8 +114,12 @@ def _sections(path):
     return parser
 
 
-@pytest.fixture
-def stacked(tmp_path):
+@pytest.fixture(scope='module')
+def stacked(tmp_path_factory):
+    """(directory, calls) of one stack run through install, post-config
+    and extra, for the tests that only read what it left.
+    """
+    tmp_path = tmp_path_factory.mktemp('stacked')
     calls = _devstack(tmp_path, 'stack install', 'stack post-config',
                       'stack extra')
     return tmp_path, calls
@@ -201,9 +207,13 @@ def test_daemons_started_and_stopped_by_devstack(tmp_path):
     conf = tmp_path / 'etc' / 'nova_mini.conf'
     started = [call[1:] for call in calls if call[0] == 'run_process']
     sample = tmp_path / 'etc' / 'vendordata-sample.conf'
+    conductor = tmp_path / 'etc' / 'nova-mini-conductor.conf'
+    configs = {'nova-mini-vendordata-sample': str(sample),
+               'nova-mini-conductor': '%s --config-file %s' % (
+                   conf, conductor)}
     assert started == [
         [daemon, '%s/%s --config-file %s' % (
-            bin_dir, daemon, sample if 'sample' in daemon else conf)]
+            bin_dir, daemon, configs.get(daemon, conf))]
         for daemon in DAEMONS]
     for daemon in DAEMONS:
         assert os.path.exists(os.path.join(bin_dir, daemon))
@@ -329,3 +339,26 @@ def test_force_config_drive(tmp_path, value, expected):
               env={'FORCE_CONFIG_DRIVE': value})
     conf = _conf(tmp_path / 'etc' / 'nova_mini.conf')
     assert conf.force_config_drive is expected
+
+
+def test_the_conductor_has_a_host_of_its_own(stacked):
+    # nova-mini-api registers the machine's host; the conductor reads its
+    # own file after nova_mini.conf, with another host.
+    tmp_path, _ = stacked
+    etc = tmp_path / 'etc'
+    api = _conf(etc / 'nova_mini.conf')
+    conductor = _conf(etc / 'nova_mini.conf',
+                      etc / 'nova-mini-conductor.conf')
+    assert conductor.host.endswith('-conductor')
+    assert conductor.host != api.host
+    assert conductor.transport_url == api.transport_url
+    parser = _sections(etc / 'nova-mini-conductor.conf')
+    assert dict(parser.defaults()) == {'host': conductor.host}
+    assert parser.sections() == []
+
+
+def test_the_conductor_host_given(tmp_path):
+    _devstack(tmp_path, 'stack install', 'stack post-config',
+              local=['NOVA_MINI_CONDUCTOR_HOST=bm-conductor-1'])
+    parser = _sections(tmp_path / 'etc' / 'nova-mini-conductor.conf')
+    assert parser.defaults()['host'] == 'bm-conductor-1'

@@ -191,8 +191,13 @@ def test_from_typed_takes_the_registry_reading(properties, expected):
 
 def test_untyped_image_keeps_its_raw_properties():
     # An image Nova cannot read (the API refuses it later, after Nova's
-    # earlier checks): nothing typed, the raw properties kept.
+    # earlier checks, where it types the image): nothing typed, the raw
+    # properties and Glance's attributes kept.
     image = _glance_image(architecture='pdp11', os_distro='x')
-    meta = image_meta.ImageMeta.from_glance(image, typed={})
-    assert meta.properties.architecture is None
+    meta = image_meta.ImageMeta.untyped_from_glance(image)
+    assert not meta.obj_attr_is_set('properties')
     assert meta.raw_properties == {'architecture': 'pdp11', 'os_distro': 'x'}
+    typed = image_meta.ImageMeta.from_glance(image, typed={})
+    assert typed.properties.architecture is None
+    assert [meta.get(name) for name in image_meta.ImageMeta._V1_2] == [
+        typed.get(name) for name in image_meta.ImageMeta._V1_2]

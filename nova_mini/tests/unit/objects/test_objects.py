@@ -47,7 +47,7 @@ OBJECT_VERSIONS = {
     'InstanceList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'KeyPair': '1.0-3dfc26a47ef5869dbd5dd3874472080b',
     'KeyPairList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
-    'Node': '1.4-60a8e625c29220450069ffb1292f11c8',
+    'Node': '1.5-243dd641116cc0812d2f6d0bc099ee19',
     'NodeList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',
     'NodeTrait': '1.0-1d5be7db66a34b700ecab498599f9273',
     'NodeTraitList': '1.0-15ecf022a68ddbb8c2a6739cfc9f8f5e',

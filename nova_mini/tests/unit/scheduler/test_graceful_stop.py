@@ -11,14 +11,14 @@
 #    under the License.
 
 """The scheduler's wait for its builds in progress after SIGTERM is
-bounded (nova_mini.cmd.scheduler._wait); the live test
+bounded (nova_mini.cmd.common.wait_rpc_server); the live test
 test_fault_sigterm runs the whole stop.
 """
 
 import threading
 import time
 
-from nova_mini.cmd import scheduler
+from nova_mini.cmd import common
 
 
 class _Server(object):
@@ -35,14 +35,14 @@ def test_builds_done_within_the_bound():
     server = _Server()
     threading.Timer(0.2, server.done.set).start()
     started = time.monotonic()
-    assert scheduler._wait(server, 10)
+    assert common.wait_rpc_server(server, 10)
     assert time.monotonic() - started < 5
 
 
 def test_builds_still_running_after_the_bound():
     server = _Server()
     started = time.monotonic()
-    assert not scheduler._wait(server, 0.5)
+    assert not common.wait_rpc_server(server, 0.5)
     assert 0.5 <= time.monotonic() - started < 5
     server.done.set()
 
@@ -50,4 +50,4 @@ def test_builds_still_running_after_the_bound():
 def test_no_bound_waits_for_the_builds():
     server = _Server()
     threading.Timer(0.3, server.done.set).start()
-    assert scheduler._wait(server, None)
+    assert common.wait_rpc_server(server, None)

@@ -85,6 +85,21 @@ def test_driver_steps_follow_the_node_interfaces():
                            'deploy.write_image', 'raid.apply_configuration']
 
 
+def test_driver_steps_of_interfaces_this_service_does_not_enable(conf):
+    # The node's interfaces were checked against its conductors'
+    # registrations: this service's options do not refuse them.
+    conf.config(enabled_deploy_interfaces=['ramdisk'],
+                enabled_bios_interfaces=['no-bios'])
+    steps = deploy_steps.driver_steps(_node(bios_interface='fake'), _TABLE)
+    assert _ids(steps) == ['management.update_firmware', 'deploy.deploy',
+                           'deploy.write_image',
+                           'bios.apply_configuration',
+                           'raid.apply_configuration']
+    # One left unset is still the default of this service's options.
+    steps = deploy_steps.driver_steps(_node(bios_interface=None), _TABLE)
+    assert 'bios.apply_configuration' not in _ids(steps)
+
+
 def test_driver_steps_are_copies():
     steps = deploy_steps.driver_steps(_node())
     steps[0]['priority'] = 1

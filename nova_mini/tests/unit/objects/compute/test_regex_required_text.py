@@ -100,7 +100,7 @@ _LITERALS = ['a', 'b', 'A', 'ab', '4', '3', '%', '_', '/', '-', '\u00e9',
 _OTHER_ATOMS = ['.', '[ab]', '[^a]', r'\d', r'\w', '^', '$', r'\b', r'\1',
                 '(?P=x)', '(?<=a)', '[[:digit:]]', '{', '}', ']']
 _QUANTIFIERS = ['', '', '', '?', '*', '+', '{2}', '{0,2}', '{1,2}', '*?',
-                '+?', '?+', '{e<=1}']
+                '+?', '?+']
 
 
 def _quantified(atoms):
@@ -138,7 +138,12 @@ def test_like_before_regexp_drops_no_match(engine, pattern, names):
     hypothesis.assume(not instance_filters.literal_prefix(pattern))
     text = instance_filters.required_text(pattern)
     # Every name the pattern matches (Python's search, as REGEXP) has it.
-    matched = {n for n in names if regex.search(pattern, n)}
+    # A pattern too costly to match is refused by the budget, not here.
+    try:
+        matched = {n for n in names
+                   if regex.search(pattern, n, timeout=2, concurrent=True)}
+    except (TimeoutError, MemoryError):
+        hypothesis.assume(False)
     assert all(text in n for n in matched), (text, matched)
     _fill(engine, names)
     condition = instance_filters.regex_condition('name', pattern, 'sqlite')
