@@ -18,6 +18,14 @@ import os
 
 from nova_mini_deploy import util
 
+# gunicorn's default access log line, then the worker's pid and the
+# request's duration in seconds (``%(L)s``): a request that stalled a
+# worker (a sync worker serves one at a time) shows in the kept logs of a
+# failed run, with the worker it held.
+DEFAULT_ACCESS_LOG_FORMAT = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s '
+                             '"%(f)s" "%(a)s"')
+ACCESS_LOG_FORMAT = DEFAULT_ACCESS_LOG_FORMAT + ' pid=%(p)s %(L)ss'
+
 
 class GunicornService(object):
     """One gunicorn master of a state directory, and its workers.
@@ -67,23 +75,27 @@ class GunicornService(object):
                                           expect=self.proc_name)
         return self.process
 
+    def command(self):
+        """gunicorn's command line (its logs go to stdout: the log file)."""
+        return [os.path.join(self.venv, 'bin', 'gunicorn'),
+                '--chdir', self.state_dir,
+                '--bind', '%s:%d' % (self.host, self.port),
+                '--workers', str(self.workers),
+                '--timeout', '120', '--graceful-timeout', '10',
+                '--name', self.proc_name,
+                '--error-logfile', '-',
+                '--access-logfile', '-',
+                '--access-logformat', ACCESS_LOG_FORMAT,
+                self.wsgi_app]
+
     def start(self, timeout=120):
         """Start gunicorn and wait (bounded) until the service answers."""
         if util.port_open(self.host, self.port):
             raise util.ServiceError('port %d is taken: cannot start %s'
                                     % (self.port, self.title))
         self.process = util.Process(
-            self.name,
-            [os.path.join(self.venv, 'bin', 'gunicorn'),
-             '--chdir', self.state_dir,
-             '--bind', '%s:%d' % (self.host, self.port),
-             '--workers', str(self.workers),
-             '--timeout', '120', '--graceful-timeout', '10',
-             '--name', self.proc_name,
-             '--error-logfile', '-',
-             '--access-logfile', '-',
-             self.wsgi_app],
-            self.log_path, pid_path=self.pid_path, env=self._env(),
+            self.name, self.command(), self.log_path,
+            pid_path=self.pid_path, env=self._env(),
             cwd=self.state_dir).start()
         util.wait_until(self.answers, timeout,
                         '%s on %s' % (self.title, self.url),
