@@ -31,13 +31,13 @@ import functools
 import threading
 
 from oslo_config import cfg
-from oslo_db import exception as db_exc
 from oslo_log import log as logging
 import sqlalchemy as sa
 from sqlalchemy import orm
 from sqlalchemy import pool
 
 from nova_mini import conf
+from nova_mini.db import retry
 from nova_mini.objects.baremetal import conductor
 
 LOG = logging.getLogger(__name__)
@@ -79,17 +79,18 @@ def engine_for(connection):
     return engine
 
 
-# Attempts of a heartbeat transaction that deadlocked.
+# Runs of a heartbeat transaction that deadlocked (MariaDB, MySQL,
+# PostgreSQL: the database rolled it back whole), in all; after a short
+# pause with jitter, so that the two transactions do not meet again.
+# Deadlocks only (retry.is_deadlock), not every busy database
+# (retry.is_busy): on SQLite each transaction already waited
+# ``[database] write_wait_timeout`` for the lock before "database is
+# locked", and a database out of reach would only hold a service's
+# start-up longer; the next beat tries again anyway. Fixed values:
+# ``[database]``'s may not be registered where this runs.
 DEADLOCK_ATTEMPTS = 5
-# InnoDB's deadlock.
-_MYSQL_DEADLOCK = 1213
-
-
-def _is_deadlock(exc):
-    if isinstance(exc, db_exc.DBDeadlock):
-        return True
-    args = getattr(exc.orig, 'args', None)
-    return bool(args) and args[0] == _MYSQL_DEADLOCK
+_DEADLOCK_RETRY = retry.Policy.fixed(
+    interval=0.02, max_interval=0.2, max_retries=DEADLOCK_ATTEMPTS - 1)
 
 
 class Heartbeat(object):
@@ -120,21 +121,12 @@ class Heartbeat(object):
         self._thread = None
 
     def _transaction(self, action):
-        # A deadlock (MariaDB, MySQL) rolled the transaction back whole:
-        # it is run again, a few times.
-        attempt = 1
-        while True:
-            try:
-                with orm.Session(self._engine) as session, session.begin():
-                    action(session, self.hostname)
-                return
-            except (db_exc.DBDeadlock, sa.exc.OperationalError) as exc:
-                if (attempt >= DEADLOCK_ATTEMPTS
-                        or not _is_deadlock(exc)):
-                    raise
-                attempt += 1
-                LOG.debug('Conductor %s: deadlock, trying again: %s',
-                          self.hostname, exc)
+        retry.call(_DEADLOCK_RETRY, self._attempt, (action,),
+                   retry_if=retry.is_deadlock, answer_busy=False)
+
+    def _attempt(self, action):
+        with orm.Session(self._engine) as session, session.begin():
+            action(session, self.hostname)
 
     def start(self, required=True):
         """Register the host and start refreshing it.

@@ -35,11 +35,18 @@ passes them on as plain ``OperationalError``). ``is_unreachable`` knows them;
 ``db/api.py`` adds it to each engine's dialect, so that oslo.db raises
 ``DBConnectionError`` for them and the pool drops its connections, as for
 any other lost connection.
+
+``call`` is the one retry loop of a transaction. Code that may run where
+``[database]`` is not registered gives its own bounds (``Policy.fixed``),
+and may retry fewer errors (``retry_if``, e.g. ``is_deadlock``) and get
+the last error rather than ``DatabaseBusy`` (the conductor heartbeat).
 """
 
+import math
 import random
 import re
 import time
+import types
 
 from oslo_db import exception as db_exc
 from oslo_log import log as logging
@@ -79,6 +86,13 @@ _UNREACHABLE_MESSAGES = re.compile(
 # connect (2002, 2003), gone away (2006), lost (2013), server shutting
 # down (1053), connection killed (1927).
 _UNREACHABLE_MYSQL_ERRORS = frozenset((1053, 1927, 2002, 2003, 2006, 2013))
+
+
+# A deadlock, which the database broke by rolling one transaction back
+# whole: MySQL/MariaDB error 1213 (ER_LOCK_DEADLOCK), PostgreSQL SQLSTATE
+# 40P01 (psycopg's ``sqlstate``, psycopg2's ``pgcode``).
+_MYSQL_DEADLOCK = 1213
+_POSTGRESQL_DEADLOCK = '40P01'
 
 
 # What a request meets when the database is away, or busy for longer than
@@ -146,6 +160,27 @@ def is_busy(exc):
     return False
 
 
+def is_deadlock(exc):
+    """Tell whether ``exc`` is a deadlock of MySQL, MariaDB or PostgreSQL:
+    the database rolled the whole transaction back, and running it again
+    may succeed. Narrower than ``is_busy``: not a lock wait that timed
+    out, not SQLite's busy database, not a lost connection.
+
+    :param exc: an exception raised by a transaction (oslo.db's,
+        SQLAlchemy's or the driver's).
+    :returns: True for a deadlock.
+    """
+    if isinstance(exc, db_exc.DBDeadlock):
+        return True
+    error = _driver_error(exc)
+    args = getattr(error, 'args', ())
+    if args and args[0] == _MYSQL_DEADLOCK:
+        return True
+    sqlstate = (getattr(error, 'sqlstate', None)
+                or getattr(error, 'pgcode', None))
+    return sqlstate == _POSTGRESQL_DEADLOCK
+
+
 class Policy(object):
     """How long and how often a writer waits: ``[database]``, read at each
     use (so that a changed option applies at once).
@@ -176,12 +211,37 @@ class Policy(object):
     def timeout(self):
         return self._group.write_wait_timeout
 
+    @classmethod
+    def fixed(cls, interval, max_retries, max_interval=None, increase=True,
+              timeout=math.inf):
+        """A policy of the values given rather than of ``[database]``,
+        for code that may run where those options are not registered
+        (nova_mini.conductor_heartbeat).
+
+        :param interval: the first pause, in seconds.
+        :param max_retries: runs after the first (-1: no bound).
+        :param max_interval: the longest pause (default ``interval``).
+        :param increase: whether each pause doubles, up to
+            ``max_interval``.
+        :param timeout: seconds after which no retry starts (default no
+            bound: ``max_retries`` alone bounds the retries).
+        """
+        group = types.SimpleNamespace(
+            write_retry_interval=interval,
+            db_inc_retry_interval=increase,
+            write_max_retry_interval=(interval if max_interval is None
+                                      else max_interval),
+            db_max_retries=max_retries,
+            write_wait_timeout=timeout)
+        return cls(types.SimpleNamespace(database=group))
+
     def retry_after(self):
         """Seconds a client should wait before sending the write again."""
         return max(1, int(round(min(self.timeout, 10))))
 
 
-def call(policy, function, args=(), kwargs=None, before_retry=None):
+def call(policy, function, args=(), kwargs=None, before_retry=None,
+         retry_if=is_busy, answer_busy=True):
     """Call ``function`` (one whole transaction) until it does not fail
     with a transient database error, within ``policy``'s bounds.
 
@@ -191,8 +251,16 @@ def call(policy, function, args=(), kwargs=None, before_retry=None):
     :param kwargs: its keyword arguments.
     :param before_retry: called (without arguments) before each retry,
         e.g. to put back what the failed attempt changed in memory.
+    :param retry_if: tells whether an exception of ``function`` is
+        transient (default ``is_busy``; ``is_deadlock`` retries deadlocks
+        only).
+    :param answer_busy: whether the bounds reached raise DatabaseBusy
+        (for the API's 503 and ``Retry-After``); if not, the last error
+        is raised as it is.
     :returns: what ``function`` returns.
-    :raises nova_mini.exception.DatabaseBusy: when the bounds are reached.
+    :raises nova_mini.exception.DatabaseBusy: when the bounds are reached
+        (DatabaseUnavailable if the database could not be reached), if
+        ``answer_busy``.
     :raises: any other exception of ``function`` as it is.
     """
     start = time.monotonic()
@@ -205,7 +273,7 @@ def call(policy, function, args=(), kwargs=None, before_retry=None):
         try:
             return function(*args, **kwargs)
         except Exception as exc:
-            if not is_busy(exc):
+            if not retry_if(exc):
                 raise
             attempt += 1
             waited = time.monotonic() - start
@@ -214,9 +282,13 @@ def call(policy, function, args=(), kwargs=None, before_retry=None):
                          or waited + pause > timeout)
             if exhausted:
                 LOG.warning('%s: the database stayed busy for %.1f s '
-                            '(%d attempts); answering busy: %s',
+                            '(%d attempts); %s: %s',
                             getattr(function, '__qualname__', function),
-                            waited, attempt, exc)
+                            waited, attempt,
+                            'answering busy' if answer_busy else 'giving up',
+                            exc)
+                if not answer_busy:
+                    raise
                 busy = (exception.DatabaseUnavailable if is_unreachable(exc)
                         else exception.DatabaseBusy)
                 raise busy(waited=waited,

@@ -160,10 +160,9 @@ def test_stopped_server_is_a_connection_error_then_recovers(
 
 @pytest.mark.postgresql
 def test_writer_gives_up_with_database_unavailable(cluster, daemon_engine):
-    policy = type('Policy', (), {
-        'interval': 0.01, 'increase': True, 'max_interval': 0.05,
-        'max_retries': -1, 'timeout': 0.5,
-        'retry_after': lambda self: 1})()
+    policy = retry.Policy.fixed(interval=0.01, max_interval=0.05,
+                                max_retries=-1, timeout=0.5)
+    assert policy.retry_after() == 1
     cluster.stop(mode='fast')
     try:
         with pytest.raises(exception.DatabaseUnavailable) as caught:
