@@ -24,6 +24,7 @@ import textwrap
 import time
 
 from nova_mini import connection_balance
+from nova_mini.tests.fixtures import processes
 from nova_mini.tests.unit import test_service_drain as drain
 
 
@@ -116,18 +117,17 @@ def test_kept_alive_connections_are_spread_over_the_workers(tmp_path):
     script = tmp_path / 'daemon.py'
     script.write_text(_DAEMON)
     port = drain._free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(port)],
+    proc = processes.Daemon(
+        [sys.executable, str(script), str(port)], capture=True,
         env={k: v for k, v in os.environ.items() if k != 'NOTIFY_SOCKET'},
-        cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE)
+        cwd=tempfile.gettempdir())
     conns = []
     try:
         # Wait until both workers answer (the second may boot later).
         seen = set()
         deadline = time.monotonic() + 60
         while len(seen) < 2 and time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stderr.read().decode()
+            assert proc.poll() is None, proc.output()
             answer = drain._get(port, '/')
             if answer[0] == 200:
                 seen.add(answer[1])
@@ -149,6 +149,5 @@ def test_kept_alive_connections_are_spread_over_the_workers(tmp_path):
     finally:
         for conn in conns:
             conn.close()
-        proc.terminate()
-        proc.wait(timeout=30)
+        proc.close()
     assert sorted(served.values()) == [4, 4], served

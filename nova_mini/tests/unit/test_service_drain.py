@@ -21,11 +21,12 @@ import http.client
 import os
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import textwrap
 import time
+
+from nova_mini.tests.fixtures import processes
 
 _DAEMON = textwrap.dedent('''
     import sys
@@ -81,7 +82,7 @@ def _get(port, path):
 def _wait_ready(port, proc, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stderr.read().decode()
+        assert proc.poll() is None, proc.output()
         if _get(port, '/') == (200, b'ok'):
             return
         time.sleep(0.1)
@@ -91,7 +92,7 @@ def _wait_ready(port, proc, timeout=60):
 def _wait_for_lines(path, count, proc, timeout=60):
     deadline = time.monotonic() + timeout
     while len(path.read_text().splitlines()) < count:
-        assert proc.poll() is None, proc.stderr.read().decode()
+        assert proc.poll() is None, proc.output()
         assert time.monotonic() < deadline, path.read_text()
         time.sleep(0.02)
 
@@ -103,12 +104,12 @@ def test_sigterm_finishes_requests_in_flight_and_refuses_new_ones(
     started = tmp_path / 'started'
     started.touch()
     port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(script), str(port), str(SLOW), str(started)],
-        env={k: v for k, v in os.environ.items() if k != 'NOTIFY_SOCKET'},
-        cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE)
-    try:
+    with processes.Daemon(
+            [sys.executable, str(script), str(port), str(SLOW),
+             str(started)], capture=True,
+            env={k: v for k, v in os.environ.items()
+                 if k != 'NOTIFY_SOCKET'},
+            cwd=tempfile.gettempdir()) as proc:
         _wait_ready(port, proc)
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             slow = [pool.submit(_get, port, '/slow') for _i in range(4)]
@@ -125,11 +126,7 @@ def test_sigterm_finishes_requests_in_flight_and_refuses_new_ones(
             answers = [f.result() for f in slow]
         code = proc.wait(timeout=60)
         elapsed = time.monotonic() - signalled
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert code == 0, proc.stderr.read().decode()
+    assert code == 0, proc.output()
     assert answers == [(200, b'slow done ' + b'x' * 65536)] * 4
     # Each new client is served in full or refused; once the workers have
     # seen the signal (within a second), refused.

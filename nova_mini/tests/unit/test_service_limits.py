@@ -18,13 +18,14 @@ code runs; a request line up to 8190 bytes is read, a longer one a 414.
 
 import os
 import socket
-import subprocess
 import sys
 import tempfile
 import textwrap
 import time
 
 import pytest
+
+from nova_mini.tests.fixtures import processes
 
 _DAEMON = textwrap.dedent('''
     import sys
@@ -88,16 +89,15 @@ def server(tmp_path):
         script = tmp_path / 'daemon.py'
         script.write_text(_DAEMON)
         port = _free_port()
-        proc = subprocess.Popen(
+        proc = processes.Daemon(
             [sys.executable, str(script), str(port)] + [str(a) for a in args],
-            env={k: v for k, v in os.environ.items()
-                 if k != 'NOTIFY_SOCKET'},
-            cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE)
+            capture=True, env={k: v for k, v in os.environ.items()
+                               if k != 'NOTIFY_SOCKET'},
+            cwd=tempfile.gettempdir())
         procs.append(proc)
         deadline = time.monotonic() + 60
         while True:
-            assert proc.poll() is None, proc.stderr.read().decode()
+            assert proc.poll() is None, proc.output()
             try:
                 if _status(port) == 200:
                     return port
@@ -108,9 +108,7 @@ def server(tmp_path):
 
     yield start
     for proc in procs:
-        proc.terminate()
-        proc.wait(30)
-        proc.stderr.close()
+        proc.close()
 
 
 def test_header_and_request_line_limits(server):

@@ -17,11 +17,12 @@ daemon at once, with exit status 0 (nova_mini.service._Arbiter).
 import os
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import textwrap
 import time
+
+from nova_mini.tests.fixtures import processes
 
 # A WSGIServer whose worker lingers between fork and the installation of
 # its own signal handlers (gunicorn's post_fork hook runs there), which
@@ -77,7 +78,7 @@ def _wait_for(path, proc, timeout=60):
     """The text of ``path`` once it exists (the daemon must live on)."""
     deadline = time.monotonic() + timeout
     while not os.path.exists(path):
-        assert proc.poll() is None, proc.stderr.read().decode()
+        assert proc.poll() is None, proc.output()
         assert time.monotonic() < deadline, 'no worker started'
         time.sleep(0.02)
     with open(path) as marker:
@@ -104,11 +105,10 @@ def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     listener.bind(notify_path)
     listener.settimeout(60)
-    proc = subprocess.Popen(
+    proc = processes.Daemon(
         [sys.executable, str(script), str(_free_port()),
-         str(GRACEFUL_TIMEOUT), marker],
-        env=dict(os.environ, NOTIFY_SOCKET=notify_path),
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         str(GRACEFUL_TIMEOUT), marker], capture=True,
+        env=dict(os.environ, NOTIFY_SOCKET=notify_path))
     try:
         # READY=1 comes before the worker is forked: the SIGTERM lands
         # while the worker sleeps in post_fork.
@@ -120,13 +120,11 @@ def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
         code = proc.wait(timeout=GRACEFUL_TIMEOUT + 30)
         elapsed = time.monotonic() - started
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        proc.close()
         listener.close()
         os.unlink(notify_path)
         os.rmdir(notify_dir)
-    assert code == 0, proc.stderr.read().decode()
+    assert code == 0, proc.output()
     # Without the fix the worker served on until the master killed it
     # after graceful_timeout.
     assert elapsed < GRACEFUL_TIMEOUT / 2, elapsed

@@ -32,6 +32,7 @@ from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini.objects.baremetal import conductor as conductor_obj
 from nova_mini.tests.fixtures import console_scripts
+from nova_mini.tests.fixtures import processes
 from nova_mini_deploy import util
 
 _SERVER = textwrap.dedent('''
@@ -72,11 +73,9 @@ def _row(engine):
 def test_the_service_registers_refreshes_and_goes_offline(db, tmp_path):
     script = tmp_path / 'server.py'
     script.write_text(_SERVER)
-    proc = subprocess.Popen(
-        [sys.executable, str(script), db.url, str(_free_port())],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env=dict(os.environ))
-    try:
+    with processes.Daemon(
+            [sys.executable, str(script), db.url, str(_free_port())],
+            capture=True, env=dict(os.environ)) as proc:
         first = util.wait_until(lambda: _row(db.engine), 30,
                                 'the conductor row')
         assert first.online
@@ -88,11 +87,7 @@ def test_the_service_registers_refreshes_and_goes_offline(db, tmp_path):
             'the conductor row refreshed')
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert code == 0, proc.stderr.read().decode()
+    assert code == 0, proc.output()
     last = _row(db.engine)
     assert not last.online
     assert last.created_at == first.created_at
@@ -117,11 +112,10 @@ def test_the_wsgi_application_registers_and_refreshes(db, tmp_path):
                       '[database]\nconnection = %s\n' % db.url)
     script = tmp_path / 'wsgi_process.py'
     script.write_text(_WSGI_PROCESS)
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=dict(os.environ, NOVA_MINI_CONFIG_FILE=str(config)))
-    try:
+    with processes.Daemon(
+            [sys.executable, str(script)], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ, NOVA_MINI_CONFIG_FILE=str(config))) as proc:
         output = []
         while not output or output[-1] not in (b'built\n', b''):
             output.append(proc.stdout.readline())
@@ -132,9 +126,6 @@ def test_the_wsgi_application_registers_and_refreshes(db, tmp_path):
         util.wait_until(
             lambda: _row(db.engine).updated_at > first.updated_at, 10,
             'the conductor row refreshed')
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def test_a_host_a_conductor_holds_is_refused(db, tmp_path):

@@ -26,7 +26,6 @@ import datetime
 import os
 import signal
 import socket
-import subprocess
 
 import pytest
 import sqlalchemy as sa
@@ -42,6 +41,7 @@ from nova_mini import states
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import conductor as conductor_fixture
 from nova_mini.tests.fixtures import console_scripts
+from nova_mini.tests.fixtures import processes
 from nova_mini_deploy import util
 
 HOST = 'conductor-process-1'
@@ -101,12 +101,10 @@ def test_start_serve_take_over_and_stop(tmp_path, vhost, conf):
     notify.bind(notify_path)
     notify.settimeout(60)
     log_file = tmp_path / 'conductor.log'
-    proc = subprocess.Popen(
-        [console_scripts.script('nova-mini-conductor'), '--config-file',
-         str(config_file), '--log-file', str(log_file)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env=dict(os.environ, NOTIFY_SOCKET=notify_path))
-    try:
+    with notify, processes.Daemon(
+            [console_scripts.script('nova-mini-conductor'), '--config-file',
+             str(config_file), '--log-file', str(log_file)], capture=True,
+            env=dict(os.environ, NOTIFY_SOCKET=notify_path)) as proc:
         assert notify.recv(64) == b'READY=1'
         row = _conductor(url)
         assert row['online'] and row['drivers'] == ['redfish']
@@ -161,12 +159,7 @@ def test_start_serve_take_over_and_stop(tmp_path, vhost, conf):
         proc.send_signal(signal.SIGTERM)
         assert notify.recv(64) == b'STOPPING=1'
         code = proc.wait(timeout=60)
-    finally:
-        notify.close()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert code == 0, proc.stderr.read().decode()
+    assert code == 0, proc.output()
     assert not _conductor(url)['online']
     assert 'nova-mini-conductor stopped' in log_file.read_text()
     pinged = console_scripts.run('nova-mini-manage', config_file,

@@ -19,7 +19,6 @@ status 0 within ``[conductor] graceful_shutdown_timeout``.
 
 import os
 import signal
-import subprocess
 
 import pytest
 
@@ -28,6 +27,7 @@ from nova_mini import states
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import conductor as conductor_fixture
 from nova_mini.tests.fixtures import console_scripts
+from nova_mini.tests.fixtures import processes
 from nova_mini.tests.live.redfish import redfish_emulators  # noqa: F401
 
 HOST = 'conductor-sensors-cmd-1'
@@ -61,12 +61,10 @@ def test_conductor_sends_sensor_data(tmp_path, vhost, conf,
     log_file = tmp_path / 'conductor.log'
     with conductor_fixture.notification_listener(conf, vhost,
                                                  TOPIC) as received:
-        proc = subprocess.Popen(
-            [console_scripts.script('nova-mini-conductor'), '--config-file',
-             str(config_file), '--log-file', str(log_file)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            env=dict(os.environ))
-        try:
+        with processes.Daemon(
+                [console_scripts.script('nova-mini-conductor'),
+                 '--config-file', str(config_file), '--log-file',
+                 str(log_file)], capture=True, env=dict(os.environ)) as proc:
             ((publisher, event_type, payload),) = received.collect(
                 1, timeout=60)
             assert publisher == 'nova-mini-conductor.' + HOST
@@ -75,11 +73,7 @@ def test_conductor_sends_sensor_data(tmp_path, vhost, conf,
             assert payload['payload']['Temperature']
             proc.send_signal(signal.SIGTERM)
             code = proc.wait(timeout=60)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    assert code == 0, proc.stderr.read().decode()
+    assert code == 0, proc.output()
     log = log_file.read_text()
     assert 'Sending the sensor data of this conductor\'s nodes every 1s' in log
     assert 'nova-mini-conductor stopped' in log
