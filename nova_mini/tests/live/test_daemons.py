@@ -29,6 +29,7 @@ import uuid
 import pytest
 import requests
 
+from nova_mini.tests.fixtures import processes
 from nova_mini.tests.live import helpers
 from nova_mini_deploy import nova
 from nova_mini_deploy import util
@@ -64,15 +65,19 @@ def abstract_notify_socket():
 
 
 def _start(stack, script_name, notify_address, sections):
-    """Start ``script_name`` with the stack's config plus ``sections``."""
+    """Start ``script_name`` with the stack's config plus ``sections``: a
+    processes.Daemon in a session of its own (its workers are killed with
+    it).
+    """
     extra = stack.nova.write_extra_config(
         'extra-%s' % uuid.uuid4().hex[:6], sections)
     log = open(os.path.join(stack.nova.log_dir, 'extra-%s.log'
                             % script_name), 'ab')
-    proc = subprocess.Popen(
+    proc = processes.Daemon(
         [nova.script(script_name), '--config-file', stack.nova.conf_path,
-         '--config-file', extra],
-        stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+         '--config-file', extra], stop_timeout=START_TIMEOUT,
+        kill_group=True, stdin=subprocess.DEVNULL, stdout=log,
+        stderr=subprocess.STDOUT,
         env=util.clean_env(NOTIFY_SOCKET=notify_address),
         start_new_session=True)
     log.close()
@@ -119,8 +124,7 @@ def _extra_daemon_config(stack, script_name):
 
 def _check_ready_and_stopping(stack, script_name, sock, address):
     with _extra_daemon_config(stack, script_name) as (sections, url):
-        proc = _start(stack, script_name, address, sections)
-        try:
+        with _start(stack, script_name, address, sections) as proc:
             assert 'READY=1' in _receive_until(sock, 'READY=1')
             if url:
                 util.wait_until(lambda: nova.http_status(url) == 200, 30,
@@ -128,10 +132,6 @@ def _check_ready_and_stopping(stack, script_name, sock, address):
             proc.send_signal(signal.SIGTERM)
             assert 'STOPPING=1' in _receive_until(sock, 'STOPPING=1')
             assert proc.wait(START_TIMEOUT) == 0
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
 
 
 @pytest.mark.parametrize('script_name', nova.DAEMONS)

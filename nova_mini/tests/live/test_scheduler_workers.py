@@ -76,8 +76,7 @@ def test_two_schedulers_replaced_and_stopped(stack, notify_socket):
     sock, address = notify_socket
     vhost = 'nova_mini_workers_%s' % uuid.uuid4().hex[:8]
     with stack.rabbit.virtual_hosts(vhost) as urls:
-        proc = _start_workers(stack, urls[0], address)
-        try:
+        with _start_workers(stack, urls[0], address) as proc:
             assert 'READY=1' in test_daemons._receive_until(sock, 'READY=1')
             util.wait_until(lambda: len(_children(proc.pid)) == 2, 30,
                             'two schedulers')
@@ -103,18 +102,13 @@ def test_two_schedulers_replaced_and_stopped(stack, notify_socket):
                 sock, 'STOPPING=1')
             assert proc.wait(120) == 0
             assert not [pid for pid in schedulers if _alive(pid)]
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
 
 
 def test_schedulers_stop_when_their_parent_is_killed(stack, notify_socket):
     sock, address = notify_socket
     vhost = 'nova_mini_workers_%s' % uuid.uuid4().hex[:8]
     with stack.rabbit.virtual_hosts(vhost) as urls:
-        proc = _start_workers(stack, urls[0], address)
-        try:
+        with _start_workers(stack, urls[0], address) as proc:
             assert 'READY=1' in test_daemons._receive_until(sock, 'READY=1')
             util.wait_until(lambda: len(_children(proc.pid)) == 2, 30,
                             'two schedulers')
@@ -124,11 +118,3 @@ def test_schedulers_stop_when_their_parent_is_killed(stack, notify_socket):
             util.wait_until(
                 lambda: not [pid for pid in schedulers if _alive(pid)], 60,
                 'the schedulers to stop')
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass

@@ -47,7 +47,6 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -58,6 +57,7 @@ import zipfile
 from packaging import requirements
 import pytest
 
+from nova_mini.tests.fixtures import processes
 from nova_mini_deploy import util
 from nova_mini_deploy import venvs
 
@@ -340,12 +340,12 @@ def test_api_on_sqlite_answers(venv):
           'db', 'sync'], work / 'manage.log', cwd=str(work))
     log = work / 'api.log'
     with open(log, 'wb') as out:
-        proc = subprocess.Popen(
+        proc = processes.Daemon(
             [str(bindir / 'nova-mini-api'), '--config-file', str(conf)],
-            cwd=str(work), env=venvs.clean_env(), stdout=out,
-            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            stop_timeout=60, cwd=str(work), env=venvs.clean_env(),
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     base = 'http://127.0.0.1:%d/compute' % port
-    try:
+    with proc:
         status, root = util.wait_until(
             lambda: _request(base + '/')[0] == 200 and _request(base + '/'),
             60, 'GET /compute/ of nova-mini-api',
@@ -360,11 +360,4 @@ def test_api_on_sqlite_answers(venv):
         assert status == 200
         assert [(f['id'], f['name']) for f in listed['flavors']] == [
             (created['flavor']['id'], 'from-the-wheel')]
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, util.tail(str(log))
