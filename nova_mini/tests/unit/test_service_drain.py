@@ -20,13 +20,13 @@ import concurrent.futures
 import http.client
 import os
 import signal
-import socket
 import sys
 import tempfile
 import textwrap
 import time
 
 from nova_mini.tests.fixtures import processes
+from nova_mini_deploy import util as deploy_util
 
 _DAEMON = textwrap.dedent('''
     import sys
@@ -56,12 +56,6 @@ _DAEMON = textwrap.dedent('''
 ''')
 
 SLOW = 6.0
-
-
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
 
 
 def _get(port, path):
@@ -103,7 +97,7 @@ def test_sigterm_finishes_requests_in_flight_and_refuses_new_ones(
     script.write_text(_DAEMON)
     started = tmp_path / 'started'
     started.touch()
-    port = _free_port()
+    port = deploy_util.free_port()
     with processes.Daemon(
             [sys.executable, str(script), str(port), str(SLOW),
              str(started)], capture=True,

@@ -26,6 +26,7 @@ import time
 import pytest
 
 from nova_mini.tests.fixtures import processes
+from nova_mini_deploy import util as deploy_util
 
 _DAEMON = textwrap.dedent('''
     import sys
@@ -47,12 +48,6 @@ _DAEMON = textwrap.dedent('''
                        port=int(sys.argv[1]), workers=1, threads=2,
                        graceful_timeout=1, **kwargs).run()
 ''')
-
-
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
 
 
 def _status(port, path='/', token=''):
@@ -88,7 +83,7 @@ def server(tmp_path):
     def start(*args):
         script = tmp_path / 'daemon.py'
         script.write_text(_DAEMON)
-        port = _free_port()
+        port = deploy_util.free_port()
         proc = processes.Daemon(
             [sys.executable, str(script), str(port)] + [str(a) for a in args],
             capture=True, env={k: v for k, v in os.environ.items()

@@ -23,6 +23,7 @@ import textwrap
 import time
 
 from nova_mini.tests.fixtures import processes
+from nova_mini_deploy import util as deploy_util
 
 # A WSGIServer whose worker lingers between fork and the installation of
 # its own signal handlers (gunicorn's post_fork hook runs there), which
@@ -68,12 +69,6 @@ _DAEMON = textwrap.dedent('''
 GRACEFUL_TIMEOUT = 30
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
 def _wait_for(path, proc, timeout=60):
     """The text of ``path`` once it exists (the daemon must live on)."""
     deadline = time.monotonic() + timeout
@@ -106,7 +101,7 @@ def test_sigterm_while_a_worker_boots_stops_the_daemon_at_once(tmp_path):
     listener.bind(notify_path)
     listener.settimeout(60)
     proc = processes.Daemon(
-        [sys.executable, str(script), str(_free_port()),
+        [sys.executable, str(script), str(deploy_util.free_port()),
          str(GRACEFUL_TIMEOUT), marker], capture=True,
         env=dict(os.environ, NOTIFY_SOCKET=notify_path))
     try:

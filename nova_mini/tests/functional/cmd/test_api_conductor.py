@@ -21,7 +21,6 @@ host a nova-mini-conductor holds is refused, the refusal logged once.
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -34,6 +33,7 @@ from nova_mini.objects.baremetal import conductor as conductor_obj
 from nova_mini.tests.fixtures import console_scripts
 from nova_mini.tests.fixtures import processes
 from nova_mini_deploy import util
+from nova_mini_deploy import util as deploy_util
 
 _SERVER = textwrap.dedent('''
     import sys
@@ -57,12 +57,6 @@ _SERVER = textwrap.dedent('''
 ''')
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(('127.0.0.1', 0))
-        return sock.getsockname()[1]
-
-
 def _row(engine):
     with engine.connect() as connection:
         return connection.execute(sa.select(
@@ -74,7 +68,7 @@ def test_the_service_registers_refreshes_and_goes_offline(db, tmp_path):
     script = tmp_path / 'server.py'
     script.write_text(_SERVER)
     with processes.Daemon(
-            [sys.executable, str(script), db.url, str(_free_port())],
+            [sys.executable, str(script), db.url, str(deploy_util.free_port())],
             capture=True, env=dict(os.environ)) as proc:
         first = util.wait_until(lambda: _row(db.engine), 30,
                                 'the conductor row')
@@ -137,7 +131,7 @@ def test_a_host_a_conductor_holds_is_refused(db, tmp_path):
     script = tmp_path / 'server.py'
     script.write_text(_SERVER)
     proc = subprocess.run(
-        [sys.executable, str(script), db.url, str(_free_port())],
+        [sys.executable, str(script), db.url, str(deploy_util.free_port())],
         capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert proc.returncode == 1
     assert ('Conductor api-under-test already registered by another '
@@ -154,7 +148,7 @@ def test_the_refusal_is_logged_once(tmp_path):
     # line, the refusal said once (not repeated as the exception's text).
     sections = ('[DEFAULT]\nhost = api-under-test\n'
                 '[api]\nauth_strategy = noauth2\nbind_host = 127.0.0.1\n'
-                'bind_port = %d\nworkers = 1\n' % _free_port())
+                'bind_port = %d\nworkers = 1\n' % deploy_util.free_port())
     with console_scripts.synced_database(tmp_path, sections) as config_file:
         conductor_obj.register_host(nm_context.get_admin_context(),
                                     'api-under-test', ['redfish'])

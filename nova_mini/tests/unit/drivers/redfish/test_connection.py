@@ -15,7 +15,6 @@ backoff on connection and server errors, credentials never logged."""
 
 import http.client
 import logging
-import socket
 import threading
 import time
 
@@ -29,14 +28,9 @@ from nova_mini.drivers.redfish import hardware
 from nova_mini.drivers.redfish import power
 from nova_mini.tests.unit.drivers.redfish import conftest
 from nova_mini.tests.unit.drivers.redfish import fake_bmc
+from nova_mini_deploy import util as deploy_util
 
 HW = hardware.RedfishHardware()
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
 
 
 def _session_posts(bmc):
@@ -199,7 +193,7 @@ def test_persistent_server_error(bmc, redfish_conf):
 def test_unreachable_bmc(redfish_conf):
     redfish_conf.config(group='redfish', connection_attempts=2)
     node = conftest.make_node(
-        redfish_address='http://127.0.0.1:%d' % _free_port(),
+        redfish_address='http://127.0.0.1:%d' % deploy_util.free_port(),
         redfish_username='admin', redfish_password='pw')
     start = time.monotonic()
     with pytest.raises(errors.RedfishConnectionError) as exc:
@@ -248,7 +242,7 @@ def test_credentials_never_logged(bmc_factory, redfish_conf, caplog,
     # wait, not 1 + 2 s).
     redfish_conf.config(group='redfish', connection_attempts=2)
     unreachable = conftest.make_node(
-        redfish_address='http://127.0.0.1:%d' % _free_port(),
+        redfish_address='http://127.0.0.1:%d' % deploy_util.free_port(),
         redfish_username='admin', redfish_password=secret)
     with pytest.raises(errors.RedfishConnectionError) as exc:
         HW.get_power_state(unreachable)
