@@ -21,7 +21,10 @@ from those headers in one place,
 ``nova_mini.api.request_context.context_from_environ``.
 """
 
+from concurrent import futures
+import copy
 import re
+import threading
 from urllib import parse
 
 from keystonemiddleware import auth_token
@@ -149,6 +152,58 @@ class PublicPaths(object):
         return self.protected_app(environ, start_response)
 
 
+class AuthProtocol(auth_token.AuthProtocol):
+    """keystonemiddleware's auth_token, asking Keystone once for the
+    requests of a worker that bring the same token at the same time.
+
+    NOTE: a token not in the cache yet was validated by every request
+    that brought it before the first validation ended: a client's burst
+    of N creates with a fresh token was N validations queued at Keystone,
+    and behind them the validations of the services the API then calls
+    (each Glance sync worker, which serves nothing else while it waits):
+    on a loaded machine Glance then answered the burst's image checks
+    after ``[glance] timeout``. The requests that find a validation of
+    their token under way wait for it and take its answer (a copy); an
+    invalid token is invalid for them too; any other failure (Keystone
+    unreachable) is not shared: each of them then asks Keystone itself,
+    as before.
+    """
+
+    def __init__(self, app, conf):
+        super(AuthProtocol, self).__init__(app, conf)
+        self._validations = {}
+        self._validations_lock = threading.Lock()
+
+    def fetch_token(self, token, **kwargs):
+        key = (token, tuple(sorted(kwargs.items())))
+        with self._validations_lock:
+            validation = self._validations.get(key)
+            first = validation is None
+            if first:
+                validation = self._validations[key] = futures.Future()
+        if first:
+            try:
+                data = super(AuthProtocol, self).fetch_token(token, **kwargs)
+            except BaseException as exc:
+                validation.set_exception(exc)
+                raise
+            else:
+                validation.set_result(data)
+                return data
+            finally:
+                with self._validations_lock:
+                    self._validations.pop(key, None)
+        try:
+            data = copy.deepcopy(validation.result())
+        except auth_token.InvalidToken as exc:
+            raise auth_token.InvalidToken(*exc.args)
+        except Exception:
+            return super(AuthProtocol, self).fetch_token(token, **kwargs)
+        # Into the cache this request's thread may take next.
+        self._token_cache.set(token, data)
+        return data
+
+
 def wrap(app, conf, public_paths, public_patterns=()):
     """``app`` behind the configured authentication, but for public paths
     (see PublicPaths).
@@ -156,5 +211,5 @@ def wrap(app, conf, public_paths, public_patterns=()):
     if conf.api.auth_strategy == 'noauth2':
         protected = NoAuth2(app)
     else:
-        protected = auth_token.AuthProtocol(app, {'oslo_config_config': conf})
+        protected = AuthProtocol(app, {'oslo_config_config': conf})
     return PublicPaths(app, protected, public_paths, public_patterns)
