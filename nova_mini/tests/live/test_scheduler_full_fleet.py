@@ -21,6 +21,21 @@ schedulers, a hundred instances a call), not by flags written in the
 database. The API and both schedulers run on a RabbitMQ virtual host of
 this test (see test_scheduler_claims for why), on the stack's database,
 with the default scheduler options.
+
+A boot answered with Glance's documented retriable 503 (the image could
+not be checked in time: "The Image service (Glance) could not be reached
+... Nothing was created: retry the request in N seconds.", with
+Retry-After) is posted again, up to BOOT_TRIES times in all, after the
+wait it asks (at most RETRY_WAIT_MAX seconds), once the instances table
+shows that it created nothing. On a loaded machine the burst's first
+requests can wait longer than ``[glance] timeout`` for Glance: its two
+sync workers each validate the fresh token at Keystone first, and serve
+nothing else meanwhile (CI once got several such 503s). That 503 is the
+product's correct answer, and what this test checks is the scheduling of
+the boots that are accepted.
+Every other answer but 202 still fails the test, and so does a retriable
+503 that left an instance behind. How many boots needed it is recorded
+(the ``glance_retries`` property of the test's report).
 """
 
 import concurrent.futures
@@ -56,6 +71,11 @@ BOOTS = 110
 FILL_BATCH = 100
 # The project of the fill's instances.
 FILL_PROJECT = 'full-fill-%s' % RUN
+# A boot answered with Glance's retriable 503 is posted again: tries in
+# all, and the longest wait between two (the answer's Retry-After, capped).
+BOOT_TRIES = 3
+RETRY_WAIT_MAX = 10
+GLANCE_UNAVAILABLE = 'The Image service (Glance) could not be reached'
 
 
 @pytest.fixture
@@ -172,15 +192,51 @@ def _fill(api, engine, node_uuids):
     return claimed
 
 
-def _boot(url, headers, index):
-    """POST one server; (status code, server id or None, body text)."""
-    response = requests.post(url + '/servers', json={'server': {
-        'name': 'full-%s-%03d' % (RUN, index), 'flavorRef': FLAVOR,
-        'imageRef': helpers.IMAGE}}, headers=headers, timeout=60)
+def _glance_unavailable(response):
+    """Whether ``response`` is the documented retriable 503 of a create
+    whose image Glance did not confirm in time; its Retry-After if so.
+    """
+    if response.status_code != 503:
+        return None
+    try:
+        message = response.json()['serviceUnavailable']['message']
+    except (ValueError, KeyError, TypeError):
+        return None
+    retry_after = response.headers.get('Retry-After', '')
+    if (message.startswith(GLANCE_UNAVAILABLE)
+            and 'Nothing was created: retry the request' in message
+            and retry_after.isdigit()):
+        return int(retry_after)
+    return None
+
+
+def _instances_named(engine, name):
+    instances = models.Instance.__table__
+    with engine.connect() as connection:
+        return connection.execute(sa.select(instances.c.uuid).where(
+            instances.c.name == name)).scalars().all()
+
+
+def _boot(url, headers, index, engine):
+    """POST one server, again after Glance's retriable 503 (see the
+    module); (status code, server id or None, body text, tries).
+    """
+    name = 'full-%s-%03d' % (RUN, index)
+    for tries in range(1, BOOT_TRIES + 1):
+        response = requests.post(url + '/servers', json={'server': {
+            'name': name, 'flavorRef': FLAVOR,
+            'imageRef': helpers.IMAGE}}, headers=headers, timeout=60)
+        retry_after = _glance_unavailable(response)
+        if retry_after is None or tries == BOOT_TRIES:
+            break
+        # "Nothing was created": no instance of that name.
+        left = _instances_named(engine, name)
+        assert not left, (name, left, response.text)
+        time.sleep(min(retry_after, RETRY_WAIT_MAX))
     server_id = None
     if response.status_code == 202:
         server_id = response.json()['server']['id']
-    return response.status_code, server_id, response.text
+    return response.status_code, server_id, response.text, tries
 
 
 def _settle(url, headers, server_ids, deadline=60):
@@ -204,7 +260,7 @@ def _settle(url, headers, server_ids, deadline=60):
 
 
 def test_full_fleet_never_double_books(stack, fleet_stack, client_conf,
-                                       engine):
+                                       engine, record_property):
     objects.register_all()
     url, _files, procs = fleet_stack
     _make_flavor(stack)
@@ -212,7 +268,8 @@ def test_full_fleet_never_double_books(stack, fleet_stack, client_conf,
     server_ids = []
     try:
         _check_full_fleet(url, {'X-Auth-Token': stack.token('demo')}, procs,
-                          client_conf, engine, node_uuids, server_ids)
+                          client_conf, engine, node_uuids, server_ids,
+                          record_property)
     finally:
         # The stack is the session's: the tests after this one list every
         # node and would find a thousand more than their own.
@@ -225,19 +282,23 @@ def test_full_fleet_never_double_books(stack, fleet_stack, client_conf,
 
 
 def _check_full_fleet(url, headers, procs, client_conf, engine, node_uuids,
-                      server_ids):
+                      server_ids, record_property):
     """The test's checks; the servers it posts go into ``server_ids``."""
     deployed = _fill(rpcapi.SchedulerAPI(client_conf), engine, node_uuids)
     free = NODES - len(deployed)
 
     with concurrent.futures.ThreadPoolExecutor(BOOTS) as pool:
-        posted = list(pool.map(lambda i: _boot(url, headers, i),
+        posted = list(pool.map(lambda i: _boot(url, headers, i, engine),
                                range(BOOTS)))
-    # Every create was accepted: no 5xx, no refusal.
-    assert [code for code, _i, _t in posted] == [202] * BOOTS, [
-        text for code, _i, text in posted if code != 202][:3]
-    server_ids.extend(server_id for _c, server_id, _t in posted
+    server_ids.extend(server_id for _c, server_id, _t, _n in posted
                       if server_id)
+    retried = sum(1 for _c, _i, _t, tries in posted if tries > 1)
+    record_property('glance_retries', retried)
+    print('boots posted again after Glance\'s retriable 503: %d' % retried)
+    # Every create was accepted (if need be after Glance's retriable
+    # 503): no other 5xx, no refusal.
+    assert [code for code, _i, _t, _n in posted] == [202] * BOOTS, [
+        text for code, _i, text, _n in posted if code != 202][:3]
     servers, codes = _settle(url, headers, server_ids)
     assert set(codes) == {200}
 
