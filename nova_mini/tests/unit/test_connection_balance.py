@@ -26,6 +26,7 @@ import time
 from nova_mini import connection_balance
 from nova_mini.tests.fixtures import processes
 from nova_mini.tests.unit import test_service_drain as drain
+from nova_mini_deploy import util as deploy_util
 
 
 class _Clock(object):
@@ -116,7 +117,7 @@ _DAEMON = textwrap.dedent('''
 def test_kept_alive_connections_are_spread_over_the_workers(tmp_path):
     script = tmp_path / 'daemon.py'
     script.write_text(_DAEMON)
-    port = drain._free_port()
+    port = deploy_util.free_port()
     proc = processes.Daemon(
         [sys.executable, str(script), str(port)], capture=True,
         env={k: v for k, v in os.environ.items() if k != 'NOTIFY_SOCKET'},

@@ -27,6 +27,7 @@ from nova_mini.db import api as db_api
 from nova_mini.tests import conftest
 from nova_mini.tests.fixtures import database as db_fixture
 from nova_mini.tests.fixtures import gabbits
+from nova_mini_deploy import util as deploy_util
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
@@ -83,7 +84,7 @@ def test_unreachable_server_skips_its_backend_with_the_reason():
     # tests of one YAML file are skipped (not failed, not errors), with
     # the reason; the same file passes on SQLite.
     env = dict(os.environ, NOVA_MINI_TEST_MYSQL_URL=(
-        'mysql+pymysql://root@127.0.0.1:%d/' % db_fixture._free_port()))
+        'mysql+pymysql://root@127.0.0.1:%d/' % deploy_util.free_port()))
     result = subprocess.run(
         [sys.executable, '-m', 'pytest', '-p', 'no:cacheprovider', '-q',
          '-p', 'no:warnings', '-rs', GABBI_MODULE, '-k',
@@ -104,7 +105,7 @@ def test_unreachable_server_skips_its_backend_with_the_reason():
 @pytest.fixture
 def no_mariadb(monkeypatch):
     monkeypatch.setenv(db_fixture.MYSQL_URL_ENV, 'mysql+pymysql://root@'
-                       '127.0.0.1:%d/' % db_fixture._free_port())
+                       '127.0.0.1:%d/' % deploy_util.free_port())
     monkeypatch.setattr(db_fixture, '_mysql_url', [])
     gabbits.unavailable.cache_clear()
     yield

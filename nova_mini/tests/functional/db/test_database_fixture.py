@@ -24,6 +24,7 @@ from nova_mini.db import api as db_api
 from nova_mini.db import migration
 from nova_mini.tests.fixtures import builders
 from nova_mini.tests.fixtures import database as db_fixture
+from nova_mini_deploy import util as deploy_util
 
 
 def test_sqlite_database_is_a_fresh_file_removed_after():
@@ -83,7 +84,7 @@ def test_missing_binaries_fail_with_a_clear_message():
 def test_no_server_and_no_binaries_is_an_error_not_a_skip(monkeypatch):
     monkeypatch.setenv(db_fixture.PG_URL_ENV,
                        'postgresql://postgres@127.0.0.1:%d/postgres'
-                       % db_fixture._free_port())
+                       % deploy_util.free_port())
     monkeypatch.setattr(db_fixture, '_started_server', None)
     real_find = db_fixture.find_binaries
     monkeypatch.setattr(db_fixture, 'find_binaries',
@@ -106,7 +107,7 @@ def test_a_server_is_started_when_none_answers(monkeypatch):
         pytest.fail('PostgreSQL binaries are needed in /usr/lib/postgresql')
     monkeypatch.setenv(db_fixture.PG_URL_ENV,
                        'postgresql://postgres@127.0.0.1:%d/postgres'
-                       % db_fixture._free_port())
+                       % deploy_util.free_port())
     monkeypatch.setattr(db_fixture, '_started_server', None)
     url = db_fixture.postgresql_admin_url()
     server = db_fixture._started_server
