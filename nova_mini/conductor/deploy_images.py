@@ -52,15 +52,6 @@ CONFIGDRIVE_MAX_BYTES = 64 * 1024 * 1024
 HTTP_SCHEMES = ('http://', 'https://')
 _GZIP_MAGIC = b'\x1f\x8b'
 
-# The errors of downloads (Ironic's names and messages).
-ImageDownloadFailed = image_cache.ImageDownloadFailed
-ImageChecksumError = image_cache.ImageChecksumError
-clean_cache = image_cache.clean_cache
-# Glance's (nova_mini.conductor.glance_images).
-AUTH_GROUP = glance_images.AUTH_GROUP
-ImageUnacceptable = glance_images.ImageUnacceptable
-ImageNotFound = glance_images.ImageNotFound
-
 
 class ImageCreationFailed(exception.NovaMiniException):
     msg_fmt = 'Creating %(image_type)s image failed: %(error)s'
@@ -318,7 +309,7 @@ def prepare(context, node):
 
     :raises errors.InvalidParameterValue: nothing to boot from, not an
         ISO, no ``[deploy] http_url``.
-    :raises ImageDownloadFailed: the image could not be downloaded, or
+    :raises image_cache.ImageDownloadFailed: the image could not be downloaded, or
         its checksum does not match.
     :raises ImageCreationFailed: the config drive cannot be decoded.
     """

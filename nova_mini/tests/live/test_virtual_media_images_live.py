@@ -163,7 +163,7 @@ def stack_conf(media_conf, stack):
     plugin = stack_auth_type(stack)
     conf_obj.unregister_opts(
         ks_loading.get_auth_plugin_conf_options(plugin),
-        group=deploy_images.AUTH_GROUP)
+        group=glance_images.AUTH_GROUP)
 
 
 def stack_auth_type(stack):

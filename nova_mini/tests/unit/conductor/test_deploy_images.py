@@ -354,11 +354,11 @@ def test_glance_image_not_iso_refused(images, server):
 
 def test_glance_image_not_active_or_missing(images, server):
     queued = server.add_image(b'', status='queued')
-    with pytest.raises(deploy_images.ImageUnacceptable,
+    with pytest.raises(glance_images.ImageUnacceptable,
                        match='required to be in an active state'):
         deploy_images.prepare(None, _node(image_source=queued))
     missing = str(uuid.uuid4())
-    with pytest.raises(deploy_images.ImageNotFound):
+    with pytest.raises(glance_images.ImageNotFound):
         deploy_images.prepare(None, _node(image_source=missing))
 
 
@@ -380,7 +380,7 @@ def test_checksum_mismatch_refused_nothing_left(images, server):
     image_id = server.add_image(data, value='0' * 128)
     node = _node(image_source=image_id,
                  configdrive=_gzip_b64(b'drive'))
-    with pytest.raises(deploy_images.ImageChecksumError) as info:
+    with pytest.raises(image_cache.ImageChecksumError) as info:
         deploy_images.prepare(None, node)
     assert 'checksum is invalid or does not match' in str(info.value)
     _nothing_left(images)
@@ -390,7 +390,7 @@ def test_checksum_mismatch_refused_nothing_left(images, server):
                          ids=['more-than-stated', 'fewer-than-stated'])
 def test_size_other_than_stated_refused(images, server, stated):
     image_id = server.add_image(_iso('size', 5000), size=stated)
-    with pytest.raises(deploy_images.ImageDownloadFailed):
+    with pytest.raises(image_cache.ImageDownloadFailed):
         deploy_images.prepare(None, _node(image_source=image_id))
     _nothing_left(images)
 
@@ -398,7 +398,7 @@ def test_size_other_than_stated_refused(images, server, stated):
 def test_image_larger_than_the_cache_not_downloaded(images, server, conf):
     conf.config(iso_cache_size=1, group='deploy')
     image_id = server.add_image(_iso('huge', 2 * 1024 * 1024))
-    with pytest.raises(deploy_images.ImageDownloadFailed,
+    with pytest.raises(image_cache.ImageDownloadFailed,
                        match='iso_cache_size'):
         deploy_images.prepare(None, _node(image_source=image_id))
     assert server.image_downloads(image_id) == 0
@@ -528,7 +528,7 @@ def test_record_read_in_flight_not_given_to_a_later_deploy(images, server):
     for t in threads:
         t.join(60)
     assert outcome[first.uuid][0].endswith('boot-%s.iso' % first.uuid)
-    assert isinstance(outcome[later.uuid], deploy_images.ImageUnacceptable)
+    assert isinstance(outcome[later.uuid], glance_images.ImageUnacceptable)
     assert server.record_reads[image_id] == 2
     assert not _public(images, 'boot-%s.iso' % later.uuid).exists()
 
@@ -536,7 +536,7 @@ def test_record_read_in_flight_not_given_to_a_later_deploy(images, server):
 def test_failed_record_read_shared_then_forgotten(images, server):
     missing = str(uuid.uuid4())
     for _ in range(2):
-        with pytest.raises(deploy_images.ImageNotFound):
+        with pytest.raises(glance_images.ImageNotFound):
             deploy_images.prepare(None, _node(image_source=missing))
     assert glance_images._READS == {}
 
@@ -588,7 +588,7 @@ def test_cache_expires_unused_images(images, server, conf):
     deploy_images.prepare(None, gone)
     deploy_images.clean_up(gone)
     conf.config(iso_cache_ttl=0, group='deploy')
-    removed = deploy_images.clean_cache()
+    removed = image_cache.clean_cache()
     assert [os.path.basename(p) for p in removed] == [
         _master(server, unused_id)]
     # The image a node uses stays, expired or not.
@@ -606,7 +606,7 @@ def test_cache_size_removes_least_recently_used(images, server, conf):
     assert len(_visible(images / 'master')) == 3
     # 1 MiB holds two of them: the oldest goes.
     conf.config(iso_cache_size=1, group='deploy')
-    removed = deploy_images.clean_cache()
+    removed = image_cache.clean_cache()
     assert [os.path.basename(p) for p in removed] == [
         _master(server, ids[0])]
     assert _visible(images / 'master') == sorted(
@@ -624,7 +624,7 @@ def test_cache_removes_partial_downloads_a_dead_conductor_left(images,
     fresh.write_bytes(b'being written')
     hours_ago = time.time() - 2 * 3600
     os.utime(old, (hours_ago, hours_ago))
-    deploy_images.clean_cache()
+    image_cache.clean_cache()
     assert not old.exists()
     # Another download in progress: kept.
     assert fresh.exists()
@@ -639,8 +639,8 @@ def test_cache_keeps_an_image_a_deploy_holds(images, server, conf):
     name = _master(server, image_id)
     # A deploy about to link it holds its lock: not removed under it.
     with image_cache.locked(str(images / 'master'), name):
-        assert deploy_images.clean_cache() == []
-    assert [os.path.basename(p) for p in deploy_images.clean_cache()] == [
+        assert image_cache.clean_cache() == []
+    assert [os.path.basename(p) for p in image_cache.clean_cache()] == [
         name]
 
 
