@@ -71,6 +71,19 @@ NOSTATE = None
 
 POWER_ON = 'power on'
 POWER_OFF = 'power off'
+REBOOT = 'rebooting'
+SOFT_REBOOT = 'soft rebooting'
+SOFT_POWER_OFF = 'soft power off'
+# The power targets (Ironic's names), and the power state each ends in.
+POWER_TARGETS = {
+    POWER_ON: POWER_ON,
+    POWER_OFF: POWER_OFF,
+    REBOOT: POWER_ON,
+    SOFT_REBOOT: POWER_ON,
+    SOFT_POWER_OFF: POWER_OFF,
+}
+# The targets that came with soft power off (bare-metal API 1.27).
+SOFT_POWER_TARGETS = (SOFT_REBOOT, SOFT_POWER_OFF)
 
 # Every provision state a node can be in here: the valid values of the
 # provision_state filter.

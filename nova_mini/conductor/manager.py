@@ -43,7 +43,6 @@ from nova_mini.conductor import workers
 from nova_mini import conf
 from nova_mini import exception
 from nova_mini import exception_baremetal
-from nova_mini.objects.baremetal import node_power
 from nova_mini.objects.baremetal import node_provision
 from nova_mini import states
 from nova_mini import version
@@ -159,7 +158,7 @@ class ConductorManager(object):
     @messaging.expected_exceptions(exception.NovaMiniException)
     def change_node_power_state(self, ctxt, node_id, target, timeout=None):
         """Power the node on, off, reboot it... (``target``: a key of
-        node_power.TARGETS); timeout: seconds for the BMC to reach
+        states.POWER_TARGETS); timeout: seconds for the BMC to reach
         the state (None: the driver's default). Returns at once; the node
         shows target_power_state until the work ends.
 
@@ -168,12 +167,12 @@ class ConductorManager(object):
             validate; nothing is changed.
         """
         def check(node):
-            if target not in node_power.TARGETS:
+            if target not in states.POWER_TARGETS:
                 raise exception_baremetal.InvalidStateRequested(
                     action=target, node=node.uuid, state=node.power_state)
 
         self._start(ctxt, node_id, check, operations.change_power_state,
-                    {'target_power_state': node_power.TARGETS.get(target),
+                    {'target_power_state': states.POWER_TARGETS.get(target),
                      'last_error': None}, target, timeout,
                     validate=lambda node, hardware: self._validate(
                         hardware, node, 'power'))

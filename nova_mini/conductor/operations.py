@@ -23,7 +23,6 @@ from oslo_utils import timeutils
 
 from nova_mini.db import api as db_api
 from nova_mini.objects.baremetal import allocation as allocation_obj
-from nova_mini.objects.baremetal import node_power
 from nova_mini import states
 
 LOG = logging.getLogger(__name__)
@@ -47,9 +46,9 @@ def finish(task, values):
 
 
 def change_power_state(task, hardware, target, timeout=None):
-    """Bring the node to the power target (node_power.TARGETS)."""
+    """Bring the node to the power target (states.POWER_TARGETS)."""
     node = task.node
-    reached = node_power.TARGETS[target]
+    reached = states.POWER_TARGETS[target]
     values = {'target_power_state': None}
     try:
         current = None

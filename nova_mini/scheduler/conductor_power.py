@@ -45,7 +45,6 @@ from oslo_utils import timeutils
 from nova_mini.conductor import release
 from nova_mini import exception
 from nova_mini.objects.baremetal import node as node_obj
-from nova_mini.objects.baremetal import node_power
 from nova_mini.objects.compute import instance as instance_obj
 from nova_mini.objects.compute import instance_action
 from nova_mini.objects.compute import instance_build
@@ -59,8 +58,8 @@ _POWER_STATE = {states.POWER_ON: task.RUNNING,
                 states.POWER_OFF: task.SHUTDOWN}
 
 # The hard change a soft one falls back to.
-HARD = {node_power.SOFT_POWER_OFF: states.POWER_OFF,
-        node_power.SOFT_REBOOT: node_power.REBOOT}
+HARD = {states.SOFT_POWER_OFF: states.POWER_OFF,
+        states.SOFT_REBOOT: states.REBOOT}
 
 
 def _server_power(node):
@@ -80,7 +79,7 @@ def _wait(context, conf, node_uuid, target, sleep):
     bound = 2 * conf.conductor.power_state_change_timeout + \
         conf.ironic.api_retry_interval
     deadline = time.monotonic() + bound
-    reached = node_power.TARGETS[target]
+    reached = states.POWER_TARGETS[target]
     while True:
         sleep(conf.ironic.api_retry_interval)
         node = node_obj.Node.get_by_uuid(context, node_uuid)
@@ -103,7 +102,7 @@ def _change(context, conf, node_uuid, target, sleep):
     as they are) and wait for its end (PowerFailed).
     """
     timeout = None
-    if target in node_power.SOFT_TARGETS:
+    if target in states.SOFT_POWER_TARGETS:
         timeout = min(conf.conductor.soft_power_off_timeout,
                       conf.conductor.power_state_change_timeout)
     node = node_obj.Node.get_by_uuid(context, node_uuid)
@@ -144,7 +143,7 @@ def run(context, conf, instance_uuid, node_uuid, action, task_state,
     """Run the power action ``action`` (instance_action.STOP ...) the API
     started on the server (its task ``task_state``, the action recorded)
     on its conductor-driven node: ``target`` (a key of
-    node_power.TARGETS), ``event`` the action's event, ``end`` the
+    states.POWER_TARGETS), ``event`` the action's event, ``end`` the
     server's columns once the BMC reached it.
 
     :returns: why it failed, or None.

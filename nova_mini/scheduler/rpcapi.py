@@ -179,7 +179,7 @@ class SchedulerAPI(object):
                        task_state, target, event, end, retry=None):
         """Have a scheduler run the power action ``action`` the API
         started on a server whose node a nova-mini-conductor drives
-        (``target``: a key of node_power.TARGETS) and end its task
+        (``target``: a key of states.POWER_TARGETS) and end its task
         ``task_state`` with ``end`` (the server's columns) once the BMC
         reached it, or with the fault. A cast.
 

@@ -272,12 +272,12 @@ class NodeStatesController(rest.RestController):
         req = pecan.request
         target = req.json['target']
         timeout = req.json.get('timeout')
-        if (target in node_power.SOFT_TARGETS or timeout is not None) and \
+        if (target in states.SOFT_POWER_TARGETS or timeout is not None) and \
                 not req.since(versions.SOFT_POWER_OFF):
             raise versions.not_acceptable(req)
         node = lookup.get_node(self.node_ident, policies.SET_POWER_STATE)
         if conductor_rpc.conductor_driven(node):
-            if target not in node_power.TARGETS:
+            if target not in states.POWER_TARGETS:
                 raise exception_baremetal.InvalidStateRequested(
                     action=target, node=node.uuid, state=node.power_state)
             conductor_rpc.call('change_node_power_state', node, target,

@@ -85,7 +85,7 @@ _REBUILD_FROM = (task.ACTIVE, task.STOPPED, task.ERROR)
 
 # os-stop on a conductor's node is a soft power off first (Nova's Ironic
 # driver's power off with a shutdown timeout).
-_SOFT = {states.POWER_OFF: node_power.SOFT_POWER_OFF}
+_SOFT = {states.POWER_OFF: states.SOFT_POWER_OFF}
 
 
 def _power(context, instance, target):
@@ -196,7 +196,7 @@ class ServerActionController(rest.RestController):
             policies.REBOOT, instance_action.REBOOT,
             task.REBOOTING_HARD if hard else task.REBOOTING,
             _HARD_REBOOT_FROM if hard else _SOFT_REBOOT_FROM,
-            node_power.REBOOT if hard else node_power.SOFT_REBOOT,
+            states.REBOOT if hard else states.SOFT_REBOOT,
             'compute_reboot_instance',
             {'vm_state': task.ACTIVE, 'power_state': task.RUNNING})
 
@@ -303,7 +303,7 @@ class ServerActionController(rest.RestController):
                 host = driven.uuid
             else:
                 host = _power(context, instance, states.POWER_OFF if stopped
-                              else node_power.REBOOT)
+                              else states.REBOOT)
             if details:
                 instance.update_details(**details)
             if metadata is not None:

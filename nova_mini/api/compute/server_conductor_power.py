@@ -56,7 +56,7 @@ def start(context, conf, instance, node, action, task_state, from_states,
           target, event, end):
     """Start the power action ``action`` (instance_action.STOP ...) of
     ``instance`` on its conductor-driven ``node`` and hand it to a
-    scheduler: ``target`` (a key of node_power.TARGETS; a soft one falls
+    scheduler: ``target`` (a key of states.POWER_TARGETS; a soft one falls
     back to its hard one), ``event`` the action's event, ``end`` the
     server's columns once the BMC reached the target.
 

@@ -40,10 +40,6 @@ from nova_mini import states
 
 LOG = logging.getLogger(__name__)
 
-REBOOT = 'rebooting'
-SOFT_REBOOT = 'soft rebooting'
-SOFT_POWER_OFF = 'soft power off'
-
 GET_POWER_STATE_MAP = {
     sushy.SYSTEM_POWER_STATE_ON: states.POWER_ON,
     sushy.SYSTEM_POWER_STATE_POWERING_ON: states.POWER_ON,
@@ -54,18 +50,9 @@ GET_POWER_STATE_MAP = {
 SET_POWER_STATE_MAP = {
     states.POWER_ON: sushy.RESET_ON,
     states.POWER_OFF: sushy.RESET_FORCE_OFF,
-    REBOOT: sushy.RESET_FORCE_RESTART,
-    SOFT_REBOOT: sushy.RESET_GRACEFUL_RESTART,
-    SOFT_POWER_OFF: sushy.RESET_GRACEFUL_SHUTDOWN,
-}
-
-# The power state each action ends in.
-TARGET_STATE_MAP = {
-    states.POWER_ON: states.POWER_ON,
-    states.POWER_OFF: states.POWER_OFF,
-    REBOOT: states.POWER_ON,
-    SOFT_REBOOT: states.POWER_ON,
-    SOFT_POWER_OFF: states.POWER_OFF,
+    states.REBOOT: sushy.RESET_FORCE_RESTART,
+    states.SOFT_REBOOT: sushy.RESET_GRACEFUL_RESTART,
+    states.SOFT_POWER_OFF: sushy.RESET_GRACEFUL_SHUTDOWN,
 }
 
 SUPPORTED_POWER_STATES = tuple(SET_POWER_STATE_MAP)
@@ -104,7 +91,7 @@ def get_power_state(info, handle=None):
 
 
 def _default_timeout(target):
-    if target in (SOFT_REBOOT, SOFT_POWER_OFF):
+    if target in states.SOFT_POWER_TARGETS:
         return conf.CONF.conductor.soft_power_off_timeout
     return conf.CONF.conductor.power_state_change_timeout
 
@@ -135,7 +122,7 @@ def _reset(info, power_state, handle):
     """Send the Reset action; True when it was sent, False when the BMC
     refused it (400/409) because the node is already where it leads.
     """
-    target_state = TARGET_STATE_MAP[power_state]
+    target_state = states.POWER_TARGETS[power_state]
 
     def _do(system):
         try:
@@ -161,7 +148,7 @@ def _reset(info, power_state, handle):
 
 def _set_and_wait(info, power_state, timeout, handle):
     if _reset(info, power_state, handle):
-        wait_for_power_state(info, TARGET_STATE_MAP[power_state], timeout,
+        wait_for_power_state(info, states.POWER_TARGETS[power_state], timeout,
                              handle=handle)
 
 
@@ -192,7 +179,7 @@ def set_power_state(info, power_state, timeout=None, node=None,
     timeout = timeout or _default_timeout(power_state)
     handle = handle or connection.SystemHandle(info)
     try:
-        if power_state == REBOOT:
+        if power_state == states.REBOOT:
             _reboot(info, timeout, node, handle)
             return
         if power_state in (states.POWER_ON, states.POWER_OFF):
@@ -200,7 +187,8 @@ def set_power_state(info, power_state, timeout=None, node=None,
                 LOG.debug('Node %(node)s is already %(state)s.',
                           {'node': info.node_uuid, 'state': power_state})
                 return
-        if power_state in (states.POWER_ON, SOFT_REBOOT) and node is not None:
+        if (power_state in (states.POWER_ON, states.SOFT_REBOOT)
+                and node is not None):
             management.restore_boot_device(info, node, handle=handle)
         _set_and_wait(info, power_state, timeout, handle)
     except sushy.exceptions.SushyError as exc:

@@ -28,19 +28,6 @@ from nova_mini.db import models
 from nova_mini import exception_baremetal
 from nova_mini import states
 
-REBOOT = 'rebooting'
-SOFT_REBOOT = 'soft rebooting'
-SOFT_POWER_OFF = 'soft power off'
-# The power targets (Ironic's names), and the power state each ends in.
-TARGETS = {
-    states.POWER_ON: states.POWER_ON,
-    states.POWER_OFF: states.POWER_OFF,
-    REBOOT: states.POWER_ON,
-    SOFT_REBOOT: states.POWER_ON,
-    SOFT_POWER_OFF: states.POWER_OFF,
-}
-# The targets that came with soft power off (1.27).
-SOFT_TARGETS = (SOFT_REBOOT, SOFT_POWER_OFF)
 
 BOOT_DEVICE_KEY = 'boot_device'
 # The boot devices of fake hardware: PXE only, as Ironic's.
@@ -60,18 +47,19 @@ def _store(context, node_id, node_ident, values):
 
 
 def set_power_state(context, node, target):
-    """Power ``node`` on, off or reboot it (``target``, one of TARGETS).
+    """Power ``node`` on, off or reboot it (``target``, one of
+    states.POWER_TARGETS).
 
     :param context: the request context.
     :param node: the Node; its fields are updated.
     :raises nova_mini.exception_baremetal.InvalidStateRequested: not a target.
     :raises nova_mini.exception_baremetal.NodeNotFound: the node is gone.
     """
-    if target not in TARGETS:
+    if target not in states.POWER_TARGETS:
         raise exception_baremetal.InvalidStateRequested(
             action=target, node=node.uuid, state=node.power_state)
     values = _store(context, node.id, node.uuid,
-                    {'power_state': TARGETS[target],
+                    {'power_state': states.POWER_TARGETS[target],
                      'target_power_state': None})
     _apply(node, values)
 

@@ -29,7 +29,6 @@ from nova_mini import context as nm_context
 from nova_mini.db import models
 from nova_mini import exception
 from nova_mini.objects.baremetal import conductor as conductor_obj
-from nova_mini.objects.baremetal import node_power
 from nova_mini import states
 from nova_mini.tests.fixtures import builders
 
@@ -54,7 +53,7 @@ class BMCs(object):
         self.sets.append((node.uuid, target))
         if node.uuid + ':set' in self.errors:
             raise self.errors[node.uuid + ':set']
-        self.power[node.uuid] = node_power.TARGETS[target]
+        self.power[node.uuid] = states.POWER_TARGETS[target]
 
 
 @pytest.fixture
