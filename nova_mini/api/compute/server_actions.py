@@ -88,15 +88,22 @@ _REBUILD_FROM = (task.ACTIVE, task.STOPPED, task.ERROR)
 _SOFT = {states.POWER_OFF: states.SOFT_POWER_OFF}
 
 
+def _node(context, instance):
+    """The server's node, or None (no node, or no longer there)."""
+    if not instance.node_uuid:
+        return None
+    try:
+        return objects.Node.get_by_uuid(context, instance.node_uuid)
+    except exception.NotFound:
+        return None
+
+
 def _power(context, instance, target):
     """Tell the server's node to power ``target``; the node's uuid (None
     for a server without a node).
     """
-    if not instance.node_uuid:
-        return None
-    try:
-        node = objects.Node.get_by_uuid(context, instance.node_uuid)
-    except exception.NotFound:
+    node = _node(context, instance)
+    if node is None:
         return None
     node_power.set_power_state(context, node, target)
     return node.uuid
@@ -104,13 +111,10 @@ def _power(context, instance, target):
 
 def _conductor_node(context, instance):
     """The server's node if a nova-mini-conductor drives it, else None."""
-    if not instance.node_uuid:
+    node = _node(context, instance)
+    if node is None or not conductor_deploy.driven(node):
         return None
-    try:
-        node = objects.Node.get_by_uuid(context, instance.node_uuid)
-    except exception.NotFound:
-        return None
-    return node if conductor_deploy.driven(node) else None
+    return node
 
 
 # What a rebuild on a conductor's node writes when it ends.
